@@ -1,0 +1,86 @@
+"""The glossary in service: a validated Glossary with its SearchIndex, loaded from disk with an optional cache.
+
+Large glossaries take seconds to parse; an unchanged set of files is loaded from a pickle written next to
+the database instead (keyed by a hash of every file's bytes, so any edit invalidates it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import pickle
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot import __version__
+from bot.core.loader import iter_term_files, load_glossary
+from bot.core.model import Glossary
+from bot.core.search import SearchIndex
+
+log = logging.getLogger(__name__)
+
+_CACHE_FORMAT = 1
+_CACHE_MIN_BYTES = 256 * 1024  # below this, parsing is as fast as unpickling: no cache file
+
+
+@dataclass(frozen=True)
+class Catalog:
+    glossary: Glossary
+    index: SearchIndex
+    fingerprint: str
+
+
+def fingerprint(data_dir: Path) -> tuple[str, int]:
+    """A hash of every term file's name and bytes (and the code version), and their total size."""
+    digest = hashlib.blake2b(f"{__version__}/{_CACHE_FORMAT}".encode(), digest_size=16)
+    total = 0
+    if data_dir.is_dir():
+        for path in iter_term_files(data_dir):
+            data = path.read_bytes()
+            total += len(data)
+            digest.update(path.name.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest(), total
+
+
+def load_catalog(data_dir: Path, cache_dir: Path | None = None) -> Catalog:
+    """Load and index the glossary in `data_dir`. Raises GlossaryError when the files are invalid."""
+    data_dir = Path(data_dir)
+    key, size = fingerprint(data_dir)
+    use_cache = cache_dir is not None and size >= _CACHE_MIN_BYTES
+    cache_file = Path(cache_dir) / f"glossary-{key}.pickle" if use_cache else None
+    if cache_file is not None and cache_file.is_file():
+        try:
+            with cache_file.open("rb") as fh:
+                glossary, index = pickle.load(fh)
+            log.info("glossary loaded from cache %s", cache_file.name)
+            return Catalog(glossary, index, key)
+        except Exception:
+            log.warning("ignoring unreadable glossary cache %s", cache_file, exc_info=True)
+    glossary = load_glossary(data_dir)
+    index = SearchIndex(glossary)
+    if cache_file is not None:
+        write_cache(cache_file, glossary, index)
+    return Catalog(glossary, index, key)
+
+
+def cache_path(data_dir: Path, cache_dir: Path) -> Path:
+    """Where the cache for the current files of `data_dir` lives."""
+    return Path(cache_dir) / f"glossary-{fingerprint(Path(data_dir))[0]}.pickle"
+
+
+def write_cache(cache_file: Path, glossary: Glossary, index: SearchIndex) -> None:
+    """Write the cache atomically (temp file + rename); a failure is logged, never raised."""
+    payload = (glossary, index)
+    try:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        for old in cache_file.parent.glob("glossary-*.pickle"):
+            old.unlink(missing_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache_file.parent, prefix=".glossary-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, cache_file)
+    except OSError:
+        # A cache is an optimisation: a read-only or full disk must not stop the bot from serving.
+        log.warning("could not write the glossary cache in %s", cache_file.parent, exc_info=True)

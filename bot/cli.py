@@ -1,0 +1,167 @@
+"""Command line: run | lookup | search | validate | list | misses | sync (editors and operators)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from bot.config import Settings, SettingsError
+from bot.core.errors import GlossaryError
+from bot.core.loader import load_glossary
+from bot.core.model import Glossary, Term
+from bot.core.search import Ambiguous, Found, LookupResult, NotFound
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="glosario-bot", description="Glosario IA: bot de Discord y herramientas.")
+    parser.add_argument("--data", type=Path, help="carpeta de términos (por defecto GLOSARIO_DATA o glossary_data/)")
+    sub = parser.add_subparsers(dest="command", metavar="COMANDO")
+    sub.add_parser("run", help="conecta el bot a Discord (necesita DISCORD_TOKEN)")
+    p = sub.add_parser("lookup", help="busca uno o varios términos como /termino")
+    p.add_argument("queries", nargs="+", metavar="CONSULTA")
+    p.add_argument("--json", action="store_true", help="un objeto JSON por línea")
+    p = sub.add_parser("search", help="busca palabras en los nombres y definiciones")
+    p.add_argument("text", nargs="+", metavar="TEXTO")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("validate", help="comprueba los archivos de términos")
+    p.add_argument("directory", nargs="?", type=Path, metavar="DIR")
+    sub.add_parser("list", help="lista todos los términos por categoría")
+    p = sub.add_parser("misses", help="consultas sin respuesta registradas por el bot")
+    p.add_argument("--guild", type=int, help="solo este servidor (id)")
+    p.add_argument("--status", choices=["open", "resolved", "ignored", "all"], default="open")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--limit", type=int, default=100)
+    p = sub.add_parser("sync", help="publica los comandos de barra en Discord ahora")
+    p.add_argument("--guild", type=int, help="solo en este servidor (instantáneo)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # `glosario-bot list | head`: the reader left, nothing is wrong
+        sys.stderr.close()
+        return EXIT_OK
+
+
+def _main(argv: list[str] | None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        settings = Settings.from_env()
+    except SettingsError as exc:
+        print(f"Error de configuración: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    data_dir = args.data or settings.data_dir
+    command = args.command or "run"
+    if command in ("run", "sync", "misses"):
+        from bot import runner  # imports discord and aiosqlite only when they are needed
+
+        return runner.dispatch(command, args, settings, data_dir)
+    if command == "validate":
+        return _validate(args.directory or data_dir)
+    glossary = _load_or_report(data_dir)
+    if glossary is None:
+        return EXIT_FAIL
+    if command == "list":
+        return _list(glossary)
+    from bot.core.search import SearchIndex
+
+    index = SearchIndex(glossary)
+    if command == "lookup":
+        results = [(q, index.lookup(q)) for q in args.queries]
+        for query, result in results:
+            print(
+                json.dumps(lookup_json(query, result), ensure_ascii=False)
+                if args.json
+                else format_lookup(query, result, glossary)
+            )
+        return EXIT_OK if all(isinstance(r, Found) for _, r in results) else EXIT_FAIL
+    hits = index.search(" ".join(args.text))
+    if args.json:
+        print(json.dumps([{"id": h.term.id, "term": h.term.term, "score": h.score} for h in hits], ensure_ascii=False))
+    elif not hits:
+        print("Ningún término contiene esas palabras.")
+    for hit in [] if args.json else hits:
+        print(f"{hit.term.term:<40} {_first_sentence(hit.term.definition)}")
+    return EXIT_OK if hits else EXIT_FAIL
+
+
+def _load_or_report(data_dir: Path) -> Glossary | None:
+    try:
+        return load_glossary(data_dir)
+    except GlossaryError as exc:
+        print(f"El glosario de {data_dir} no es válido:\n{exc.report()}", file=sys.stderr)
+        return None
+
+
+def _validate(directory: Path) -> int:
+    try:
+        glossary = load_glossary(directory)
+    except GlossaryError as exc:
+        print(exc.report())
+        count = len(exc.problems)
+        print(f"{count} problema{'s' if count != 1 else ''} en {directory}", file=sys.stderr)
+        return EXIT_FAIL
+    cats = len(glossary.categories)
+    print(f"OK: {len(glossary)} términos en {cats} categoría{'s' if cats != 1 else ''} ({directory})")
+    return EXIT_OK
+
+
+def _list(glossary: Glossary) -> int:
+    for category in glossary.categories:
+        print(f"{category}")
+        for term in sorted((t for t in glossary if t.category == category), key=lambda t: t.term.casefold()):
+            print(f"  {term.term}" + (f" — {term.en}" if term.en else ""))
+    return EXIT_OK
+
+
+def lookup_json(query: str, result: LookupResult) -> dict:
+    """The machine-readable form of one lookup (one line of `lookup --json`)."""
+    if isinstance(result, Found):
+        return {"query": query, "status": "found", "term": result.term.to_dict(), "suggestions": []}
+    if isinstance(result, Ambiguous):
+        suggestions = [{"id": s.term.id, "term": s.term.term, "score": s.score} for s in result.candidates]
+        return {"query": query, "status": "ambiguous", "term": None, "suggestions": suggestions}
+    return {"query": query, "status": "not_found", "term": None, "suggestions": []}
+
+
+def format_lookup(query: str, result: LookupResult, glossary: Glossary) -> str:
+    """The terminal form of one lookup."""
+    if isinstance(result, Found):
+        return format_term(result.term, glossary)
+    if isinstance(result, Ambiguous):
+        names = ", ".join(s.term.term for s in result.candidates)
+        return f"«{query}» no está en el glosario. ¿Quisiste decir: {names}?\n"
+    assert isinstance(result, NotFound)
+    return f"«{query}» no está en el glosario.\n"
+
+
+def format_term(term: Term, glossary: Glossary) -> str:
+    lines = [term.term + (f" ({term.en})" if term.en else ""), "", _wrap(term.definition), ""]
+    lines.append(f"Categoría: {term.category}")
+    if term.aliases:
+        lines.append(f"También: {', '.join(term.aliases)}")
+    related = [glossary.get(r) for r in term.related]
+    if related:
+        lines.append(f"Relacionados: {', '.join(t.term for t in related if t)}")
+    lines.extend(f"Enlace: {link.title} <{link.url}>" for link in term.links)
+    return "\n".join(lines) + "\n"
+
+
+def _wrap(text: str, width: int = 100) -> str:
+    import textwrap
+
+    return textwrap.fill(text, width=width, initial_indent="  ", subsequent_indent="  ")
+
+
+def _first_sentence(text: str) -> str:
+    cut = text.find(". ")
+    return text if cut < 0 else text[: cut + 1]
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

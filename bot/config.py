@@ -1,0 +1,64 @@
+"""Settings: one frozen dataclass built from the environment, passed down. Nothing else reads os.environ."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_DATA = Path(__file__).resolve().parent.parent / "glossary_data"
+
+
+class SettingsError(ValueError):
+    """A setting has a value we cannot use (the operator's fault)."""
+
+
+def default_data_dir() -> Path:
+    """The project's glossary_data/ (source checkout or editable install), else ./glossary_data."""
+    return PROJECT_DATA if PROJECT_DATA.is_dir() else Path.cwd() / "glossary_data"
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str | None = None
+    data_dir: Path = PROJECT_DATA
+    db_path: Path = Path("data") / "glosario.db"
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    log_format: str = "text"
+
+    def __repr__(self) -> str:  # the token must never reach a log line
+        return (
+            f"Settings(token={'***' if self.token else None}, data_dir={self.data_dir}, db_path={self.db_path}, "
+            f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level}, log_format={self.log_format})"
+        )
+
+    __str__ = __repr__
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.db_path.parent / "cache"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        guild = env.get("GLOSARIO_DEV_GUILD", "").strip()
+        if guild and not guild.isdigit():
+            raise SettingsError(f"GLOSARIO_DEV_GUILD debe ser el id numérico de un servidor, no '{guild}'")
+        level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise SettingsError(f"LOG_LEVEL debe ser DEBUG, INFO, WARNING o ERROR, no '{level}'")
+        log_format = env.get("LOG_FORMAT", "text").strip().lower() or "text"
+        if log_format not in ("text", "json"):
+            raise SettingsError(f"LOG_FORMAT debe ser text o json, no '{log_format}'")
+        data = env.get("GLOSARIO_DATA", "").strip()
+        db = env.get("GLOSARIO_DB", "").strip()
+        return cls(
+            token=env.get("DISCORD_TOKEN", "").strip() or None,
+            data_dir=Path(data) if data else default_data_dir(),
+            db_path=Path(db) if db else Path("data") / "glosario.db",
+            dev_guild_id=int(guild) if guild else None,
+            log_level=level,
+            log_format=log_format,
+        )

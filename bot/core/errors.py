@@ -1,0 +1,28 @@
+"""Errors raised by the core. Each says whose fault it is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong in the term files: where, and what to do about it."""
+
+    file: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.message}"
+
+
+class GlossaryError(Exception):
+    """The term files are invalid (the editor's fault). Carries every problem found, not only the first."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(problems, key=lambda p: (p.file, p.line, p.message))
+        super().__init__(self.report())
+
+    def report(self) -> str:
+        return "\n".join(str(p) for p in self.problems)

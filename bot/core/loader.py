@@ -1,0 +1,359 @@
+"""Term files (YAML) → an immutable Glossary, or one GlossaryError listing every problem with file:line."""
+
+from __future__ import annotations
+
+import difflib
+import gc
+import logging
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import yaml
+
+from bot.core.errors import GlossaryError, Problem
+from bot.core.model import Glossary, Link, Term
+from bot.core.normalize import compact, normalize, slug
+
+log = logging.getLogger(__name__)
+
+try:  # the C parser is about ten times faster; fall back to pure Python where libyaml is missing
+    _YamlLoader: type = yaml.CBaseLoader
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _YamlLoader = yaml.BaseLoader
+# The base loader tags every scalar as text (PyYAML's own type resolution costs seconds at 100k terms);
+# plain scalars that YAML would read as a number, boolean or null are caught here instead.
+_NOT_TEXT = re.compile(
+    r"[-+]?(?:\d[\d_]*(?:\.[\d_]*)?|\.\d+)(?:[eE][-+]?\d+)?|0x[0-9a-fA-F_]+|0o?[0-7_]+|[-+]?\.(?:inf|Inf|INF)"
+    r"|\.(?:nan|NaN|NAN)|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~"
+)
+
+META_FILE = "glossary.yaml"
+# Discord's embed limits: title 256, description 4,096, field value 1,024.
+TITLE_LIMIT, DESCRIPTION_LIMIT, FIELD_LIMIT = 256, 4096, 1024
+
+_META_KEYS = {"title", "subtitle", "language"}
+_FILE_KEYS = {"category", "terms"}
+_TERM_KEYS = {"term", "definition", "en", "aliases", "related", "links"}
+_LINK_KEYS = {"title", "url"}
+
+
+def iter_term_files(directory: Path) -> list[Path]:
+    """The YAML files of a glossary directory, in a stable order."""
+    return sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def load_glossary(directory: Path | str) -> Glossary:
+    """Read and validate every YAML file in `directory`. Raises GlossaryError listing every problem."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise GlossaryError(
+            [Problem(str(directory), 0, "no existe o no es un directorio: indica la carpeta de términos")]
+        )
+    files = iter_term_files(directory)
+    return _build([(_display(directory, p), p.read_bytes()) for p in files])
+
+
+def load_glossary_from_texts(files: list[tuple[str, bytes | str]]) -> Glossary:
+    """Validate in-memory term files given as (name, content); the file named glossary.yaml holds the title."""
+    return _build([(name, data.encode() if isinstance(data, str) else data) for name, data in files])
+
+
+def _build(files: list[tuple[str, bytes]]) -> Glossary:
+    # Hundreds of thousands of small objects and no cycles: the cyclic GC would only rescan them again and again.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _Builder().build(files)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _display(directory: Path, path: Path) -> str:
+    return str(directory / path.name)
+
+
+@dataclass
+class _Draft:
+    term: str
+    definition: str
+    category: str
+    file: str
+    line: int
+    en: str | None = None
+    aliases: list[str] = field(default_factory=list)
+    related: list[tuple[str, int]] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.meta: dict[str, str] = {}
+        self.meta_seen = False
+        self.drafts: list[_Draft] = []
+
+    # -- entry ------------------------------------------------------------------------------------
+    def build(self, files: list[tuple[str, bytes]]) -> Glossary:
+        for name, data in files:
+            root = self._parse(name, data)
+            if root is None:
+                continue
+            if Path(name).name == META_FILE:
+                self._meta(name, root)
+            else:
+                self._category_file(name, root)
+        if not self.meta_seen:
+            self._add("glossary.yaml", 0, "falta glossary.yaml: créalo con title, subtitle y language")
+        if not self.drafts and not self.problems:
+            self._add(
+                files[0][0] if files else "glossary.yaml", 0, "no hay ningún término: añade un archivo de categoría"
+            )
+        terms = self._link_terms()
+        if self.problems:
+            raise GlossaryError(self.problems)
+        return Glossary(
+            title=self.meta.get("title", ""),
+            subtitle=self.meta.get("subtitle", ""),
+            language=self.meta.get("language", "es"),
+            terms=tuple(terms),
+        )
+
+    def _add(self, file: str, line: int, message: str) -> None:
+        self.problems.append(Problem(file, line, message))
+
+    def _parse(self, name: str, data: bytes) -> yaml.Node | None:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            self._add(name, data.count(b"\n", 0, exc.start) + 1, "no es texto UTF-8: guarda el archivo como UTF-8")
+            return None
+        try:
+            root = yaml.compose(text, Loader=_YamlLoader)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            line = mark.line + 1 if mark else 0
+            self._add(name, line, f"YAML mal formado: {exc.problem or exc.context}; revisa la sangría y las comillas")
+            return None
+        except (yaml.YAMLError, RecursionError, ValueError, TypeError) as exc:
+            log.debug("unparseable YAML in %s", name, exc_info=True)
+            self._add(name, 0, f"YAML ilegible ({type(exc).__name__}): revisa el archivo")
+            return None
+        if root is None:
+            self._add(name, 1, "el archivo está vacío: añade 'category' y 'terms', o bórralo")
+        return root
+
+    # -- typed accessors ----------------------------------------------------------------------------
+    def _mapping(self, name: str, node: yaml.Node, allowed: set[str], what: str) -> dict[str, yaml.Node] | None:
+        if not isinstance(node, yaml.MappingNode):
+            self._add(name, _line(node), f"{what} debe ser un mapa de claves 'clave: valor'")
+            return None
+        out: dict[str, yaml.Node] = {}
+        for key_node, value in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                self._add(name, _line(key_node), f"clave no válida en {what}: usa texto simple")
+                continue
+            key = str(key_node.value)
+            if key not in allowed:
+                hint = difflib.get_close_matches(key, sorted(allowed), n=1)
+                fix = f"¿querías decir '{hint[0]}'?" if hint else f"las claves válidas son {', '.join(sorted(allowed))}"
+                self._add(name, _line(key_node), f"clave desconocida '{key}' en {what}: {fix}")
+            elif key in out:
+                self._add(name, _line(key_node), f"clave '{key}' repetida en {what}: deja solo una")
+            else:
+                out[key] = value
+        return out
+
+    def _text(self, name: str, node: yaml.Node | None, key: str, *, limit: int) -> str | None:
+        """The text at `node`, or None (absent, or reported as a problem). Missing keys are the caller's report."""
+        if node is None:
+            return None
+        if not isinstance(node, yaml.ScalarNode) or (not node.style and _NOT_TEXT.fullmatch(node.value)):
+            kind = "una lista o un mapa" if not isinstance(node, yaml.ScalarNode) else f"'{node.value}' (no es texto)"
+            self._add(name, _line(node), f"'{key}' debe ser texto, no {kind}: ponlo entre comillas si hace falta")
+            return None
+        value = " ".join(str(node.value).split()) if key != "definition" else str(node.value).strip()
+        if not value:
+            self._add(name, _line(node), f"'{key}' está vacío: escribe un valor o quita la clave")
+            return None
+        if len(value) > limit:
+            self._add(name, _line(node), f"'{key}' tiene {len(value)} caracteres y Discord admite {limit}: acórtalo")
+            return None
+        return value
+
+    def _text_list(self, name: str, node: yaml.Node | None, key: str) -> list[tuple[str, int]]:
+        if node is None:
+            return []
+        if not isinstance(node, yaml.SequenceNode):
+            self._add(name, _line(node), f"'{key}' debe ser una lista, p. ej. [{key}1, {key}2]")
+            return []
+        out = []
+        for item in node.value:
+            value = self._text(name, item, key, limit=FIELD_LIMIT)
+            if value is not None:
+                out.append((value, _line(item)))
+        return out
+
+    # -- files ------------------------------------------------------------------------------------
+    def _meta(self, name: str, root: yaml.Node) -> None:
+        self.meta_seen = True
+        fields = self._mapping(name, root, _META_KEYS, "glossary.yaml")
+        if fields is None:
+            return
+        for key in ("title", "subtitle", "language"):
+            value = self._text(name, fields.get(key), key, limit=TITLE_LIMIT)
+            if value is not None:
+                self.meta[key] = value
+        if "title" not in fields:
+            self._add(name, _line(root), "falta 'title': el nombre del glosario, p. ej. Glosario IA")
+
+    def _category_file(self, name: str, root: yaml.Node) -> None:
+        fields = self._mapping(name, root, _FILE_KEYS, "el archivo de categoría")
+        if fields is None:
+            return
+        category = self._text(name, fields.get("category"), "category", limit=FIELD_LIMIT)
+        if "category" not in fields:
+            self._add(name, _line(root), "falta 'category': el nombre de la categoría de estos términos")
+        terms = fields.get("terms")
+        if terms is None:
+            self._add(name, _line(root), "falta 'terms': la lista de términos de esta categoría")
+            return
+        if not isinstance(terms, yaml.SequenceNode):
+            self._add(name, _line(terms), "'terms' debe ser una lista de términos (cada uno empieza con '- term:')")
+            return
+        for node in terms.value:
+            self._term(name, node, category or "")
+
+    def _term(self, name: str, node: yaml.Node, category: str) -> None:
+        fields = self._mapping(name, node, _TERM_KEYS, "el término")
+        if fields is None:
+            return
+        line = _line(node)
+        term = self._text(name, fields.get("term"), "term", limit=TITLE_LIMIT)
+        definition = self._text(name, fields.get("definition"), "definition", limit=DESCRIPTION_LIMIT)
+        for key in ("term", "definition"):
+            if key not in fields:
+                self._add(name, line, f"falta '{key}' en este término: es obligatorio")
+        en = self._text(name, fields.get("en"), "en", limit=FIELD_LIMIT)
+        aliases = self._text_list(name, fields.get("aliases"), "aliases")
+        related = self._text_list(name, fields.get("related"), "related")
+        links = self._links(name, fields.get("links"))
+        if len(", ".join(a for a, _ in aliases)) > FIELD_LIMIT:
+            self._add(
+                name, _line(fields["aliases"]), f"los alias juntos superan {FIELD_LIMIT} caracteres: quita alguno"
+            )
+        if term is None or definition is None:
+            return
+        self.drafts.append(_Draft(term, definition, category, name, line, en, [a for a, _ in aliases], related, links))
+
+    def _links(self, name: str, node: yaml.Node | None) -> list[Link]:
+        if node is None:
+            return []
+        if not isinstance(node, yaml.SequenceNode):
+            self._add(name, _line(node), "'links' debe ser una lista de {title: ..., url: https://...}")
+            return []
+        links = []
+        for item in node.value:
+            fields = self._mapping(name, item, _LINK_KEYS, "el enlace")
+            if fields is None:
+                continue
+            title = self._text(name, fields.get("title"), "title", limit=TITLE_LIMIT)
+            url = self._text(name, fields.get("url"), "url", limit=512)
+            if "title" not in fields or "url" not in fields:
+                self._add(name, _line(item), "cada enlace necesita 'title' y 'url'")
+                continue
+            if url is not None and not _is_web_url(url):
+                self._add(name, _line(fields["url"]), f"'{url}' no es una URL http(s) válida: empieza por https://")
+                continue
+            if title and url:
+                links.append(Link(title, url))
+        if len("\n".join(f"[{link.title}]({link.url})" for link in links)) > FIELD_LIMIT:
+            self._add(name, _line(node), f"los enlaces juntos superan {FIELD_LIMIT} caracteres: quita alguno")
+        return links
+
+    # -- cross-file checks ---------------------------------------------------------------------------
+    def _link_terms(self) -> list[Term]:
+        owner: dict[str, tuple[int, str]] = {}  # normalised or compact key → (draft index, where)
+        ids: dict[str, int] = {}
+        for index, draft in enumerate(self.drafts):
+            where = f"{draft.file}:{draft.line}"
+            term_id = slug(draft.term)
+            if not term_id:
+                self._add(draft.file, draft.line, f"el nombre '{draft.term}' no tiene letras ni números")
+                continue
+            if term_id in ids and ids[term_id] != index:
+                first = self.drafts[ids[term_id]]
+                self._add(
+                    draft.file,
+                    draft.line,
+                    f"'{draft.term}' repite el término '{first.term}' "
+                    f"({first.file}:{first.line}): fusiónalos o cambia el nombre",
+                )
+                continue
+            ids[term_id] = index
+            for label, key in (
+                ("el nombre", draft.term),
+                ("el nombre en inglés", draft.en),
+                *(("el alias", a) for a in draft.aliases),
+            ):
+                if key is None:
+                    continue
+                norm = normalize(key)
+                if not norm:
+                    self._add(draft.file, draft.line, f"{label} '{key}' no tiene letras ni números: quítalo")
+                    continue
+                for form in {norm, compact(norm)}:
+                    seen = owner.get(form)
+                    if seen is None:
+                        owner[form] = (index, where)
+                    elif seen[0] != index:
+                        other = self.drafts[seen[0]]
+                        self._add(
+                            draft.file,
+                            draft.line,
+                            f"{label} '{key}' de '{draft.term}' coincide con "
+                            f"'{other.term}' ({seen[1]}): cada nombre o alias debe ser único",
+                        )
+                        break
+        exact = {form: self.drafts[i] for form, (i, _) in owner.items()}
+        terms = []
+        for draft in self.drafts:
+            related: list[str] = []
+            for name, line in draft.related:
+                target = exact.get(normalize(name))
+                if target is None:
+                    hint = difflib.get_close_matches(name, [d.term for d in self.drafts], n=1)
+                    fix = f"¿querías decir '{hint[0]}'?" if hint else "escribe el nombre de un término existente"
+                    self._add(draft.file, line, f"'related' nombra '{name}', que no es ningún término: {fix}")
+                elif target is draft:
+                    self._add(draft.file, line, f"'{draft.term}' no puede estar relacionado consigo mismo: quítalo")
+                elif slug(target.term) not in related:
+                    related.append(slug(target.term))
+            terms.append(
+                Term(
+                    id=slug(draft.term),
+                    term=draft.term,
+                    definition=draft.definition,
+                    category=draft.category,
+                    en=draft.en,
+                    aliases=tuple(dict.fromkeys(draft.aliases)),
+                    related=tuple(related),
+                    links=tuple(draft.links),
+                    source=f"{draft.file}:{draft.line}",
+                )
+            )
+        return terms
+
+
+def _line(node: yaml.Node) -> int:
+    return node.start_mark.line + 1
+
+
+def _is_web_url(url: str) -> bool:
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.netloc) and " " not in url

@@ -1,0 +1,408 @@
+"""SearchIndex: exact and typo-tolerant lookup, autocomplete and full-text search over a Glossary."""
+
+from __future__ import annotations
+
+import bisect
+import gc
+from collections import Counter
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
+
+from bot.core.model import Glossary, Term
+from bot.core.normalize import compact, normalize, sorted_compact
+
+# Thresholds, tuned on tests/core/lookup_table.py (every row asserted), not guessed.
+PLAUSIBLE = 72  # score from which a key is offered as a suggestion
+WORD_MATCH = 75  # ratio from which a query word is taken as a typo of a vocabulary word
+MAX_TYPOS = 2  # edits forgiven in the whole query
+MAX_SUGGESTIONS = 5
+MAX_CHOICES = 25  # Discord's limit for autocomplete
+MAX_QUERY = 200  # characters of a query that are read
+_MAX_CANDIDATES = 500
+
+# Words that carry no meaning on their own; they never select candidates.
+STOPWORDS = frozenset(
+    [
+        "a",
+        "al",
+        "an",
+        "and",
+        "de",
+        "del",
+        "el",
+        "en",
+        "for",
+        "in",
+        "la",
+        "las",
+        "lo",
+        "los",
+        "of",
+        "on",
+        "para",
+        "por",
+        "que",
+        "the",
+        "to",
+        "un",
+        "una",
+        "y",
+    ]
+)
+# Question forms people wrap around a term: "¿qué es horovod?", "what is ray".
+_LEADING_PHRASES = (
+    "que es un ",
+    "que es una ",
+    "que es el ",
+    "que es la ",
+    "que es ",
+    "que son los ",
+    "que son las ",
+    "que son ",
+    "what is an ",
+    "what is a ",
+    "what is the ",
+    "what is ",
+    "what are ",
+    "whats ",
+    "define ",
+    "definicion de ",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    term: Term
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    term: Term
+    score: float = 100.0
+    exact: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Ambiguous:
+    candidates: tuple[Suggestion, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NotFound:
+    best_guess: Suggestion | None = None
+
+
+LookupResult = Found | Ambiguous | NotFound
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    id: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    term: Term
+    score: float
+
+
+def strip_question(normalized: str) -> str:
+    """Remove a leading "qué es" / "what is" and similar, when something is left."""
+    for phrase in _LEADING_PHRASES:
+        if normalized.startswith(phrase) and len(normalized) > len(phrase):
+            return normalized[len(phrase) :]
+    return normalized
+
+
+def _word_budget(length: int) -> int:
+    """Edits forgiven in one word of this length: none for ≤ 3 letters, 1 up to 5, then 2."""
+    return 0 if length <= 3 else 1 if length <= 5 else 2
+
+
+def typo_distance(query: str, key: str) -> int | None:
+    """Edits (with transpositions) between two normalised texts, or None when they are not typos of each other.
+
+    Words are compared one to one, each within its own budget, so "paralelismo de modelos" is never a
+    typo of "paralelismo de datos". Where the spacing differs, the compact forms are compared instead.
+    """
+    query_words, key_words = query.split(), key.split()
+    if len(query_words) == len(key_words):
+        total = 0
+        for q, k in zip(query_words, key_words, strict=True):
+            if q != k:
+                edits = OSA.distance(q, k, score_cutoff=MAX_TYPOS + 1)
+                if edits > _word_budget(min(len(q), len(k))):
+                    return None
+                total += edits
+        return total if total <= MAX_TYPOS else None
+    q, k = compact(query), compact(key)
+    if abs(len(q) - len(k)) > 1:  # a missing or extra word is another concept, not a typo
+        return None
+    edits = OSA.distance(q, k, score_cutoff=MAX_TYPOS + 1)
+    return edits if edits <= min(MAX_TYPOS, _word_budget(len(k))) else None
+
+
+def similarity(query: str, key: str) -> float:
+    """How alike two normalised texts are, 0–100, for ranking suggestions."""
+    return max(
+        fuzz.ratio(compact(query), compact(key)),
+        fuzz.token_sort_ratio(query, key),
+        0.85 * fuzz.token_set_ratio(query, key),
+    )
+
+
+class SearchIndex:
+    """Built once from a Glossary; every method answers from memory."""
+
+    def __init__(self, glossary: Glossary):
+        enabled = gc.isenabled()
+        gc.disable()  # many small objects, no cycles: collections during the build only cost time
+        try:
+            self._build(glossary)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _build(self, glossary: Glossary) -> None:
+        self.glossary = glossary
+        self._terms: list[Term] = list(glossary.terms)
+        self._exact: dict[str, int] = {}
+        self._key_norm: list[str] = []
+        self._key_term: list[int] = []
+        by_len: dict[int, list[int]] = {}
+        len_keys: dict[int, list[str]] = {}
+        postings: dict[str, list[int]] = {}
+        start_forms: list[str] = []
+        start_terms: list[int] = []
+        inner_forms: list[str] = []
+        inner_terms: list[int] = []
+        exact = self._exact
+        ambiguous_sorted: set[str] = set()
+        first_key: list[int] = []
+        for t_idx, term in enumerate(self._terms):
+            first_key.append(len(self._key_norm))
+            for key in dict.fromkeys(normalize(k) for k in term.spellings()):
+                k_idx = len(self._key_norm)
+                packed = key.replace(" ", "")
+                self._key_norm.append(key)
+                self._key_term.append(t_idx)
+                exact.setdefault(key, t_idx)
+                start_forms.append(key)
+                start_terms.append(t_idx)
+                len_keys.setdefault(len(packed), []).append(packed)
+                by_len.setdefault(len(packed), []).append(k_idx)
+                if packed == key:  # one word: no inner words, no other order
+                    if key not in STOPWORDS:
+                        postings.setdefault(key, []).append(k_idx)
+                    continue
+                exact.setdefault(packed, t_idx)
+                start_forms.append(packed)
+                start_terms.append(t_idx)
+                key_words = key.split()
+                for pos, word in enumerate(key_words):
+                    if word not in STOPWORDS:
+                        postings.setdefault(word, []).append(k_idx)
+                    if pos:
+                        inner_forms.append(" ".join(key_words[pos:]))
+                        inner_terms.append(t_idx)
+                form = "".join(sorted(key_words))
+                if exact.setdefault(form, t_idx) != t_idx:
+                    ambiguous_sorted.add(form)
+        for form in ambiguous_sorted:  # two terms with the same words in another order: no shortcut
+            del exact[form]
+        self._len_keys = len_keys
+        self._len_ids = by_len
+        self._postings = {w: sorted(set(ids)) for w, ids in postings.items()}
+        self._vocab = sorted(self._postings)
+        self._starts = _sorted_pairs(start_forms, start_terms)
+        self._inner = _sorted_pairs(inner_forms, inner_terms)
+        self._alphabetical = sorted(range(len(self._terms)), key=lambda i: self._key_norm[first_key[i]])
+        self._text: _TextIndex | None = None
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state["_text"] = None  # rebuilt on first use: cheaper than pickling it
+        return state
+
+    def prepare_text_search(self) -> None:
+        """Build the full-text index now (it is otherwise built by the first `search`)."""
+        if self._text is None:
+            self._text = _TextIndex(self._terms)
+
+    # -- lookup -----------------------------------------------------------------------------------
+    def lookup(self, query: str) -> LookupResult:
+        """Resolve what a user typed to one term, a few suggestions, or nothing."""
+        norm = strip_question(normalize(query[:MAX_QUERY]))
+        if not norm:
+            return NotFound()
+        for form in (norm, compact(norm), sorted_compact(norm)):
+            t_idx = self._exact.get(form)
+            if t_idx is not None:
+                return Found(self._terms[t_idx])
+        if len(compact(norm)) <= 3:
+            return NotFound()
+        # Words first (cheap, and what typos hit); the compact scan only when that did not settle it.
+        ranked = self._rank(norm, self._word_candidates(norm))
+        found = self._confident(ranked)
+        if found is None:
+            ranked = self._rank(norm, self._compact_candidates(norm), ranked)
+            found = self._confident(ranked)
+        if found is not None:
+            return found
+        if not ranked:
+            return NotFound()
+        by_score = sorted(ranked.items(), key=lambda item: (item[1][1] is None, -item[1][0], item[0]))
+        plausible = [
+            Suggestion(self._terms[t], round(s, 1)) for t, (s, d) in by_score if s >= PLAUSIBLE or d is not None
+        ]
+        if plausible:
+            return Ambiguous(tuple(plausible[:MAX_SUGGESTIONS]))
+        t, (s, _) = by_score[0]
+        return NotFound(Suggestion(self._terms[t], round(s, 1)) if s >= 50 else None)
+
+    def _confident(self, ranked: dict[int, tuple[float, int | None]]) -> Found | None:
+        """The one term within typo distance, strictly closer than any other; else None."""
+        confident = sorted((d, -s, t) for t, (s, d) in ranked.items() if d is not None)
+        if confident and (len(confident) == 1 or confident[0][0] < confident[1][0]):
+            _, neg_score, t_idx = confident[0]
+            return Found(self._terms[t_idx], score=-neg_score, exact=False)
+        return None
+
+    def _rank(
+        self, norm: str, key_ids: set[int], ranked: dict[int, tuple[float, int | None]] | None = None
+    ) -> dict[int, tuple[float, int | None]]:
+        """Candidate terms → (best similarity, best typo distance or None), merged into `ranked`."""
+        ranked = {} if ranked is None else ranked
+        for k_idx in key_ids:
+            key = self._key_norm[k_idx]
+            score = similarity(norm, key)
+            distance = typo_distance(norm, key)
+            t_idx = self._key_term[k_idx]
+            old = ranked.get(t_idx)
+            if old is not None:
+                score = max(score, old[0])
+                if old[1] is not None and (distance is None or old[1] < distance):
+                    distance = old[1]
+            ranked[t_idx] = (score, distance)
+        return ranked
+
+    def _compact_candidates(self, norm: str) -> set[int]:
+        """Keys near the query in compact form (length ± 2): spacing variants with typos."""
+        packed = compact(norm)
+        found: set[int] = set()
+        for length in range(max(1, len(packed) - 2), len(packed) + 3):
+            keys = self._len_keys.get(length)
+            if keys:
+                ids = self._len_ids[length]
+                hits = process.extract(packed, keys, scorer=fuzz.ratio, score_cutoff=PLAUSIBLE, limit=10)
+                found.update(ids[i] for _, _, i in hits)
+        return found
+
+    def _word_candidates(self, norm: str, limit: int = _MAX_CANDIDATES) -> set[int]:
+        """Keys sharing a word, or a misspelling of one, with the query; most shared words first."""
+        counts: Counter[int] = Counter()
+        for word in set(norm.split()) - STOPWORDS:
+            for vocab_word in self._similar_words(word):
+                counts.update(self._postings[vocab_word])
+        return {k for k, _ in counts.most_common(limit)}
+
+    def _similar_words(self, word: str) -> list[str]:
+        if word in self._postings:
+            return [word]
+        if len(word) <= 3:
+            return []
+        hits = process.extract(word, self._vocab, scorer=fuzz.ratio, score_cutoff=WORD_MATCH, limit=5)
+        return [w for w, _, _ in hits]
+
+    # -- autocomplete ----------------------------------------------------------------------------
+    def complete(self, prefix: str) -> list[Choice]:
+        """Up to 25 choices for what has been typed so far: prefix matches on any key first, then fuzzy."""
+        norm = normalize(prefix[:MAX_QUERY])
+        picked: dict[int, None] = {}
+        if not norm:
+            picked.update(dict.fromkeys(self._alphabetical[:MAX_CHOICES]))
+        else:
+            for forms, owners in (self._starts, self._inner):
+                self._collect_prefix(forms, owners, norm, picked)
+                self._collect_prefix(forms, owners, compact(norm), picked)
+            if len(picked) < MAX_CHOICES and len(compact(norm)) > 2:
+                # Only the words already complete: the last one is usually still being typed.
+                done = " ".join(norm.split()[:-1]) if prefix[-1:].isalnum() and " " in norm else norm
+                ranked = self._rank(norm, self._word_candidates(done, limit=MAX_CHOICES * 4))
+                for t_idx, _ in sorted(ranked.items(), key=lambda item: -item[1][0]):
+                    if len(picked) >= MAX_CHOICES:
+                        break
+                    picked.setdefault(t_idx)
+        return [self._choice(self._terms[i]) for i in list(picked)[:MAX_CHOICES]]
+
+    @staticmethod
+    def _collect_prefix(forms: list[str], owners: list[int], prefix: str, picked: dict[int, None]) -> None:
+        i = bisect.bisect_left(forms, prefix)
+        while i < len(forms) and len(picked) < MAX_CHOICES and forms[i].startswith(prefix):
+            picked.setdefault(owners[i])
+            i += 1
+
+    @staticmethod
+    def _choice(term: Term) -> Choice:
+        label = f"{term.term} ({term.en})" if term.en else term.term
+        return Choice(term.id, label if len(label) <= 100 else label[:99] + "…")
+
+    # -- full text --------------------------------------------------------------------------------
+    def search(self, text: str, limit: int = 25) -> list[SearchHit]:
+        """Terms whose name or definition contains the words, best first (accent-insensitive)."""
+        self.prepare_text_search()
+        assert self._text is not None
+        return self._text.search(normalize(text[:MAX_QUERY]), limit)
+
+
+def _sorted_pairs(forms: list[str], owners: list[int]) -> tuple[list[str], list[int]]:
+    """Both lists reordered by form (sorting plain strings beats sorting tuples several times over)."""
+    order = sorted(range(len(forms)), key=forms.__getitem__)
+    return [forms[i] for i in order], [owners[i] for i in order]
+
+
+class _TextIndex:
+    """Word → terms over names and definitions; words match whole or as a prefix (plurals, endings)."""
+
+    def __init__(self, terms: list[Term]):
+        self._terms = terms
+        postings: dict[str, dict[int, float]] = {}
+        for t_idx, term in enumerate(terms):
+            weighted = [(normalize(" ".join(term.spellings())), 3.0), (normalize(term.definition), 1.0)]
+            for text, weight in weighted:
+                for word in text.split():
+                    if word not in STOPWORDS:
+                        slot = postings.setdefault(word, {})
+                        slot[t_idx] = slot.get(t_idx, 0.0) + weight
+        self._postings = postings
+        self._vocab = sorted(postings)
+
+    def _matching_words(self, word: str) -> list[str]:
+        if len(word) < 4:
+            return [word] if word in self._postings else []
+        i = bisect.bisect_left(self._vocab, word)
+        out = []
+        while i < len(self._vocab) and self._vocab[i].startswith(word) and len(out) < 50:
+            out.append(self._vocab[i])
+            i += 1
+        return out
+
+    def search(self, norm: str, limit: int) -> list[SearchHit]:
+        query_words = [w for w in dict.fromkeys(norm.split()) if w not in STOPWORDS]
+        matched: Counter[int] = Counter()
+        weight: Counter[int] = Counter()
+        for word in query_words:
+            hit_terms: dict[int, float] = {}
+            for vocab_word in self._matching_words(word):
+                for t_idx, w in self._postings[vocab_word].items():
+                    hit_terms[t_idx] = hit_terms.get(t_idx, 0.0) + w
+            for t_idx, w in hit_terms.items():
+                matched[t_idx] += 1
+                weight[t_idx] += w
+        ranked = sorted(matched, key=lambda t: (-matched[t], -weight[t], self._terms[t].term))
+        total = max(1, len(query_words))
+        return [SearchHit(self._terms[t], round(100 * matched[t] / total, 1)) for t in ranked[:limit]]

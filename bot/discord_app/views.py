@@ -1,0 +1,116 @@
+"""Persistent buttons: state lives in the custom_id ("glosario:…"), so they keep working after a restart."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.core.model import Term
+from bot.core.search import Suggestion
+from bot.discord_app.embeds import term_embed
+from bot.discord_app.i18n import t
+
+if TYPE_CHECKING:
+    from bot.discord_app.client import GlossaryBot
+
+log = logging.getLogger(__name__)
+NO_MENTIONS = discord.AllowedMentions.none()
+MAX_BUTTONS = 5
+
+
+def _label(text: str) -> str:
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+class TermButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:term:(?P<id>[^:]{1,72})"):
+    """Opens a related term. In an ephemeral card it navigates in place; elsewhere it answers privately."""
+
+    def __init__(self, term_id: str, label: str = "…") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_label(label), style=discord.ButtonStyle.secondary, custom_id=f"glosario:term:{term_id}"
+            )
+        )
+        self.term_id = term_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(match["id"])
+
+    async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        bot = interaction.client
+        glossary = bot.services.catalog.glossary
+        term = glossary.get(self.term_id)
+        if term is None:
+            await interaction.response.send_message(
+                t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+            return
+        embed, view = term_embed(term, glossary, interaction.locale), related_view(term, bot)
+        message = interaction.message
+        if message is not None and message.flags.ephemeral:
+            await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(
+                embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+        bot.record_lookup(interaction, "found", term.id)
+
+
+class PickButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"glosario:pick:(?P<private>[01]):(?P<qhash>[0-9a-f]{8}):(?P<id>[^:]{1,72})",
+):
+    """A suggestion after an ambiguous query: shows the term and records (query → term) for the editors."""
+
+    def __init__(self, term_id: str, qhash: str, private: bool, label: str = "…") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_label(label),
+                style=discord.ButtonStyle.primary,
+                custom_id=f"glosario:pick:{int(private)}:{qhash}:{term_id}",
+            )
+        )
+        self.term_id, self.qhash, self.private = term_id, qhash, private
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(match["id"], match["qhash"], match["private"] == "1")
+
+    async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        bot = interaction.client
+        glossary = bot.services.catalog.glossary
+        term = glossary.get(self.term_id)
+        if term is None:
+            await interaction.response.send_message(
+                t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+            return
+        embed, view = term_embed(term, glossary, interaction.locale), related_view(term, bot)
+        if self.private:  # the suggestions were only for the asker: turn them into the answer
+            await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        bot.record_pick(interaction, self.qhash, term.id)
+
+
+def related_view(term: Term, bot: GlossaryBot) -> discord.ui.View | None:
+    """One "see also" button per related term (up to five)."""
+    glossary = bot.services.catalog.glossary
+    related = [r for r in (glossary.get(i) for i in term.related) if r is not None][:MAX_BUTTONS]
+    if not related:
+        return None
+    view = discord.ui.View(timeout=None)
+    for other in related:
+        view.add_item(TermButton(other.id, other.term))
+    return view
+
+
+def suggestions_view(suggestions: tuple[Suggestion, ...], qhash: str, private: bool) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for suggestion in suggestions[:MAX_BUTTONS]:
+        view.add_item(PickButton(suggestion.term.id, qhash, private, suggestion.term.term))
+    return view

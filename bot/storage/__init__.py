@@ -1,0 +1,1 @@
+"""SQLite storage through aiosqlite: connection and migrations, then one module per table group."""

@@ -1,0 +1,159 @@
+"""Connect, set PRAGMAs, apply numbered migrations (PRAGMA user_version)."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 2000
+
+# Numbered migrations: index + 1 is the schema version they bring. Append only; never edit a released one.
+MIGRATIONS: list[str] = [
+    # 1: gaps, spellings picked from suggestions, lookup counts, key/value metadata
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE misses (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        normalized TEXT NOT NULL,
+        query_hash TEXT NOT NULL,
+        sample TEXT NOT NULL,
+        kind TEXT NOT NULL DEFAULT 'lookup' CHECK (kind IN ('lookup', 'search')),
+        count INTEGER NOT NULL DEFAULT 0,
+        first_seen TEXT NOT NULL,
+        last_seen TEXT NOT NULL,
+        best_guess TEXT,
+        status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'resolved', 'ignored')),
+        resolved_term TEXT,
+        UNIQUE (guild_id, normalized)
+    );
+    CREATE INDEX misses_by_hash ON misses (guild_id, query_hash);
+    CREATE TABLE miss_askers (
+        miss_id INTEGER NOT NULL REFERENCES misses (id) ON DELETE CASCADE,
+        asker TEXT NOT NULL,
+        PRIMARY KEY (miss_id, asker)
+    ) WITHOUT ROWID;
+    CREATE TABLE picks (
+        guild_id INTEGER NOT NULL,
+        normalized TEXT NOT NULL,
+        sample TEXT NOT NULL,
+        term_id TEXT NOT NULL,
+        count INTEGER NOT NULL DEFAULT 0,
+        last_seen TEXT NOT NULL,
+        PRIMARY KEY (guild_id, normalized, term_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE lookups (
+        guild_id INTEGER NOT NULL,
+        day TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('found', 'ambiguous', 'not_found')),
+        term_id TEXT NOT NULL DEFAULT '',
+        count INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, day, outcome, term_id)
+    ) WITHOUT ROWID;
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StorageError(Exception):
+    """The database cannot be used (the operator's fault or the machine's): says which path and what to do."""
+
+
+class Database:
+    """One aiosqlite connection, shared by the storage modules. Writes go through one task at a time."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path):
+        self.conn = conn
+        self.path = path
+
+    @classmethod
+    async def open(cls, path: Path) -> Database:
+        """Open (creating the file and its directory on first start) and migrate to the current schema."""
+        path = Path(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(
+                f"No se puede crear el directorio de la base de datos {path.parent} ({exc.strerror}). "
+                "Crea el directorio con permisos de escritura para el usuario del bot o indica otro con GLOSARIO_DB."
+            ) from None
+        try:
+            conn = await aiosqlite.connect(path)
+        except sqlite3.Error as exc:
+            raise StorageError(
+                f"No se puede abrir la base de datos {path} ({exc}). Comprueba que el directorio "
+                f"{path.parent} admite escritura para el usuario del bot, o indica otra ruta con GLOSARIO_DB."
+            ) from None
+        db = cls(conn, path)
+        try:
+            await db._configure()
+            await db._migrate()
+        except StorageError:
+            await conn.close()
+            raise
+        except sqlite3.DatabaseError as exc:
+            await conn.close()
+            raise StorageError(_explain(path, exc)) from None
+        return db
+
+    async def _configure(self) -> None:
+        await self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        mode = await (await self.conn.execute("PRAGMA journal_mode = WAL")).fetchone()
+        if mode and str(mode[0]).lower() != "wal":
+            log.warning("SQLite did not switch %s to WAL (mode %s)", self.path, mode[0])
+        await self.conn.execute("PRAGMA synchronous = NORMAL")
+        await self.conn.execute("PRAGMA foreign_keys = ON")
+
+    async def _migrate(self) -> None:
+        (version,) = await (await self.conn.execute("PRAGMA user_version")).fetchone()
+        if version > SCHEMA_VERSION:
+            raise StorageError(
+                f"La base de datos {self.path} tiene el esquema {version}, más nuevo que el de esta versión del bot "
+                f"({SCHEMA_VERSION}). Actualiza el bot, o usa una copia de seguridad anterior a la actualización."
+            )
+        for number in range(version + 1, SCHEMA_VERSION + 1):
+            log.info("applying database migration %d to %s", number, self.path)
+            await self.conn.executescript(f"BEGIN;\n{MIGRATIONS[number - 1]}\nPRAGMA user_version = {number};\nCOMMIT;")
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await (await self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,))).fetchone()
+        return row[0] if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+        await self.conn.commit()
+
+    async def salt(self) -> str:
+        """A random per-installation salt for hashing user ids (created once)."""
+        salt = await self.get_meta("asker_salt")
+        if salt is None:
+            salt = secrets.token_hex(16)
+            await self.set_meta("asker_salt", salt)
+        return salt
+
+
+def _explain(path: Path, exc: sqlite3.DatabaseError) -> str:
+    text = str(exc)
+    if "not a database" in text or "malformed" in text:
+        return (
+            f"El archivo {path} no es una base de datos SQLite válida o está dañado ({text}). "
+            "Restaura una copia de seguridad, o muévelo a otro sitio para empezar con una base vacía."
+        )
+    if "readonly" in text or "unable to open" in text:
+        return (
+            f"No se puede escribir en la base de datos {path} ({text}). "
+            f"Da permiso de escritura sobre {path.parent} al usuario del bot, o indica otra ruta con GLOSARIO_DB."
+        )
+    return f"Error de la base de datos {path}: {text}. Revisa el archivo y los permisos de {path.parent}."

@@ -1,0 +1,144 @@
+"""Gaps: queries the glossary could not answer (misses) and the suggestions people picked (picks)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from bot.storage.db import Database
+
+STATUSES = ("open", "resolved", "ignored")
+
+
+def query_hash(normalized: str) -> str:
+    """A short stable handle for a normalised query (fits in a button's custom_id)."""
+    return hashlib.blake2b(normalized.encode(), digest_size=4).hexdigest()
+
+
+def asker_hash(salt: str, user_id: int) -> str:
+    """Distinct askers are counted through this salted hash; raw user ids are never stored."""
+    return hashlib.blake2b(f"{salt}:{user_id}".encode(), digest_size=12).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Miss:
+    id: int
+    guild_id: int
+    normalized: str
+    sample: str
+    kind: str
+    count: int
+    askers: int
+    first_seen: str
+    last_seen: str
+    best_guess: str | None
+    status: str
+    resolved_term: str | None
+
+    def to_dict(self) -> dict:
+        return {f: getattr(self, f) for f in self.__slots__}
+
+
+class MissLog:
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def record(
+        self, *, guild_id: int, sample: str, normalized: str, asker: str, best_guess: str | None, kind: str, at: str
+    ) -> None:
+        """Count one more ask of this query in this guild (aggregated on the normalised form)."""
+        conn = self.db.conn
+        await conn.execute(
+            """
+            INSERT INTO misses (guild_id, normalized, query_hash, sample, kind, count, first_seen, last_seen, best_guess)
+            VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)
+            ON CONFLICT (guild_id, normalized) DO UPDATE SET
+                count = count + 1, last_seen = excluded.last_seen, sample = excluded.sample,
+                best_guess = COALESCE(excluded.best_guess, best_guess),
+                status = CASE WHEN status = 'resolved' THEN 'open' ELSE status END
+            """,
+            (guild_id, normalized, query_hash(normalized), sample, kind, at, at, best_guess),
+        )
+        await conn.execute(
+            "INSERT OR IGNORE INTO miss_askers (miss_id, asker) "
+            "SELECT id, ? FROM misses WHERE guild_id = ? AND normalized = ?",
+            (asker, guild_id, normalized),
+        )
+        await conn.commit()
+
+    async def record_pick(self, *, guild_id: int, qhash: str, term_id: str, at: str) -> None:
+        """Someone chose `term_id` among the suggestions for the query with this hash: an alias proposal."""
+        conn = self.db.conn
+        row = await (
+            await conn.execute(
+                "SELECT normalized, sample FROM misses WHERE guild_id = ? AND query_hash = ? ORDER BY id DESC LIMIT 1",
+                (guild_id, qhash),
+            )
+        ).fetchone()
+        normalized, sample = row if row else (f"#{qhash}", f"#{qhash}")
+        await conn.execute(
+            """
+            INSERT INTO picks (guild_id, normalized, sample, term_id, count, last_seen) VALUES (?, ?, ?, ?, 1, ?)
+            ON CONFLICT (guild_id, normalized, term_id) DO UPDATE SET count = count + 1, last_seen = excluded.last_seen
+            """,
+            (guild_id, normalized, sample, term_id, at),
+        )
+        await conn.commit()
+
+    async def gaps(
+        self, *, guild_id: int | None = None, status: str = "open", order: str = "count", limit: int = 100
+    ) -> list[Miss]:
+        """Gaps, most asked (or most recent) first. `status='all'` lists every status."""
+        where, args = [], []
+        if guild_id is not None:
+            where.append("m.guild_id = ?")
+            args.append(guild_id)
+        if status != "all":
+            where.append("m.status = ?")
+            args.append(status)
+        order_by = "m.last_seen DESC" if order == "recent" else "m.count DESC, m.last_seen DESC"
+        sql = f"""
+            SELECT m.id, m.guild_id, m.normalized, m.sample, m.kind, m.count,
+                   (SELECT COUNT(*) FROM miss_askers a WHERE a.miss_id = m.id),
+                   m.first_seen, m.last_seen, m.best_guess, m.status, m.resolved_term
+            FROM misses m {"WHERE " + " AND ".join(where) if where else ""}
+            ORDER BY {order_by}, m.id LIMIT ?
+        """
+        rows = await (await self.db.conn.execute(sql, (*args, limit))).fetchall()
+        return [Miss(*row) for row in rows]
+
+    async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[tuple[str, str, int]]:
+        """(query sample, chosen term id, times) — most frequent first."""
+        sql = "SELECT sample, term_id, SUM(count) AS n FROM picks"
+        args: list = []
+        if guild_id is not None:
+            sql += " WHERE guild_id = ?"
+            args.append(guild_id)
+        sql += " GROUP BY normalized, term_id ORDER BY n DESC, sample LIMIT ?"
+        return [tuple(r) for r in await (await self.db.conn.execute(sql, (*args, limit))).fetchall()]
+
+
+class UsageLog:
+    """Lookup counts per guild, day, outcome and term (for statistics)."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def record(self, *, guild_id: int, outcome: str, term_id: str | None, day: str) -> None:
+        await self.db.conn.execute(
+            """
+            INSERT INTO lookups (guild_id, day, outcome, term_id, count) VALUES (?, ?, ?, ?, 1)
+            ON CONFLICT (guild_id, day, outcome, term_id) DO UPDATE SET count = count + 1
+            """,
+            (guild_id, day, outcome, term_id or ""),
+        )
+        await self.db.conn.commit()
+
+    async def term_counts(self, *, guild_id: int | None = None) -> dict[str, int]:
+        sql = "SELECT term_id, SUM(count) FROM lookups WHERE outcome = 'found'"
+        args: tuple = ()
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            args = (guild_id,)
+        rows = await (await self.db.conn.execute(sql + " GROUP BY term_id", args)).fetchall()
+        return {term: n for term, n in rows}

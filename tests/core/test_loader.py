@@ -1,0 +1,294 @@
+"""Loader and validation: every kind of problem is reported with file, line and a fix, all at once."""
+
+from __future__ import annotations
+
+import dataclasses
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.core.errors import GlossaryError
+from bot.core.loader import load_glossary, load_glossary_from_texts
+
+META = "title: Glosario de prueba\nsubtitle: Para tests\nlanguage: es\n"
+
+
+def write(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
+    files = {"glossary.yaml": META, **files}
+    for name, content in files.items():
+        path = tmp_path / name
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(textwrap.dedent(content), encoding="utf-8")
+    return tmp_path
+
+
+def problems(tmp_path: Path, files: dict[str, str | bytes]) -> list[str]:
+    with pytest.raises(GlossaryError) as info:
+        load_glossary(write(tmp_path, files))
+    return [str(p) for p in info.value.problems]
+
+
+GOOD = """\
+category: Pruebas
+terms:
+  - term: Horovod
+    definition: Framework de entrenamiento distribuido.
+    related: [AllReduce]
+  - term: AllReduce
+    definition: Algoritmo de comunicación colectiva.
+    aliases: [all-reduce]
+    links: [{title: Docs, url: "https://example.org/allreduce"}]
+"""
+
+
+def test_valid_directory_gives_an_immutable_glossary(tmp_path):
+    glossary = load_glossary(write(tmp_path, {"pruebas.yaml": GOOD}))
+    assert glossary.title == "Glosario de prueba"
+    assert [t.id for t in glossary] == ["horovod", "allreduce"]
+    horovod = glossary.get("horovod")
+    assert horovod.related == ("allreduce",)
+    assert horovod.category == "Pruebas"
+    assert horovod.source.endswith("pruebas.yaml:3")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        horovod.term = "otro"  # type: ignore[misc]
+
+
+def test_broken_yaml_syntax_names_the_line(tmp_path):
+    found = problems(tmp_path, {"roto.yaml": "category: X\nterms:\n  - term: A\n    definition: [sin cerrar\n"})
+    assert len(found) == 1
+    assert found[0].startswith(f"{tmp_path / 'roto.yaml'}:")
+    assert "YAML mal formado" in found[0]
+    line = int(found[0].split(":")[1])
+    assert 4 <= line <= 5
+
+
+def test_missing_and_empty_fields(tmp_path):
+    found = problems(
+        tmp_path,
+        {
+            "a.yaml": """\
+        category: X
+        terms:
+          - term: Sin definición
+          - definition: Sin nombre
+          - term: Vacío
+            definition: "   "
+        """
+        },
+    )
+    text = "\n".join(found)
+    assert f"{tmp_path / 'a.yaml'}:3: falta 'definition'" in text
+    assert f"{tmp_path / 'a.yaml'}:4: falta 'term'" in text
+    assert f"{tmp_path / 'a.yaml'}:6: 'definition' está vacío" in text
+
+
+def test_wrong_types(tmp_path):
+    found = problems(
+        tmp_path,
+        {
+            "a.yaml": """\
+        category: X
+        terms:
+          - term: [una, lista]
+            definition: Algo.
+          - term: Bien
+            definition: Algo.
+            en: 123
+            aliases: no es una lista
+            related: {a: b}
+        """
+        },
+    )
+    text = "\n".join(found)
+    assert ":3: 'term' debe ser texto" in text
+    assert ":7: 'en' debe ser texto, no '123'" in text
+    assert ":8: 'aliases' debe ser una lista" in text
+    assert ":9: 'related' debe ser una lista" in text
+
+
+def test_unknown_key_suggests_the_right_one(tmp_path):
+    found = problems(
+        tmp_path,
+        {
+            "a.yaml": """\
+        category: X
+        terms:
+          - term: Algo
+            defintion: Mal escrito.
+        """
+        },
+    )
+    assert any(":4: clave desconocida 'defintion'" in p and "¿querías decir 'definition'?" in p for p in found)
+    assert any(":3: falta 'definition'" in p for p in found)
+
+
+def test_duplicate_key_in_one_term(tmp_path):
+    found = problems(tmp_path, {"a.yaml": "category: X\nterms:\n  - term: A\n    term: B\n    definition: D.\n"})
+    assert any(":4: clave 'term' repetida" in p for p in found)
+
+
+def test_collisions_after_normalisation_across_files(tmp_path):
+    found = problems(
+        tmp_path,
+        {
+            "a.yaml": "category: X\nterms:\n  - term: Horovod\n    definition: D.\n",
+            "b.yaml": "category: Y\nterms:\n  - term: Otra cosa\n    definition: D.\n    aliases: [HORÓVOD]\n"
+            "  - term: horovod\n    definition: D.\n",
+        },
+    )
+    text = "\n".join(found)
+    assert f"{tmp_path / 'b.yaml'}:3: el alias 'HORÓVOD' de 'Otra cosa' coincide con 'Horovod'" in text
+    assert f"{tmp_path / 'b.yaml'}:6: 'horovod' repite el término 'Horovod'" in text
+
+
+def test_compact_forms_collide_too(tmp_path):
+    found = problems(
+        tmp_path,
+        {
+            "a.yaml": """\
+        category: X
+        terms:
+          - term: All Reduce
+            definition: D.
+          - term: Otro
+            definition: D.
+            en: allreduce
+        """
+        },
+    )
+    assert any(":5: el nombre en inglés 'allreduce'" in p for p in found)
+
+
+def test_related_must_exist_and_not_be_itself(tmp_path):
+    found = problems(
+        tmp_path,
+        {
+            "a.yaml": """\
+        category: X
+        terms:
+          - term: Horovod
+            definition: D.
+            related: [Horovd, Horovod]
+        """
+        },
+    )
+    text = "\n".join(found)
+    assert ":5: 'related' nombra 'Horovd', que no es ningún término: ¿querías decir 'Horovod'?" in text
+    assert ":5: 'Horovod' no puede estar relacionado consigo mismo" in text
+
+
+def test_text_over_discord_limits(tmp_path):
+    long_title, long_def, long_en = "T" * 257, "d" * 4097, "e" * 1025
+    found = problems(
+        tmp_path,
+        {
+            "a.yaml": f"""\
+        category: X
+        terms:
+          - term: {long_title}
+            definition: D.
+          - term: Bien
+            definition: {long_def}
+            en: {long_en}
+        """
+        },
+    )
+    text = "\n".join(found)
+    assert ":3: 'term' tiene 257 caracteres y Discord admite 256" in text
+    assert ":6: 'definition' tiene 4097 caracteres y Discord admite 4096" in text
+    assert ":7: 'en' tiene 1025 caracteres y Discord admite 1024" in text
+
+
+def test_urls_must_be_http(tmp_path):
+    found = problems(
+        tmp_path,
+        {
+            "a.yaml": """\
+        category: X
+        terms:
+          - term: A
+            definition: D.
+            links:
+              - {title: FTP, url: "ftp://example.org/x"}
+              - {title: Nada, url: "no es una url"}
+              - {title: Sin url}
+        """
+        },
+    )
+    text = "\n".join(found)
+    assert ":6: 'ftp://example.org/x' no es una URL http(s)" in text
+    assert ":7: 'no es una url' no es una URL http(s)" in text
+    assert ":8: cada enlace necesita 'title' y 'url'" in text
+
+
+def test_not_utf8_empty_file_and_missing_meta(tmp_path):
+    (tmp_path / "bin.yaml").write_bytes(b"category: X\nterms: \xff\xfe\n")
+    (tmp_path / "vacio.yaml").write_text("")
+    with pytest.raises(GlossaryError) as info:
+        load_glossary(tmp_path)
+    text = info.value.report()
+    assert f"{tmp_path / 'bin.yaml'}:2: no es texto UTF-8" in text
+    assert f"{tmp_path / 'vacio.yaml'}:1: el archivo está vacío" in text
+    assert "falta glossary.yaml" in text
+
+
+def test_missing_directory(tmp_path):
+    with pytest.raises(GlossaryError, match="no existe"):
+        load_glossary(tmp_path / "nada")
+
+
+def test_every_problem_is_reported_at_once(tmp_path):
+    found = problems(
+        tmp_path,
+        {
+            "a.yaml": "category: X\nterms:\n  - term: A\n  - defintion: x\n",
+            "b.yaml": "category: [mal]\nterms: 3\n",
+        },
+    )
+    assert len(found) >= 4
+    assert {p.split(":")[0] for p in found} == {str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml")}
+
+
+yaml_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(data=st.binary(max_size=300))
+def test_arbitrary_bytes_only_raise_glossary_error(data):
+    try:
+        load_glossary_from_texts([("glossary.yaml", META), ("x.yaml", data)])
+    except GlossaryError as exc:
+        assert all(p.file in ("glossary.yaml", "x.yaml") for p in exc.problems)
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    terms=st.lists(
+        st.dictionaries(
+            st.sampled_from(["term", "definition", "en", "aliases", "related", "links", "defintion"]),
+            yaml_values,
+            max_size=6,
+        ),
+        max_size=5,
+    ),
+    category=yaml_values,
+)
+def test_arbitrary_structures_only_raise_glossary_error(terms, category):
+    import yaml
+
+    text = yaml.safe_dump({"category": category, "terms": terms}, allow_unicode=True)
+    try:
+        glossary = load_glossary_from_texts([("glossary.yaml", META), ("x.yaml", text)])
+    except GlossaryError as exc:
+        assert exc.problems
+    else:
+        assert all(t.term and t.definition for t in glossary)

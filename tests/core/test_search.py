@@ -1,0 +1,77 @@
+"""SearchIndex beyond the labelled table: autocomplete, full-text search, edge cases."""
+
+from bot.core.loader import load_glossary_from_texts
+from bot.core.search import MAX_CHOICES, Ambiguous, Found, NotFound, SearchIndex, typo_distance
+
+
+def test_complete_prefix_first_then_word_starts(shipped_index):
+    ids = [c.id for c in shipped_index.complete("par")]
+    assert ids[0] == "paralelismo-de-datos"  # the name starts with it
+    assert "servidor-de-parametros" in ids  # a later word starts with it
+    assert "sharding" in ids  # alias "particionamiento horizontal"
+
+
+def test_complete_is_accent_and_case_insensitive(shipped_index):
+    assert shipped_index.complete("ENTRENAMIENTO ELÁS")[0].id == "entrenamiento-elastico"
+    labels = [c.label for c in shipped_index.complete("servidor")]
+    assert labels[0] == "Servidor de Parámetros (Parameter Server)"
+
+
+def test_complete_falls_back_to_fuzzy(shipped_index):
+    assert "horovod" in [c.id for c in shipped_index.complete("horvod")]
+
+
+def test_complete_empty_lists_alphabetically_and_caps_at_25(shipped_index):
+    choices = shipped_index.complete("")
+    assert len(choices) == 17
+    assert [c.label for c in choices][:2] == [
+        "AllReduce",
+        "Aprendizaje Automático Distribuido (Distributed Machine Learning)",
+    ]
+
+
+def test_complete_never_exceeds_discord_limits():
+    terms = "\n".join(f"  - term: Término {i:03d} {'x' * 120}\n    definition: D." for i in range(40))
+    glossary = load_glossary_from_texts(
+        [("glossary.yaml", "title: T\n"), ("a.yaml", f"category: C\nterms:\n{terms}\n")]
+    )
+    choices = SearchIndex(glossary).complete("term")
+    assert len(choices) == MAX_CHOICES
+    assert all(len(c.label) <= 100 and len(c.id) <= 100 for c in choices)
+
+
+def test_search_finds_words_in_definitions_accent_insensitive(shipped_index):
+    hits = shipped_index.search("gradientes asincrona")
+    assert hits[0].term.id == "servidor-de-parametros"  # the only one with both words
+    assert hits[0].score == 100.0
+    assert {h.term.id for h in shipped_index.search("PARQUET")} == {"petastorm"}
+
+
+def test_search_matches_word_endings(shipped_index):
+    assert "kubeflow" in [h.term.id for h in shipped_index.search("kubernet")]
+
+
+def test_search_nothing(shipped_index):
+    assert shipped_index.search("zzzz qqqq") == []
+    assert shipped_index.search("") == []
+
+
+def test_lookup_of_huge_or_odd_input_does_not_fail(shipped_index):
+    assert isinstance(shipped_index.lookup("horovod " * 10_000), Found | Ambiguous | NotFound)
+    assert isinstance(shipped_index.lookup("\x00\u200b<@&123>"), NotFound)
+
+
+def test_typo_distance_rules():
+    assert typo_distance("horovd", "horovod") == 1
+    assert typo_distance("kubeflwo", "kubeflow") == 1  # a transposition is one edit
+    assert typo_distance("paralelismo de modelos", "paralelismo de datos") is None
+    assert typo_distance("vertex", "vertex ai") is None  # a missing word is not a typo
+    assert typo_distance("rya", "ray") is None  # ≤ 3 letters: exact only
+
+
+def test_ties_between_two_terms_are_ambiguous():
+    text = "category: C\nterms:\n  - term: Horovod\n    definition: D.\n  - term: Horovad\n    definition: D.\n"
+    index = SearchIndex(load_glossary_from_texts([("glossary.yaml", "title: T\n"), ("a.yaml", text)]))
+    result = index.lookup("horoved")
+    assert isinstance(result, Ambiguous)
+    assert {c.term.id for c in result.candidates} == {"horovod", "horovad"}

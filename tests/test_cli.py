@@ -1,0 +1,124 @@
+"""The editors' command line, run in-process (and once as a real subprocess)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from bot.cli import main
+from tests.conftest import ROOT, SHIPPED
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_lookup_text(capsys):
+    code, out, _ = run(capsys, "lookup", "horovod")
+    assert code == 0
+    assert out.startswith("Horovod\n")
+    assert "Framework de código abierto desarrollado por Uber" in out
+    assert "Relacionados: AllReduce, TensorFlow Distribuido" in out
+    assert "https://github.com/horovod/horovod" in out
+
+
+def test_lookup_several_queries_json(capsys):
+    code, out, _ = run(capsys, "lookup", "--json", "parameter server", "paralelismo de modelos", "xyzzy")
+    assert code == 1  # not every query was found
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["status"] for r in rows] == ["found", "ambiguous", "not_found"]
+    assert rows[0]["query"] == "parameter server"
+    assert set(rows[0]["term"]) == {"id", "term", "en", "aliases", "category", "definition", "related", "links"}
+    assert rows[0]["term"]["en"] == "Parameter Server"
+    assert rows[1]["term"] is None
+    assert rows[1]["suggestions"][0] == {
+        "id": "paralelismo-de-datos",
+        "term": "Paralelismo de Datos",
+        "score": rows[1]["suggestions"][0]["score"],
+    }
+    assert rows[2]["suggestions"] == []
+
+
+def test_lookup_suggests_in_text(capsys):
+    _, out, _ = run(capsys, "lookup", "tensorflow")
+    assert "¿Quisiste decir: TensorFlow Distribuido?" in out
+
+
+def test_search(capsys):
+    code, out, _ = run(capsys, "search", "parquet")
+    assert code == 0 and out.startswith("Petastorm")
+    code, out, _ = run(capsys, "search", "--json", "gradientes")
+    assert {hit["id"] for hit in json.loads(out)} >= {"allreduce", "servidor-de-parametros"}
+
+
+def test_validate_ok(capsys):
+    code, out, _ = run(capsys, "validate")
+    assert code == 0
+    assert out.startswith("OK: 17 términos en 1 categoría")
+
+
+def test_validate_reports_every_problem(tmp_path, capsys):
+    bad = tmp_path / "bad"
+    shutil.copytree(SHIPPED, bad)
+    path = bad / "aprendizaje_automatico_distribuido.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace(
+        "    definition: >-\n      Framework de código abierto desarrollado por Uber",
+        "    defintion: >-\n      Framework de código abierto desarrollado por Uber",
+        1,
+    )
+    text = text.replace("related: [Vertex AI, MLflow, Kubeflow]", "related: [Vertex IA, MLflow, Kubeflow]")
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(capsys, "validate", str(bad))
+    assert code == 1
+    lines = out.splitlines()
+    assert any(line.startswith(f"{path}:") and "clave desconocida 'defintion'" in line for line in lines)
+    assert any(
+        line.startswith(f"{path}:") and "'Vertex IA'" in line and "¿querías decir 'Vertex AI'?" in line
+        for line in lines
+    )
+    assert "problemas" in err
+
+
+def test_data_option_and_env(tmp_path, capsys, monkeypatch):
+    (tmp_path / "glossary.yaml").write_text("title: Otro\n", encoding="utf-8")
+    (tmp_path / "c.yaml").write_text("category: C\nterms:\n  - term: Zeta\n    definition: Letra.\n", encoding="utf-8")
+    code, out, _ = run(capsys, "--data", str(tmp_path), "lookup", "zeta")
+    assert code == 0 and out.startswith("Zeta")
+    monkeypatch.setenv("GLOSARIO_DATA", str(tmp_path))
+    code, out, _ = run(capsys, "list")
+    assert out == "C\n  Zeta\n"
+
+
+def test_invalid_glossary_is_reported_not_raised(tmp_path, capsys):
+    (tmp_path / "glossary.yaml").write_text("title: [\n", encoding="utf-8")
+    code, _, err = run(capsys, "--data", str(tmp_path), "lookup", "x")
+    assert code == 1
+    assert "glossary.yaml:2: YAML mal formado" in err
+
+
+def test_list(capsys):
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    assert "  Servidor de Parámetros — Parameter Server" in out
+    assert out.count("\n  ") == 17
+
+
+@pytest.mark.parametrize("entry", [["-m", "bot"]])
+def test_module_entry_point(entry):
+    proc = subprocess.run(
+        [sys.executable, *entry, "lookup", "--json", "Horovód"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["term"]["id"] == "horovod"

@@ -1,0 +1,44 @@
+"""Meta-tests on the shipped glossary: valid, verbatim to the seed, enriched with true-looking facts."""
+
+from pathlib import Path
+
+from bot.core.search import Found
+
+SEED = Path(__file__).resolve().parent / "fixtures" / "seed.txt"
+
+
+def seed_terms() -> dict[str, str]:
+    lines = [line for line in SEED.read_text(encoding="utf-8").splitlines() if line.strip()]
+    title, subtitle, category, *rest = lines
+    assert (title, subtitle) == ("Glosario IA", "El diccionario completo de la Inteligencia Artificial")
+    # The section heading doubles as the first term: its definition follows it directly.
+    pairs = {category: rest[0]}
+    pairs.update(dict(zip(rest[1::2], rest[2::2], strict=True)))
+    return pairs
+
+
+def test_meta(shipped_glossary):
+    assert shipped_glossary.title == "Glosario IA"
+    assert shipped_glossary.subtitle == "El diccionario completo de la Inteligencia Artificial"
+    assert shipped_glossary.language == "es"
+    assert shipped_glossary.categories == ("Aprendizaje Automático Distribuido",)
+
+
+def test_names_and_definitions_are_the_seed_word_for_word(shipped_glossary):
+    expected = seed_terms()
+    assert len(expected) == 17
+    assert {t.term: t.definition for t in shipped_glossary} == expected
+
+
+def test_every_term_is_enriched(shipped_glossary):
+    for term in shipped_glossary:
+        assert len(term.related) >= 2, term.term
+        assert all(link.url.startswith("https://") for link in term.links)
+    assert sum(1 for t in shipped_glossary if t.links) >= 10
+
+
+def test_every_key_finds_its_own_term(shipped_glossary, shipped_index):
+    for term in shipped_glossary:
+        for key in term.spellings():
+            result = shipped_index.lookup(key)
+            assert isinstance(result, Found) and result.term.id == term.id, key

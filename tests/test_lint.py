@@ -1,0 +1,16 @@
+"""The tool chain of pyproject.toml holds: ruff lint and ruff format leave the tree as it is."""
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None and not (ROOT / ".venv/bin/ruff").exists(), reason="ruff missing")
+@pytest.mark.parametrize("args", [["check", "."], ["format", "--check", "."]])
+def test_ruff(args):
+    proc = subprocess.run([sys.executable, "-m", "ruff", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
