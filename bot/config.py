@@ -27,6 +27,8 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     log_format: str = "text"
+    api_base: str | None = None  # another Discord REST base (a proxy; the tests' fake Discord)
+    gateway_url: str | None = None
 
     def __repr__(self) -> str:  # the token must never reach a log line
         return (
@@ -61,4 +63,6 @@ class Settings:
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
             log_format=log_format,
+            api_base=env.get("DISCORD_API_BASE", "").strip() or None,
+            gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
         )

@@ -17,7 +17,8 @@ def echo(text: str) -> str:
     if len(line) > MAX_ECHO:
         line = line[: MAX_ECHO - 1] + "…"
     line = discord.utils.escape_markdown(line)
-    return discord.utils.escape_mentions(line) or "…"
+    # A zero-width space after every @ breaks @everyone, @here, <@user>, <@&role> whatever the id looks like.
+    return line.replace("@", "@\u200b") or "…"
 
 
 def term_embed(term: Term, glossary: Glossary, locale: object, *, heading: str | None = None) -> discord.Embed:

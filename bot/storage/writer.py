@@ -39,11 +39,11 @@ class WriteQueue:
         self._unsaved: list[dict[str, Any]] = []  # neither the database nor the journal took these yet
         self.written = 0
 
-    def submit(self, kind: str, **fields: Any) -> None:
-        """Queue a write; never blocks and never raises (called right after a reply)."""
-        if kind not in self._handlers:
-            raise ValueError(f"unknown write kind {kind!r}")
-        self._queue.put_nowait({"kind": kind, **fields})
+    def submit(self, op: str, /, **fields: Any) -> None:
+        """Queue a write; never blocks (called right after a reply). `op` names the handler."""
+        if op not in self._handlers:
+            raise ValueError(f"unknown write {op!r}")
+        self._queue.put_nowait({"op": op, **fields})
 
     @property
     def pending(self) -> int:
@@ -80,23 +80,21 @@ class WriteQueue:
                     self._unsaved.append(record)
                     self._flush_unsaved_to_journal()
             except Exception:  # the worker must outlive any single bad record
-                log.exception("unexpected error writing %s", record.get("kind"))
+                log.exception("unexpected error writing %s", record.get("op"))
                 self._unsaved.append(record)
             finally:
                 self._queue.task_done()
 
     async def _apply_with_retry(self, record: dict[str, Any]) -> bool:
         delay = self._first_delay
-        fields = {k: v for k, v in record.items() if k != "kind"}
+        fields = {k: v for k, v in record.items() if k != "op"}
         for attempt in range(1, self._attempts + 1):
             try:
-                await self._handlers[record["kind"]](**fields)
+                await self._handlers[record["op"]](**fields)
                 self.written += 1
                 return True
             except (sqlite3.OperationalError, sqlite3.DatabaseError, OSError) as exc:
-                log.warning(
-                    "database write %s failed (attempt %d/%d): %s", record["kind"], attempt, self._attempts, exc
-                )
+                log.warning("database write %s failed (attempt %d/%d): %s", record["op"], attempt, self._attempts, exc)
                 await self._rollback_quietly()
                 if attempt < self._attempts:
                     await asyncio.sleep(delay)
@@ -150,7 +148,7 @@ class WriteQueue:
             except json.JSONDecodeError:
                 log.error("skipping an unreadable line of %s: %r", self._journal, line[:200])
                 continue
-            if record.get("kind") in self._handlers and await self._apply_with_retry(record):
+            if record.get("op") in self._handlers and await self._apply_with_retry(record):
                 done += 1
             else:
                 failed.append(line)

@@ -1,0 +1,172 @@
+"""GlossaryBot: services injected in __init__, setup_hook loads the cogs and syncs commands on purpose."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.catalog import Catalog
+from bot.config import Settings
+from bot.core.model import Glossary
+from bot.core.normalize import normalize
+from bot.core.search import SearchIndex
+from bot.storage.db import Database
+from bot.storage.gaps import MissLog, UsageLog, asker_hash
+from bot.storage.writer import WriteQueue
+from bot.discord_app.i18n import t
+from bot.discord_app.views import NO_MENTIONS, PickButton, TermButton
+
+log = logging.getLogger(__name__)
+
+
+class CatalogHolder:
+    """The glossary in service. A reload swaps in a whole new Catalog; readers never see half of one."""
+
+    def __init__(self, catalog: Catalog):
+        self.current = catalog
+
+    @property
+    def glossary(self) -> Glossary:
+        return self.current.glossary
+
+    @property
+    def index(self) -> SearchIndex:
+        return self.current.index
+
+
+@dataclass
+class Services:
+    settings: Settings
+    catalog: CatalogHolder
+    db: Database
+    misses: MissLog
+    usage: UsageLog
+    writer: WriteQueue
+    salt: str
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+
+    @classmethod
+    async def create(cls, settings: Settings, catalog: Catalog, db: Database) -> Services:
+        misses, usage = MissLog(db), UsageLog(db)
+        writer = WriteQueue(
+            {"miss": misses.record, "pick": misses.record_pick, "lookup": usage.record},
+            settings.db_path.with_name(settings.db_path.name + ".pending.jsonl"),
+            rollback=db.conn.rollback,
+        )
+        return cls(settings, CatalogHolder(catalog), db, misses, usage, writer, await db.salt())
+
+
+def use_endpoints(api_base: str | None, gateway_url: str | None) -> None:
+    """Point discord.py at another REST base / gateway (a proxy, or the fake Discord of the tests)."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class GlossaryBot(commands.Bot):
+    def __init__(self, services: Services, *, guild_ready_timeout: float = 2.0) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # nothing else: no message content, no members
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=NO_MENTIONS,
+            guild_ready_timeout=guild_ready_timeout,
+        )
+        self.services = services
+        self.tree.on_error = self.on_tree_error
+        self.synced: str | None = None  # "global", "guild" or None, for logs and tests
+        self.background_tasks: set[asyncio.Task] = set()  # referenced so they are not garbage-collected
+
+    async def setup_hook(self) -> None:
+        from bot.discord_app.cogs.lookup import LookupCog
+
+        self.add_dynamic_items(TermButton, PickButton)
+        await self.add_cog(LookupCog(self))
+        await self.services.writer.start()
+        await self.sync_commands()
+
+    # -- command sync ----------------------------------------------------------------------------
+    def commands_hash(self) -> str:
+        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+    async def sync_commands(self, *, force: bool = False) -> None:
+        """Dev guild: sync there every start (instant). Otherwise global sync only when definitions changed."""
+        try:
+            guild_id = self.services.settings.dev_guild_id
+            if guild_id:
+                guild = discord.Object(guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+                self.synced = "guild"
+                log.info("commands synced to development guild %s", guild_id)
+                return
+            digest = self.commands_hash()
+            if not force and await self.services.db.get_meta("commands_hash") == digest:
+                log.info("command definitions unchanged since the last sync: not syncing")
+                return
+            await self.tree.sync()
+            await self.services.db.set_meta("commands_hash", digest)
+            self.synced = "global"
+            log.info("commands synced globally")
+        except discord.HTTPException:
+            log.exception("command sync failed; the bot keeps running with the commands Discord already has")
+
+    # -- writes after replies --------------------------------------------------------------------
+    def _guild(self, interaction: discord.Interaction) -> int:
+        return interaction.guild_id or 0
+
+    def record_lookup(self, interaction: discord.Interaction, outcome: str, term_id: str | None) -> None:
+        day = self.services.clock().date().isoformat()
+        self.services.writer.submit(
+            "lookup", guild_id=self._guild(interaction), outcome=outcome, term_id=term_id, day=day
+        )
+
+    def record_miss(self, interaction: discord.Interaction, query: str, best_guess: str | None, kind: str) -> None:
+        self.services.writer.submit(
+            "miss",
+            guild_id=self._guild(interaction),
+            sample=query[:200],
+            normalized=normalize(query[:200]),
+            asker=asker_hash(self.services.salt, interaction.user.id),
+            best_guess=best_guess,
+            kind=kind,
+            at=self.services.clock().isoformat(timespec="seconds"),
+        )
+
+    def record_pick(self, interaction: discord.Interaction, qhash: str, term_id: str) -> None:
+        self.services.writer.submit(
+            "pick",
+            guild_id=self._guild(interaction),
+            qhash=qhash,
+            term_id=term_id,
+            at=self.services.clock().isoformat(timespec="seconds"),
+        )
+
+    # -- errors -----------------------------------------------------------------------------------
+    async def on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CommandOnCooldown):
+            message = t(interaction.locale, "cooldown", seconds=max(1, round(error.retry_after)))
+        else:
+            log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=error)
+            message = t(interaction.locale, "error")
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            else:
+                await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException:
+            log.warning("could not tell the user about the error", exc_info=True)

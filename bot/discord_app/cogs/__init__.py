@@ -1,0 +1,1 @@
+"""Cogs: one feature each, thin."""

@@ -1,0 +1,137 @@
+"""Commands that need Discord or the database: run, sync, misses. Resources are built here and injected."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import signal
+import sys
+from pathlib import Path
+
+import discord
+
+from bot.catalog import load_catalog
+from bot.config import Settings
+from bot.core.errors import GlossaryError
+from bot.logs import setup_logging
+from bot.storage.db import Database, StorageError
+from bot.storage.gaps import MissLog
+
+log = logging.getLogger(__name__)
+
+NO_TOKEN = """Falta DISCORD_TOKEN: el token del bot de tu aplicación de Discord.
+Créalo en https://discord.com/developers/applications → tu aplicación → Bot → Reset Token, y pásalo por el
+entorno (export DISCORD_TOKEN=… o un archivo .env con Docker). Nunca lo escribas en el código ni en el repositorio."""
+BAD_TOKEN = """Discord ha rechazado DISCORD_TOKEN (token no válido o revocado).
+Genera uno nuevo en https://discord.com/developers/applications → tu aplicación → Bot → Reset Token."""
+
+
+def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_dir: Path) -> int:
+    if command == "misses":
+        return asyncio.run(_misses(settings, args))
+    setup_logging(settings.log_level, settings.log_format, [settings.token or ""])
+    if not settings.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    try:
+        catalog = load_catalog(data_dir, settings.cache_dir)
+    except GlossaryError as exc:
+        print(f"El glosario de {data_dir} no es válido; el bot no arranca:\n{exc.report()}", file=sys.stderr)
+        return 1
+    log.info("glossary: %d terms from %s", len(catalog.glossary), data_dir)
+    return asyncio.run(serve(settings, catalog, sync_only=command == "sync", sync_guild=getattr(args, "guild", None)))
+
+
+async def serve(settings: Settings, catalog, *, sync_only: bool = False, sync_guild: int | None = None) -> int:
+    """Open the database, build the bot, connect; returns the process exit code."""
+    from bot.discord_app.client import GlossaryBot, Services, use_endpoints
+
+    try:
+        db = await Database.open(settings.db_path)
+    except StorageError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    services = await Services.create(settings, catalog, db)
+    use_endpoints(settings.api_base, settings.gateway_url)
+    bot = GlossaryBot(services)
+    code = 0
+    try:
+        async with bot:
+            if sync_only:
+                code = await _sync_only(bot, settings, sync_guild)
+            else:
+                _install_signal_handlers(bot)
+                await bot.start(settings.token)
+    except discord.LoginFailure:
+        print(BAD_TOKEN, file=sys.stderr)
+        code = 1
+    except (discord.GatewayNotFound, discord.ConnectionClosed, OSError) as exc:
+        log.error("could not stay connected to Discord: %s", exc)
+        code = 1
+    finally:
+        await services.writer.close()
+        await db.close()
+    return code
+
+
+async def _sync_only(bot, settings: Settings, guild_id: int | None) -> int:
+    await bot.login(settings.token)  # REST only: no gateway connection is needed to publish commands
+    if guild_id:
+        guild = discord.Object(guild_id)
+        bot.tree.copy_global_to(guild=guild)
+        synced = await bot.tree.sync(guild=guild)
+    else:
+        synced = await bot.tree.sync()
+        await bot.services.db.set_meta("commands_hash", bot.commands_hash())
+    print(f"{len(synced)} comandos publicados" + (f" en el servidor {guild_id}" if guild_id else " globalmente"))
+    return 0
+
+
+def _install_signal_handlers(bot) -> None:
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, lambda s=sig: _shutdown(bot, s))
+        except (NotImplementedError, RuntimeError):  # pragma: no cover - non-Unix platforms
+            pass
+
+
+def _shutdown(bot, sig: signal.Signals) -> None:
+    log.info("received %s: closing", sig.name)
+    task = asyncio.get_running_loop().create_task(bot.close())
+    bot.background_tasks.add(task)
+    task.add_done_callback(bot.background_tasks.discard)
+
+
+async def _misses(settings: Settings, args: argparse.Namespace) -> int:
+    if not settings.db_path.exists():
+        print(
+            f"No hay base de datos en {settings.db_path} todavía: el bot aún no ha registrado consultas.",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        db = await Database.open(settings.db_path)
+    except StorageError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    try:
+        gaps = await MissLog(db).gaps(guild_id=args.guild, status=args.status, limit=args.limit)
+    finally:
+        await db.close()
+    if args.json:
+        for gap in gaps:
+            print(json.dumps(gap.to_dict(), ensure_ascii=False))
+        return 0
+    if not gaps:
+        print("No hay consultas sin respuesta con ese filtro.")
+        return 0
+    print(f"{'id':>5}  {'veces':>5}  {'personas':>8}  {'estado':<9} {'servidor':<20} {'última':<20} consulta")
+    for g in gaps:
+        print(
+            f"{g.id:>5}  {g.count:>5}  {g.askers:>8}  {g.status:<9} {g.guild_id:<20} {g.last_seen:<20} {g.sample}"
+            + (f"  (¿{g.best_guess}?)" if g.best_guess else "")
+        )
+    return 0

@@ -1,0 +1,94 @@
+"""End-to-end fixtures: a fake Discord on loopback and the real GlossaryBot connected to it."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.catalog import load_catalog
+from bot.config import Settings
+from bot.discord_app.client import GlossaryBot, Services, use_endpoints
+from bot.storage.db import Database
+from tests.conftest import SHIPPED
+from tests.fake_discord.server import TOKEN, FakeDiscord
+
+
+@pytest.fixture
+async def fake():
+    server = await FakeDiscord().start()
+    yield server
+    await server.stop()
+
+
+class Harness:
+    """Starts bots against the fake and closes them (and their database) at the end of the test."""
+
+    def __init__(self, fake: FakeDiscord, tmp_path: Path):
+        self.fake, self.tmp_path = fake, tmp_path
+        self.db_path = tmp_path / "data" / "glosario.db"
+        self._running: list[tuple[GlossaryBot, asyncio.Task, Services]] = []
+
+    def settings(self, **overrides) -> Settings:
+        base = Settings(
+            token=TOKEN,
+            data_dir=SHIPPED,
+            db_path=self.db_path,
+            api_base=self.fake.api_base,
+            gateway_url=self.fake.gateway_url,
+        )
+        return dataclasses.replace(base, **overrides)
+
+    async def start(self, **overrides) -> GlossaryBot:
+        settings = self.settings(**overrides)
+        db = await Database.open(settings.db_path)
+        services = await Services.create(settings, load_catalog(settings.data_dir), db)
+        use_endpoints(settings.api_base, settings.gateway_url)
+        bot = GlossaryBot(services, guild_ready_timeout=0.05)
+        task = asyncio.create_task(bot.start(TOKEN))
+        await self.fake.wait_ready()
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        self._running.append((bot, task, services))
+        return bot
+
+    async def stop(self, bot: GlossaryBot) -> None:
+        for entry in list(self._running):
+            if entry[0] is bot:
+                self._running.remove(entry)
+                _, task, services = entry
+                await bot.close()
+                await asyncio.wait_for(task, 10)
+                await services.writer.close()
+                await services.db.close()
+
+    async def stop_all(self) -> None:
+        for bot, _, _ in list(self._running):
+            await self.stop(bot)
+
+    async def flushed(self, bot: GlossaryBot, timeout: float = 10) -> None:
+        """Wait until every queued database write has been made."""
+        writer = bot.services.writer
+        async with asyncio.timeout(timeout):
+            while writer.pending:
+                await asyncio.sleep(0.02)
+            await writer._queue.join()
+
+    def rows(self, sql: str, *args) -> list[tuple]:
+        """Read the database with a separate, plain sqlite3 connection (what an operator would see)."""
+        with sqlite3.connect(self.db_path) as conn:
+            return conn.execute(sql, args).fetchall()
+
+
+@pytest.fixture
+async def harness(fake, tmp_path):
+    h = Harness(fake, tmp_path)
+    yield h
+    await h.stop_all()
+
+
+@pytest.fixture
+async def bot(harness):
+    return await harness.start()

@@ -1,0 +1,438 @@
+"""A fake Discord on 127.0.0.1: the gateway websocket and the REST routes the bot uses.
+
+The real discord.py client connects to it (through DISCORD_API_BASE / DISCORD_GATEWAY_URL, or
+`use_endpoints`). Tests drive it: send interactions, then read what the bot answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+TOKEN = "fake-token-" + "x" * 40
+APP_ID = 900000000000000001
+BOT_ID = 900000000000000002
+ALL_PERMISSIONS = str((1 << 50) - 1)
+MANAGE_GUILD, MANAGE_MESSAGES, SEND_MESSAGES, VIEW_CHANNEL, EMBED_LINKS = 1 << 5, 1 << 13, 1 << 11, 1 << 10, 1 << 14
+MEMBER_PERMISSIONS = str(VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | (1 << 31))  # + use application commands
+
+_ids = itertools.count(1_000_000_000_000_000_000)
+
+
+def snowflake() -> str:
+    return str(next(_ids))
+
+
+def user_payload(user_id: int | str, name: str = "ana", bot: bool = False) -> dict:
+    return {"id": str(user_id), "username": name, "discriminator": "0", "global_name": name, "avatar": None, "bot": bot}
+
+
+@dataclass
+class Guild:
+    id: int
+    name: str = "Equipo ML"
+    channel_ids: list[int] = field(default_factory=lambda: [int(snowflake())])
+
+    def payload(self) -> dict:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "owner_id": "1",
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "preferred_locale": "es-ES",
+            "features": [],
+            "roles": [
+                {
+                    "id": str(self.id),
+                    "name": "@everyone",
+                    "permissions": MEMBER_PERMISSIONS,
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "channels": [
+                {
+                    "id": str(c),
+                    "type": 0,
+                    "name": f"general-{i}",
+                    "position": i,
+                    "permission_overwrites": [],
+                    "guild_id": str(self.id),
+                }
+                for i, c in enumerate(self.channel_ids)
+            ],
+            "emojis": [],
+            "stickers": [],
+            "members": [],
+            "voice_states": [],
+            "presences": [],
+            "threads": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "member_count": 3,
+            "large": False,
+            "unavailable": False,
+            "joined_at": "2026-01-01T00:00:00+00:00",
+            "system_channel_flags": 0,
+        }
+
+
+class FakeDiscord:
+    def __init__(self, guilds: list[Guild] | None = None, token: str = TOKEN) -> None:
+        self.token = token
+        self.guilds = guilds or [Guild(id=int(snowflake()))]
+        self.requests: list[tuple[str, str, Any]] = []  # (method, path, json body)
+        self.commands: dict[str, list[dict]] = {}  # "global" or guild id → registered commands
+        self.responses: dict[str, list[dict]] = {}  # interaction id → callback bodies and follow-ups
+        self.channel_messages: dict[str, list[dict]] = {}
+        self._tokens: dict[str, str] = {}  # interaction token → interaction id
+        self.identified = 0
+        self.resumed = 0
+        self._ws: web.WebSocketResponse | None = None
+        self._seq = 0
+        self._ready = asyncio.Event()
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- lifecycle --------------------------------------------------------------------------------
+    async def start(self) -> FakeDiscord:
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        return self
+
+    async def stop(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def wait_ready(self, timeout: float = 10) -> None:
+        await asyncio.wait_for(self._ready.wait(), timeout)
+
+    # -- gateway ----------------------------------------------------------------------------------
+    async def _send(self, op: int, d: Any, t: str | None = None) -> None:
+        assert self._ws is not None
+        payload: dict[str, Any] = {"op": op, "d": d, "s": None, "t": t}
+        if op == 0:
+            self._seq += 1
+            payload["s"] = self._seq
+        await self._ws.send_str(json.dumps(payload))
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True)
+        await ws.prepare(request)
+        self._ws = ws
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 30000}, "s": None, "t": None}))
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                continue
+            data = json.loads(msg.data)
+            op = data["op"]
+            if op == 1:
+                await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
+            elif op == 2:
+                if data["d"]["token"] != self.token:
+                    await ws.close(code=4004, message=b"Authentication failed.")
+                    break
+                self.identified += 1
+                self.intents = data["d"].get("intents")
+                await self._send(
+                    0,
+                    {
+                        "v": 10,
+                        "user": user_payload(BOT_ID, "Glosario IA", bot=True),
+                        "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
+                        "session_id": f"session-{self.identified}",
+                        "resume_gateway_url": self.gateway_url,
+                        "application": {"id": str(APP_ID), "flags": 0},
+                        "shard": [0, 1],
+                    },
+                    "READY",
+                )
+                for guild in self.guilds:
+                    await self._send(0, guild.payload(), "GUILD_CREATE")
+                self._ready.set()
+            elif op == 6:
+                self.resumed += 1
+                await self._send(0, {}, "RESUMED")
+                self._ready.set()
+        if self._ws is ws:
+            self._ws = None
+            self._ready.clear()
+        return ws
+
+    async def drop_gateway(self) -> None:
+        """Close the gateway connection the way a network blip would; the bot must come back."""
+        self._ready.clear()
+        if self._ws is not None:
+            await self._ws.close(code=4000, message=b"Unknown error")
+
+    # -- interactions -----------------------------------------------------------------------------
+    def _interaction(
+        self,
+        kind: int,
+        data: dict,
+        *,
+        guild: Guild | None,
+        user_id: int,
+        locale: str,
+        permissions: str,
+        message: dict | None = None,
+    ) -> dict:
+        guild = guild or self.guilds[0]
+        payload = {
+            "id": snowflake(),
+            "application_id": str(APP_ID),
+            "type": kind,
+            "data": data,
+            "token": f"itok-{snowflake()}",
+            "version": 1,
+            "locale": locale,
+            "guild_locale": "es-ES",
+            "guild_id": str(guild.id),
+            "channel_id": str(guild.channel_ids[0]),
+            "channel": {
+                "id": str(guild.channel_ids[0]),
+                "type": 0,
+                "name": "general-0",
+                "guild_id": str(guild.id),
+                "position": 0,
+                "permission_overwrites": [],
+            },
+            "member": {
+                "user": user_payload(user_id),
+                "roles": [],
+                "joined_at": "2026-01-01T00:00:00+00:00",
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+                "permissions": permissions,
+            },
+            "app_permissions": ALL_PERMISSIONS,
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": "1"},
+            "context": 0,
+            "attachment_size_limit": 8388608,
+        }
+        if message is not None:
+            payload["message"] = message
+        return payload
+
+    async def _dispatch(self, payload: dict) -> str:
+        self._tokens[payload["token"]] = payload["id"]
+        await self.wait_ready()
+        await self._send(0, payload, "INTERACTION_CREATE")
+        return payload["id"]
+
+    async def command(
+        self,
+        name: str,
+        options: dict[str, Any] | None = None,
+        *,
+        guild: Guild | None = None,
+        user_id: int = 111,
+        locale: str = "es-ES",
+        permissions: str = MEMBER_PERMISSIONS,
+    ) -> str:
+        """Invoke a slash command as a member; returns the interaction id."""
+        registered = self.find_command(name)
+        opts = [{"name": k, "type": _option_type(v), "value": v} for k, v in (options or {}).items()]
+        data = {"id": registered["id"], "name": name, "type": 1, "options": opts}
+        return await self._dispatch(
+            self._interaction(2, data, guild=guild, user_id=user_id, locale=locale, permissions=permissions)
+        )
+
+    async def autocomplete(self, name: str, option: str, value: str, **kw: Any) -> str:
+        registered = self.find_command(name)
+        data = {
+            "id": registered["id"],
+            "name": name,
+            "type": 1,
+            "options": [{"name": option, "type": 3, "value": value, "focused": True}],
+        }
+        return await self._dispatch(
+            self._interaction(
+                4,
+                data,
+                guild=kw.get("guild"),
+                user_id=kw.get("user_id", 111),
+                locale=kw.get("locale", "es-ES"),
+                permissions=MEMBER_PERMISSIONS,
+            )
+        )
+
+    async def click(
+        self, message: dict, custom_id: str, *, user_id: int = 111, locale: str = "es-ES", guild: Guild | None = None
+    ) -> str:
+        """Press a button of a message the bot sent."""
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._dispatch(
+            self._interaction(
+                3, data, guild=guild, user_id=user_id, locale=locale, permissions=MEMBER_PERMISSIONS, message=message
+            )
+        )
+
+    def find_command(self, name: str) -> dict:
+        for cmds in self.commands.values():
+            for cmd in cmds:
+                if cmd["name"] == name:
+                    return cmd
+        raise AssertionError(f"command {name!r} was never registered; have {list(self.commands)}")
+
+    async def response(self, interaction_id: str, index: int = 0, timeout: float = 10) -> dict:
+        """The index-th thing the bot sent for this interaction (callback first, then follow-ups)."""
+
+        async def arrived() -> dict:
+            async with self._changed:
+                await self._changed.wait_for(lambda: len(self.responses.get(interaction_id, [])) > index)
+                return self.responses[interaction_id][index]
+
+        return await asyncio.wait_for(arrived(), timeout)
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    # -- REST -------------------------------------------------------------------------------------
+    def _message(self, body: dict, channel_id: str, *, flags: int = 0) -> dict:
+        return {
+            "id": snowflake(),
+            "channel_id": channel_id,
+            "type": 0,
+            "content": body.get("content") or "",
+            "author": user_payload(BOT_ID, "Glosario IA", bot=True),
+            "attachments": [],
+            "embeds": body.get("embeds") or [],
+            "components": body.get("components") or [],
+            "mentions": [],
+            "mention_roles": [],
+            "mention_everyone": False,
+            "pinned": False,
+            "tts": False,
+            "timestamp": "2026-12-02T10:00:00+00:00",
+            "edited_timestamp": None,
+            "flags": flags | (body.get("flags") or 0),
+        }
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["tail"]
+        body = None
+        if request.can_read_body:
+            text = await request.text()
+            if request.content_type == "application/json" and text:
+                body = json.loads(text)
+        self.requests.append((request.method, path, body))
+        auth = request.headers.get("Authorization", "")
+        parts = path.strip("/").split("/")
+        if parts[0] in ("users", "oauth2", "applications", "channels") and auth != f"Bot {self.token}":
+            return _json({"message": "401: Unauthorized", "code": 0}, status=401)
+        try:
+            return await self._route(request.method, parts, body)
+        finally:
+            await self._notify()
+
+    async def _route(self, method: str, parts: list[str], body: Any) -> web.Response:
+        if parts == ["users", "@me"]:
+            return _json(user_payload(BOT_ID, "Glosario IA", bot=True))
+        if parts == ["oauth2", "applications", "@me"]:
+            return _json(
+                {
+                    "id": str(APP_ID),
+                    "name": "Glosario IA",
+                    "description": "",
+                    "icon": None,
+                    "bot_public": True,
+                    "bot_require_code_grant": False,
+                    "owner": user_payload(1, "owner"),
+                    "team": None,
+                    "verify_key": "00",
+                    "flags": 0,
+                    "summary": "",
+                }
+            )
+        if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
+            scope = parts[3] if len(parts) == 5 else "global"
+            registered = [
+                {**cmd, "id": snowflake(), "application_id": str(APP_ID), "version": snowflake()} for cmd in body
+            ]
+            self.commands[scope] = registered
+            return _json(registered)
+        if parts[0] == "interactions" and parts[-1] == "callback":
+            interaction_id = parts[1]
+            self.responses.setdefault(interaction_id, []).append(body)
+            data = body.get("data") or {}
+            message = self._message(data, "0", flags=data.get("flags") or 0)
+            reply: dict[str, Any] = {
+                "interaction": {
+                    "id": interaction_id,
+                    "type": 2,
+                    "response_message_ephemeral": bool((data.get("flags") or 0) & 64),
+                }
+            }
+            if body["type"] in (4, 7):
+                reply["resource"] = {"type": body["type"], "message": message}
+                reply["interaction"]["response_message_id"] = message["id"]
+            return _json(reply)
+        if parts[0] == "webhooks":  # follow-ups (POST) and edits of the original (PATCH …/@original)
+            interaction_id = self._tokens.get(parts[2], "")
+            self.responses.setdefault(interaction_id, []).append({"webhook": method, **(body or {})})
+            return _json(self._message(body or {}, "0"))
+        if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
+            msg = self._message(body, parts[1])
+            self.channel_messages.setdefault(parts[1], []).append(msg)
+            return _json(msg)
+        return _json({"message": f"fake Discord has no route {method} /{'/'.join(parts)}", "code": 0}, status=404)
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # discord.py parses a body only when Content-Type is exactly application/json (no charset)
+    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
+
+
+def _option_type(value: Any) -> int:
+    if isinstance(value, bool):
+        return 5
+    if isinstance(value, int):
+        return 4
+    return 3
+
+
+@contextlib.asynccontextmanager
+async def running(guilds: list[Guild] | None = None):
+    fake = await FakeDiscord(guilds).start()
+    try:
+        yield fake
+    finally:
+        await fake.stop()
