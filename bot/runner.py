@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import signal
@@ -92,10 +93,8 @@ async def _sync_only(bot, settings: Settings, guild_id: int | None) -> int:
 def _install_signal_handlers(bot) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
-        try:
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
             loop.add_signal_handler(sig, lambda s=sig: _shutdown(bot, s))
-        except (NotImplementedError, RuntimeError):  # pragma: no cover - non-Unix platforms
-            pass
 
 
 def _shutdown(bot, sig: signal.Signals) -> None:

@@ -122,3 +122,47 @@ def test_module_entry_point(entry):
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["term"]["id"] == "horovod"
+
+
+async def _seed_misses(path):
+    from bot.storage.db import Database
+    from bot.storage.gaps import MissLog
+
+    db = await Database.open(path)
+    log = MissLog(db)
+    for guild, text, asker in [(5, "embeddings", "a"), (5, "embeddings", "b"), (6, "rag", "a")]:
+        await log.record(
+            guild_id=guild,
+            sample=text,
+            normalized=text,
+            asker=asker,
+            best_guess=None,
+            kind="lookup",
+            at="2026-12-02T10:00:00",
+        )
+    await db.close()
+
+
+def test_misses_lists_gaps_most_asked_first(tmp_path, capsys, monkeypatch):
+    import asyncio
+
+    path = tmp_path / "g.db"
+    asyncio.run(_seed_misses(path))
+    monkeypatch.setenv("GLOSARIO_DB", str(path))
+    code, out, _ = run(capsys, "misses", "--json")
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [(r["sample"], r["count"], r["askers"], r["guild_id"]) for r in rows] == [
+        ("embeddings", 2, 2, 5),
+        ("rag", 1, 1, 6),
+    ]
+    code, out, _ = run(capsys, "misses", "--guild", "6")
+    assert "rag" in out and "embeddings" not in out
+    code, out, _ = run(capsys, "misses", "--status", "ignored")
+    assert "No hay consultas" in out
+
+
+def test_misses_without_database(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "nada.db"))
+    code, _, err = run(capsys, "misses")
+    assert code == 1 and "No hay base de datos" in err

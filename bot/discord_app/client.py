@@ -20,11 +20,11 @@ from bot.config import Settings
 from bot.core.model import Glossary
 from bot.core.normalize import normalize
 from bot.core.search import SearchIndex
+from bot.discord_app.i18n import t
+from bot.discord_app.views import NO_MENTIONS, PickButton, TermButton
 from bot.storage.db import Database
 from bot.storage.gaps import MissLog, UsageLog, asker_hash
 from bot.storage.writer import WriteQueue
-from bot.discord_app.i18n import t
-from bot.discord_app.views import NO_MENTIONS, PickButton, TermButton
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +59,9 @@ class Services:
     async def create(cls, settings: Settings, catalog: Catalog, db: Database) -> Services:
         misses, usage = MissLog(db), UsageLog(db)
         writer = WriteQueue(
-            {"miss": misses.record, "pick": misses.record_pick, "lookup": usage.record},
+            {"miss": misses.record_many, "pick": misses.record_picks, "lookup": usage.record_many},
             settings.db_path.with_name(settings.db_path.name + ".pending.jsonl"),
+            commit=db.conn.commit,
             rollback=db.conn.rollback,
         )
         return cls(settings, CatalogHolder(catalog), db, misses, usage, writer, await db.salt())

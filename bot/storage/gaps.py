@@ -43,47 +43,75 @@ class MissLog:
     def __init__(self, db: Database):
         self.db = db
 
-    async def record(
-        self, *, guild_id: int, sample: str, normalized: str, asker: str, best_guess: str | None, kind: str, at: str
-    ) -> None:
-        """Count one more ask of this query in this guild (aggregated on the normalised form)."""
+    async def record(self, **miss) -> None:
+        """Count one more ask of a query (fields as in `record_many`) and commit."""
+        await self.record_many([miss])
+        await self.db.conn.commit()
+
+    async def record_many(self, misses: list[dict]) -> None:
+        """Count asks of queries, aggregated per guild and normalised form. The caller commits.
+
+        Each miss: guild_id, sample, normalized, asker (salted hash), best_guess, kind, at.
+        """
         conn = self.db.conn
-        await conn.execute(
+        await conn.executemany(
             """
-            INSERT INTO misses (guild_id, normalized, query_hash, sample, kind, count, first_seen, last_seen, best_guess)
+            INSERT INTO misses
+                (guild_id, normalized, query_hash, sample, kind, count, first_seen, last_seen, best_guess)
             VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)
             ON CONFLICT (guild_id, normalized) DO UPDATE SET
                 count = count + 1, last_seen = excluded.last_seen, sample = excluded.sample,
                 best_guess = COALESCE(excluded.best_guess, best_guess),
                 status = CASE WHEN status = 'resolved' THEN 'open' ELSE status END
             """,
-            (guild_id, normalized, query_hash(normalized), sample, kind, at, at, best_guess),
+            [
+                (
+                    m["guild_id"],
+                    m["normalized"],
+                    query_hash(m["normalized"]),
+                    m["sample"],
+                    m["kind"],
+                    m["at"],
+                    m["at"],
+                    m["best_guess"],
+                )
+                for m in misses
+            ],
         )
-        await conn.execute(
+        await conn.executemany(
             "INSERT OR IGNORE INTO miss_askers (miss_id, asker) "
             "SELECT id, ? FROM misses WHERE guild_id = ? AND normalized = ?",
-            (asker, guild_id, normalized),
+            [(m["asker"], m["guild_id"], m["normalized"]) for m in misses],
         )
-        await conn.commit()
 
-    async def record_pick(self, *, guild_id: int, qhash: str, term_id: str, at: str) -> None:
-        """Someone chose `term_id` among the suggestions for the query with this hash: an alias proposal."""
+    async def record_pick(self, **pick) -> None:
+        """Record one suggestion click (fields as in `record_picks`) and commit."""
+        await self.record_picks([pick])
+        await self.db.conn.commit()
+
+    async def record_picks(self, picks: list[dict]) -> None:
+        """Someone chose term_id among the suggestions for the query with hash qhash: alias proposals.
+
+        Each pick: guild_id, qhash, term_id, at. The caller commits.
+        """
         conn = self.db.conn
-        row = await (
+        for pick in picks:
+            row = await (
+                await conn.execute(
+                    "SELECT normalized, sample FROM misses WHERE guild_id = ? AND query_hash = ? "
+                    "ORDER BY id DESC LIMIT 1",
+                    (pick["guild_id"], pick["qhash"]),
+                )
+            ).fetchone()
+            normalized, sample = row if row else (f"#{pick['qhash']}", f"#{pick['qhash']}")
             await conn.execute(
-                "SELECT normalized, sample FROM misses WHERE guild_id = ? AND query_hash = ? ORDER BY id DESC LIMIT 1",
-                (guild_id, qhash),
+                """
+                INSERT INTO picks (guild_id, normalized, sample, term_id, count, last_seen) VALUES (?, ?, ?, ?, 1, ?)
+                ON CONFLICT (guild_id, normalized, term_id)
+                DO UPDATE SET count = count + 1, last_seen = excluded.last_seen
+                """,
+                (pick["guild_id"], normalized, sample, pick["term_id"], pick["at"]),
             )
-        ).fetchone()
-        normalized, sample = row if row else (f"#{qhash}", f"#{qhash}")
-        await conn.execute(
-            """
-            INSERT INTO picks (guild_id, normalized, sample, term_id, count, last_seen) VALUES (?, ?, ?, ?, 1, ?)
-            ON CONFLICT (guild_id, normalized, term_id) DO UPDATE SET count = count + 1, last_seen = excluded.last_seen
-            """,
-            (guild_id, normalized, sample, term_id, at),
-        )
-        await conn.commit()
 
     async def gaps(
         self, *, guild_id: int | None = None, status: str = "open", order: str = "count", limit: int = 100
@@ -124,15 +152,20 @@ class UsageLog:
     def __init__(self, db: Database):
         self.db = db
 
-    async def record(self, *, guild_id: int, outcome: str, term_id: str | None, day: str) -> None:
-        await self.db.conn.execute(
+    async def record(self, **lookup) -> None:
+        """Count one lookup (fields as in `record_many`) and commit."""
+        await self.record_many([lookup])
+        await self.db.conn.commit()
+
+    async def record_many(self, lookups: list[dict]) -> None:
+        """Count lookups; each: guild_id, outcome, term_id (or None), day. The caller commits."""
+        await self.db.conn.executemany(
             """
             INSERT INTO lookups (guild_id, day, outcome, term_id, count) VALUES (?, ?, ?, ?, 1)
             ON CONFLICT (guild_id, day, outcome, term_id) DO UPDATE SET count = count + 1
             """,
-            (guild_id, day, outcome, term_id or ""),
+            [(u["guild_id"], u["day"], u["outcome"], u["term_id"] or "") for u in lookups],
         )
-        await self.db.conn.commit()
 
     async def term_counts(self, *, guild_id: int | None = None) -> dict[str, int]:
         sql = "SELECT term_id, SUM(count) FROM lookups WHERE outcome = 'found'"

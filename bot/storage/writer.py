@@ -1,12 +1,15 @@
 """WriteQueue: every write happens after the reply, in order, retried; what cannot be written is journaled.
 
-A write is a small JSON-able record (kind + fields), so that one the database refuses (locked, read-only,
+A write is a small JSON-able record (op + fields), so that one the database refuses (locked, read-only,
 full disk) can wait in memory, then in a journal file next to the database, and be replayed later.
+Records queued together are written as one batch in one transaction: under load that is what keeps the
+database from slowing replies down.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sqlite3
@@ -16,7 +19,8 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[..., Awaitable[None]]
+Handler = Callable[[list[dict[str, Any]]], Awaitable[None]]  # writes a batch of one op; does not commit
+MAX_BATCH = 500
 
 
 class WriteQueue:
@@ -25,11 +29,13 @@ class WriteQueue:
         handlers: dict[str, Handler],
         journal: Path,
         *,
+        commit: Callable[[], Awaitable[None]],
         rollback: Callable[[], Awaitable[None]] | None = None,
         attempts: int = 6,
         first_delay: float = 0.25,
     ) -> None:
         self._handlers = handlers
+        self._commit = commit
         self._rollback = rollback
         self._journal = journal
         self._attempts = attempts
@@ -54,18 +60,20 @@ class WriteQueue:
         if self._worker is None:
             self._worker = asyncio.create_task(self._run(), name="glosario-write-queue")
 
-    async def close(self, timeout: float = 8.0) -> None:
-        """Write what is queued (up to `timeout` seconds), journal the rest, stop the worker."""
+    async def drain(self) -> None:
+        """Wait until every queued write has been made (or given up on and journaled)."""
+        await self._queue.join()
+
+    async def close(self, grace: float = 8.0) -> None:
+        """Write what is queued (for up to `grace` seconds), journal the rest, stop the worker."""
         try:
-            await asyncio.wait_for(self._queue.join(), timeout)
+            await asyncio.wait_for(self._queue.join(), grace)
         except TimeoutError:
-            log.error("database writes still pending after %.0f s: journaling them", timeout)
+            log.error("database writes still pending after %.0f s: journaling them", grace)
         if self._worker is not None:
             self._worker.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._worker
-            except asyncio.CancelledError:
-                pass
             self._worker = None
         while not self._queue.empty():
             self._unsaved.append(self._queue.get_nowait())
@@ -74,27 +82,44 @@ class WriteQueue:
 
     async def _run(self) -> None:
         while True:
-            record = await self._queue.get()
+            batch = [await self._queue.get()]
+            while len(batch) < MAX_BATCH and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
             try:
-                if not await self._apply_with_retry(record):
-                    self._unsaved.append(record)
+                if not await self._apply_with_retry(batch):
+                    self._unsaved.extend(batch)
                     self._flush_unsaved_to_journal()
-            except Exception:  # the worker must outlive any single bad record
-                log.exception("unexpected error writing %s", record.get("op"))
-                self._unsaved.append(record)
+            except Exception:  # the worker must outlive any bad batch
+                log.exception("unexpected error writing %d record(s)", len(batch))
+                self._unsaved.extend(batch)
+                self._flush_unsaved_to_journal()
             finally:
-                self._queue.task_done()
+                for _ in batch:
+                    self._queue.task_done()
 
-    async def _apply_with_retry(self, record: dict[str, Any]) -> bool:
+    async def _apply_once(self, batch: list[dict[str, Any]]) -> None:
+        by_op: dict[str, list[dict[str, Any]]] = {}  # first-seen order: a miss is written before its pick
+        for record in batch:
+            by_op.setdefault(record["op"], []).append({k: v for k, v in record.items() if k != "op"})
+        for op, records in by_op.items():
+            await self._handlers[op](records)
+        await self._commit()
+
+    async def _apply_with_retry(self, batch: list[dict[str, Any]]) -> bool:
         delay = self._first_delay
-        fields = {k: v for k, v in record.items() if k != "op"}
         for attempt in range(1, self._attempts + 1):
             try:
-                await self._handlers[record["op"]](**fields)
-                self.written += 1
+                await self._apply_once(batch)
+                self.written += len(batch)
                 return True
             except (sqlite3.OperationalError, sqlite3.DatabaseError, OSError) as exc:
-                log.warning("database write %s failed (attempt %d/%d): %s", record["op"], attempt, self._attempts, exc)
+                log.warning(
+                    "database write of %d record(s) failed (attempt %d/%d): %s",
+                    len(batch),
+                    attempt,
+                    self._attempts,
+                    exc,
+                )
                 await self._rollback_quietly()
                 if attempt < self._attempts:
                     await asyncio.sleep(delay)
@@ -148,7 +173,7 @@ class WriteQueue:
             except json.JSONDecodeError:
                 log.error("skipping an unreadable line of %s: %r", self._journal, line[:200])
                 continue
-            if record.get("op") in self._handlers and await self._apply_with_retry(record):
+            if record.get("op") in self._handlers and await self._apply_with_retry([record]):
                 done += 1
             else:
                 failed.append(line)

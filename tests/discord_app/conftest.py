@@ -68,13 +68,9 @@ class Harness:
         for bot, _, _ in list(self._running):
             await self.stop(bot)
 
-    async def flushed(self, bot: GlossaryBot, timeout: float = 10) -> None:
+    async def flushed(self, bot: GlossaryBot, within: float = 10) -> None:
         """Wait until every queued database write has been made."""
-        writer = bot.services.writer
-        async with asyncio.timeout(timeout):
-            while writer.pending:
-                await asyncio.sleep(0.02)
-            await writer._queue.join()
+        await asyncio.wait_for(bot.services.writer.drain(), within)
 
     def rows(self, sql: str, *args) -> list[tuple]:
         """Read the database with a separate, plain sqlite3 connection (what an operator would see)."""

@@ -188,7 +188,7 @@ async def test_a_locked_database_does_not_break_replies_and_the_miss_lands_later
     finally:
         locker.rollback()
         locker.close()
-    await harness.flushed(bot, timeout=20)
+    await harness.flushed(bot, within=20)
     assert harness.rows("SELECT sample, count FROM misses") == [("aprendizaje por refuerzo", 1)]
 
 

@@ -1,0 +1,111 @@
+"""End-to-end probe: N /termino interactions through the fake Discord into the real bot.
+
+    python -m bench.bench_e2e [--n 2000] [--terms 10000] [--concurrency 20]
+
+Each bot runs as its own process (`glosario-bot run`, and bench/minimal_bot.py, a minimal discord.py bot
+that answers a fixed embed), against a fake Discord in this process. Reports interactions/s and p50/p99
+from the interaction being sent to the reply arriving, for both, in the same run. Ours serves a synthetic
+glossary of --terms terms and logs its misses to SQLite. Target: at least 80 % of the minimal bot's throughput.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.synthetic import generate
+from tests.fake_discord.server import TOKEN, FakeDiscord
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TARGET_RATIO = 0.80
+
+
+async def drive(fake: FakeDiscord, queries: list[str], concurrency: int) -> tuple[float, list[float]]:
+    gate = asyncio.Semaphore(concurrency)
+    latencies: list[float] = []
+
+    async def one(i: int, query: str) -> None:
+        async with gate:
+            started = time.perf_counter()
+            iid = await fake.command("termino", {"termino": query}, user_id=10_000 + i)
+            await fake.response(iid, timeout=30)
+            latencies.append((time.perf_counter() - started) * 1000)
+
+    began = time.perf_counter()
+    await asyncio.gather(*(one(i, q) for i, q in enumerate(queries)))
+    return len(queries) / (time.perf_counter() - began), latencies
+
+
+async def run_process(args: list[str], env: dict[str, str], queries: list[str], concurrency: int):
+    """Start a bot as its own process (its own core), drive it through a fresh fake Discord, stop it."""
+    fake = await FakeDiscord().start()
+    env = {
+        **env,
+        "DISCORD_TOKEN": TOKEN,
+        "DISCORD_API_BASE": fake.api_base,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+        "LOG_LEVEL": "WARNING",
+    }
+    proc = await asyncio.create_subprocess_exec(sys.executable, *args, cwd=ROOT, env=env)
+    try:
+        await fake.wait_ready(timeout=60)
+        fake.find_command("termino")  # registered during start-up, before the gateway connection
+        await drive(fake, queries[:50], concurrency)  # warm-up
+        return await drive(fake, queries, concurrency)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        await proc.wait()
+        await fake.stop()
+
+
+def summary(name: str, rate: float, latencies: list[float]) -> str:
+    ordered = sorted(latencies)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return f"{name:<28} {rate:>9.0f} interactions/s   p50 {statistics.median(ordered):7.2f} ms   p99 {p99:7.2f} ms"
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="glosario-e2e-") as tmp:
+        data_dir = Path(tmp) / "glossary"
+        names = generate(data_dir, args.terms)
+        rng = random.Random(3)
+        queries = []
+        for i in range(args.n):
+            name = rng.choice(names).lower()
+            kind = i % 4
+            if kind == 1 and len(name) > 6:
+                name = name[:3] + name[4:]  # a typo
+            elif kind == 2:
+                name = f"{name} inexistente {i}"  # a miss, logged to SQLite
+            queries.append(name)
+        base_env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GLOSARIO_"))}
+        minimal = await run_process(["-m", "bench.minimal_bot"], base_env, queries, args.concurrency)
+        ours_env = {**base_env, "GLOSARIO_DATA": str(data_dir), "GLOSARIO_DB": str(Path(tmp) / "bench.db")}
+        ours = await run_process(["-m", "bot", "run"], ours_env, queries, args.concurrency)
+    print(f"{args.n} interactions, {args.concurrency} in flight, our glossary: {args.terms:,} terms")
+    print(summary("minimal discord.py bot", *minimal))
+    print(summary("Glosario IA bot", *ours))
+    ratio = ours[0] / minimal[0]
+    print(f"throughput ratio: {ratio:.2f} (target ≥ {TARGET_RATIO:.2f}) {'ok' if ratio >= TARGET_RATIO else 'MISSED'}")
+    return 0 if ratio >= TARGET_RATIO else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=2000)
+    parser.add_argument("--terms", type=int, default=10_000)
+    parser.add_argument("--concurrency", type=int, default=20)
+    return asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""Storage on a real SQLite file in a temp dir: migrations, start-up errors, gaps, the write queue."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+
+import pytest
+
+from bot.storage.db import SCHEMA_VERSION, Database, StorageError
+from bot.storage.gaps import MissLog, UsageLog, asker_hash, query_hash
+from bot.storage.writer import WriteQueue
+
+
+async def test_first_open_creates_dir_migrates_and_uses_wal(tmp_path):
+    path = tmp_path / "nuevo" / "glosario.db"
+    db = await Database.open(path)
+    await db.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    db = await Database.open(path)  # reopening applies nothing twice
+    salt = await db.salt()
+    assert salt == await db.salt() and len(salt) == 32
+    await db.close()
+
+
+async def test_newer_schema_is_refused_with_a_clear_message(tmp_path):
+    path = tmp_path / "g.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
+    with pytest.raises(StorageError, match=r"más nuevo que el de esta versión del bot.*Actualiza el bot"):
+        await Database.open(path)
+
+
+async def test_corrupt_file_is_refused_with_a_clear_message(tmp_path):
+    path = tmp_path / "g.db"
+    path.write_bytes(b"esto no es sqlite" * 100)
+    with pytest.raises(StorageError, match=rf"{path}.*no es una base de datos SQLite válida"):
+        await Database.open(path)
+
+
+async def test_directory_that_cannot_be_created(tmp_path):
+    (tmp_path / "archivo").write_text("x")
+    with pytest.raises(StorageError, match="No se puede crear el directorio"):
+        await Database.open(tmp_path / "archivo" / "sub" / "g.db")
+
+
+@pytest.fixture
+async def db(tmp_path):
+    database = await Database.open(tmp_path / "g.db")
+    yield database
+    await database.close()
+
+
+async def test_misses_aggregate_per_guild_and_normalised_query(db):
+    log = MissLog(db)
+    for guild, text, asker, at in [
+        (1, "Tokenización", "a", "2026-12-01T10:00:00"),
+        (1, "tokenizacion", "b", "2026-12-02T10:00:00"),
+        (1, "TOKENIZACIÓN", "a", "2026-12-02T11:00:00"),
+        (1, "embeddings", "a", "2026-12-02T12:00:00"),
+        (2, "tokenizacion", "c", "2026-12-02T09:00:00"),
+    ]:
+        from bot.core.normalize import normalize
+
+        await log.record(
+            guild_id=guild, sample=text, normalized=normalize(text), asker=asker, best_guess=None, kind="lookup", at=at
+        )
+    gaps = await log.gaps(guild_id=1)
+    assert [(g.normalized, g.count, g.askers) for g in gaps] == [("tokenizacion", 3, 2), ("embeddings", 1, 1)]
+    assert gaps[0].sample == "TOKENIZACIÓN"  # the latest spelling
+    assert (gaps[0].first_seen, gaps[0].last_seen) == ("2026-12-01T10:00:00", "2026-12-02T11:00:00")
+    assert [g.normalized for g in await log.gaps(guild_id=1, order="recent")] == ["embeddings", "tokenizacion"]
+    assert [g.guild_id for g in await log.gaps(guild_id=2)] == [2]
+    assert len(await log.gaps()) == 3
+    assert await log.gaps(status="ignored") == []
+
+
+async def test_picks_are_alias_proposals(db):
+    log = MissLog(db)
+    await log.record(
+        guild_id=1, sample="horovd x", normalized="horovd x", asker="a", best_guess="horovod", kind="lookup", at="t"
+    )
+    for _ in range(2):
+        await log.record_pick(guild_id=1, qhash=query_hash("horovd x"), term_id="horovod", at="t")
+    await log.record_pick(guild_id=1, qhash="deadbeef", term_id="ray", at="t")  # its miss never landed
+    assert await log.picks(guild_id=1) == [("horovd x", "horovod", 2), ("#deadbeef", "ray", 1)]
+
+
+async def test_usage_counts(db):
+    usage = UsageLog(db)
+    for outcome, term in [("found", "ray"), ("found", "ray"), ("found", "feast"), ("not_found", None)]:
+        await usage.record(guild_id=1, outcome=outcome, term_id=term, day="2026-12-02")
+    assert await usage.term_counts(guild_id=1) == {"ray": 2, "feast": 1}
+
+
+def test_asker_hash_is_salted_and_not_the_id():
+    assert asker_hash("s1", 42) != asker_hash("s2", 42)
+    assert "42" not in asker_hash("s1", 42)
+
+
+async def test_writes_the_database_refuses_are_journaled_then_replayed(db, tmp_path):
+    journal = tmp_path / "g.db.pending.jsonl"
+    log = MissLog(db)
+    queue = WriteQueue(
+        {"miss": log.record_many},
+        journal,
+        commit=db.conn.commit,
+        rollback=db.conn.rollback,
+        attempts=2,
+        first_delay=0.01,
+    )
+    await queue.start()
+    locker = sqlite3.connect(tmp_path / "g.db", timeout=0)
+    locker.execute("BEGIN EXCLUSIVE")
+    try:
+        await db.conn.execute("PRAGMA busy_timeout = 50")
+        queue.submit("miss", guild_id=1, sample="x", normalized="x", asker="a", best_guess=None, kind="lookup", at="t")
+        await asyncio.wait_for(queue.drain(), 10)
+        assert journal.exists() and '"op": "miss"' in journal.read_text()
+    finally:
+        locker.rollback()
+        locker.close()
+    await queue.close()
+    replay = WriteQueue({"miss": log.record_many}, journal, commit=db.conn.commit, rollback=db.conn.rollback)
+    await replay.start()
+    assert not journal.exists()
+    assert [g.sample for g in await log.gaps()] == ["x"]
+    await replay.close()
+
+
+async def test_close_journals_what_it_could_not_write(db, tmp_path):
+    journal = tmp_path / "j.jsonl"
+    blocked = asyncio.Event()
+
+    async def slow(records):
+        await blocked.wait()
+
+    queue = WriteQueue({"slow": slow}, journal, commit=db.conn.commit)
+    await queue.start()
+    queue.submit("slow", n=1)
+    queue.submit("slow", n=2)
+    await queue.close(grace=0.1)
+    lines = journal.read_text().splitlines()
+    assert len(lines) >= 1 and all('"op": "slow"' in line for line in lines)
