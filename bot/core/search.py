@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import gc
 from collections import Counter
 from dataclasses import dataclass
@@ -222,11 +223,22 @@ class SearchIndex:
         self._inner = _sorted_pairs(inner_forms, inner_terms)
         self._alphabetical = sorted(range(len(self._terms)), key=lambda i: self._key_norm[first_key[i]])
         self._text: _TextIndex | None = None
+        self._add_caches()
+
+    def _add_caches(self) -> None:
+        # People ask the same things again and again: identical queries and words are answered from memory.
+        self._lookup_cached = functools.lru_cache(maxsize=4096)(self._lookup)
+        self._similar_words = functools.lru_cache(maxsize=16384)(self._similar_words_uncached)
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
         state["_text"] = None  # rebuilt on first use: cheaper than pickling it
+        del state["_lookup_cached"], state["_similar_words"]
         return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._add_caches()
 
     def prepare_text_search(self) -> None:
         """Build the full-text index now (it is otherwise built by the first `search`)."""
@@ -236,6 +248,9 @@ class SearchIndex:
     # -- lookup -----------------------------------------------------------------------------------
     def lookup(self, query: str) -> LookupResult:
         """Resolve what a user typed to one term, a few suggestions, or nothing."""
+        return self._lookup_cached(query[:MAX_QUERY])
+
+    def _lookup(self, query: str) -> LookupResult:
         norm = strip_question(normalize(query[:MAX_QUERY]))
         if not norm:
             return NotFound()
@@ -310,13 +325,13 @@ class SearchIndex:
                 counts.update(self._postings[vocab_word])
         return {k for k, _ in counts.most_common(limit)}
 
-    def _similar_words(self, word: str) -> list[str]:
+    def _similar_words_uncached(self, word: str) -> tuple[str, ...]:
         if word in self._postings:
-            return [word]
+            return (word,)
         if len(word) <= 3:
-            return []
+            return ()
         hits = process.extract(word, self._vocab, scorer=fuzz.ratio, score_cutoff=WORD_MATCH, limit=5)
-        return [w for w, _, _ in hits]
+        return tuple(w for w, _, _ in hits)
 
     # -- autocomplete ----------------------------------------------------------------------------
     def complete(self, prefix: str) -> list[Choice]:

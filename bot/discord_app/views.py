@@ -97,20 +97,22 @@ class PickButton(
         bot.record_pick(interaction, self.qhash, term.id)
 
 
+def _render_only(items: list[discord.ui.Item]) -> discord.ui.View:
+    """A view used only to render buttons. Clicks reach the DynamicItems registered on the bot, so the view is
+    stopped: discord.py then keeps no copy of it, where it would otherwise store one per message, forever."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
 def related_view(term: Term, bot: GlossaryBot) -> discord.ui.View | None:
     """One "see also" button per related term (up to five)."""
     glossary = bot.services.catalog.glossary
     related = [r for r in (glossary.get(i) for i in term.related) if r is not None][:MAX_BUTTONS]
-    if not related:
-        return None
-    view = discord.ui.View(timeout=None)
-    for other in related:
-        view.add_item(TermButton(other.id, other.term))
-    return view
+    return _render_only([TermButton(other.id, other.term) for other in related]) if related else None
 
 
 def suggestions_view(suggestions: tuple[Suggestion, ...], qhash: str, private: bool) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for suggestion in suggestions[:MAX_BUTTONS]:
-        view.add_item(PickButton(suggestion.term.id, qhash, private, suggestion.term.term))
-    return view
+    return _render_only([PickButton(s.term.id, qhash, private, s.term.term) for s in suggestions[:MAX_BUTTONS]])

@@ -33,6 +33,7 @@ class WriteQueue:
         rollback: Callable[[], Awaitable[None]] | None = None,
         attempts: int = 6,
         first_delay: float = 0.25,
+        linger: float = 0.05,
     ) -> None:
         self._handlers = handlers
         self._commit = commit
@@ -43,6 +44,8 @@ class WriteQueue:
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._worker: asyncio.Task[None] | None = None
         self._unsaved: list[dict[str, Any]] = []  # neither the database nor the journal took these yet
+        self._in_flight: list[dict[str, Any]] = []  # the batch being written right now
+        self._linger = linger
         self.written = 0
 
     def submit(self, op: str, /, **fields: Any) -> None:
@@ -53,7 +56,7 @@ class WriteQueue:
 
     @property
     def pending(self) -> int:
-        return self._queue.qsize() + len(self._unsaved)
+        return self._queue.qsize() + len(self._in_flight) + len(self._unsaved)
 
     async def start(self) -> None:
         await self.replay_journal()
@@ -75,6 +78,11 @@ class WriteQueue:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._worker
             self._worker = None
+        # A batch interrupted mid-write was rolled back with its transaction: it must not be lost either.
+        self._unsaved.extend(self._in_flight)
+        for _ in self._in_flight:
+            self._queue.task_done()
+        self._in_flight = []
         while not self._queue.empty():
             self._unsaved.append(self._queue.get_nowait())
             self._queue.task_done()
@@ -83,19 +91,23 @@ class WriteQueue:
     async def _run(self) -> None:
         while True:
             batch = [await self._queue.get()]
+            self._in_flight = batch  # the same list grows below; close() journals it if we are cancelled
+            if self._linger:  # under load, gather what arrives in the next moment into the same transaction
+                await asyncio.sleep(self._linger)
             while len(batch) < MAX_BATCH and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
             try:
-                if not await self._apply_with_retry(batch):
-                    self._unsaved.extend(batch)
-                    self._flush_unsaved_to_journal()
+                written = await self._apply_with_retry(batch)
             except Exception:  # the worker must outlive any bad batch
                 log.exception("unexpected error writing %d record(s)", len(batch))
+                written = False
+            # (a cancellation leaves the batch in _in_flight, where close() picks it up)
+            if not written:
                 self._unsaved.extend(batch)
                 self._flush_unsaved_to_journal()
-            finally:
-                for _ in batch:
-                    self._queue.task_done()
+            self._in_flight = []
+            for _ in batch:
+                self._queue.task_done()
 
     async def _apply_once(self, batch: list[dict[str, Any]]) -> None:
         by_op: dict[str, list[dict[str, Any]]] = {}  # first-seen order: a miss is written before its pick

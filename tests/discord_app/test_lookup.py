@@ -127,6 +127,7 @@ async def test_related_button_opens_the_term(fake, bot):
     }
     gone = await fake.response(await fake.click(harness_message(stale), "glosario:term:no-existe"))
     assert "ya no está" in gone["data"]["content"]
+    assert bot.persistent_views == []  # buttons work through dynamic items; no view is kept per message
 
 
 async def test_not_found_is_friendly_and_logged_after_the_reply(fake, bot, harness):
