@@ -260,10 +260,11 @@ class SearchIndex:
                 return Found(self._terms[t_idx])
         if len(compact(norm)) <= 3:
             return NotFound()
-        # Words first (cheap, and what typos hit); the compact scan only when that did not settle it.
+        # Words first (cheap, and what typos hit). Candidates found through words are also compared in compact
+        # form, so the scan over compact keys is only for queries none of whose words led anywhere plausible.
         ranked = self._rank(norm, self._word_candidates(norm))
         found = self._confident(ranked)
-        if found is None:
+        if found is None and all(score < PLAUSIBLE for score, _ in ranked.values()):
             ranked = self._rank(norm, self._compact_candidates(norm), ranked)
             found = self._confident(ranked)
         if found is not None:

@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import json
 import logging
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -13,7 +14,7 @@ from datetime import UTC, datetime
 import discord
 import yarl
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.catalog import Catalog
 from bot.config import Settings
@@ -27,6 +28,7 @@ from bot.storage.gaps import MissLog, UsageLog, asker_hash
 from bot.storage.writer import WriteQueue
 
 log = logging.getLogger(__name__)
+LOOKUP_FLUSH_SECONDS = 5.0
 
 
 class CatalogHolder:
@@ -90,6 +92,7 @@ class GlossaryBot(commands.Bot):
         self.tree.on_error = self.on_tree_error
         self.synced: str | None = None  # "global", "guild" or None, for logs and tests
         self.background_tasks: set[asyncio.Task] = set()  # referenced so they are not garbage-collected
+        self._lookup_counts: Counter[tuple[int, str, str, str]] = Counter()
 
     async def setup_hook(self) -> None:
         from bot.discord_app.cogs.lookup import LookupCog
@@ -97,6 +100,7 @@ class GlossaryBot(commands.Bot):
         self.add_dynamic_items(TermButton, PickButton)
         await self.add_cog(LookupCog(self))
         await self.services.writer.start()
+        self._flush_lookup_counts_loop.start()
         await self.sync_commands()
 
     # -- command sync ----------------------------------------------------------------------------
@@ -131,10 +135,25 @@ class GlossaryBot(commands.Bot):
         return interaction.guild_id or 0
 
     def record_lookup(self, interaction: discord.Interaction, outcome: str, term_id: str | None) -> None:
+        """Count a lookup in memory; the counts reach the database every few seconds and at shutdown."""
         day = self.services.clock().date().isoformat()
-        self.services.writer.submit(
-            "lookup", guild_id=self._guild(interaction), outcome=outcome, term_id=term_id, day=day
-        )
+        self._lookup_counts[(self._guild(interaction), day, outcome, term_id or "")] += 1
+
+    def flush_lookup_counts(self) -> None:
+        counts, self._lookup_counts = self._lookup_counts, Counter()
+        for (guild_id, day, outcome, term_id), count in counts.items():
+            self.services.writer.submit(
+                "lookup", guild_id=guild_id, day=day, outcome=outcome, term_id=term_id, count=count
+            )
+
+    @tasks.loop(seconds=LOOKUP_FLUSH_SECONDS)
+    async def _flush_lookup_counts_loop(self) -> None:
+        self.flush_lookup_counts()
+
+    async def close(self) -> None:
+        self._flush_lookup_counts_loop.cancel()
+        self.flush_lookup_counts()  # the writer is drained by whoever owns it, after the bot has stopped
+        await super().close()
 
     def record_miss(self, interaction: discord.Interaction, query: str, best_guess: str | None, kind: str) -> None:
         self.services.writer.submit(

@@ -158,13 +158,13 @@ class UsageLog:
         await self.db.conn.commit()
 
     async def record_many(self, lookups: list[dict]) -> None:
-        """Count lookups; each: guild_id, outcome, term_id (or None), day. The caller commits."""
+        """Add lookup counts; each: guild_id, outcome, term_id (or None), day, count (default 1). Caller commits."""
         await self.db.conn.executemany(
             """
-            INSERT INTO lookups (guild_id, day, outcome, term_id, count) VALUES (?, ?, ?, ?, 1)
-            ON CONFLICT (guild_id, day, outcome, term_id) DO UPDATE SET count = count + 1
+            INSERT INTO lookups (guild_id, day, outcome, term_id, count) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (guild_id, day, outcome, term_id) DO UPDATE SET count = count + excluded.count
             """,
-            [(u["guild_id"], u["day"], u["outcome"], u["term_id"] or "") for u in lookups],
+            [(u["guild_id"], u["day"], u["outcome"], u["term_id"] or "", u.get("count", 1)) for u in lookups],
         )
 
     async def term_counts(self, *, guild_id: int | None = None) -> dict[str, int]:

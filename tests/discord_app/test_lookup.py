@@ -136,6 +136,7 @@ async def test_not_found_is_friendly_and_logged_after_the_reply(fake, bot, harne
     assert "todavía no está en el glosario" in reply["data"]["content"]
     await fake.response(await fake.command("termino", {"termino": "quantum  annealing"}, user_id=2))
     await fake.response(await fake.command("termino", {"termino": "QUANTUM ANNEALING"}, user_id=1))
+    bot.flush_lookup_counts()  # lookup counts are kept in memory and flushed every few seconds
     await harness.flushed(bot)
     rows = harness.rows(
         "SELECT m.normalized, m.count, (SELECT COUNT(*) FROM miss_askers a WHERE a.miss_id = m.id), "
