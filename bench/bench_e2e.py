@@ -79,7 +79,6 @@ async def main_async(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="glosario-e2e-") as tmp:
         data_dir = Path(tmp) / "glossary"
         names = generate(data_dir, args.terms)
-        rng = random.Random(3)
         base_env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GLOSARIO_"))}
         print(f"{args.n} interactions per run, {args.concurrency} in flight, our glossary: {args.terms:,} terms")
         failed = False
