@@ -6,7 +6,7 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,11 +18,12 @@ from discord.ext import commands, tasks
 
 from bot.catalog import Catalog
 from bot.config import Settings
-from bot.core.model import Glossary
+from bot.core.model import Glossary, Term
 from bot.core.normalize import normalize
 from bot.core.search import SearchIndex
-from bot.discord_app.i18n import t
-from bot.discord_app.views import NO_MENTIONS, PickButton, TermButton
+from bot.discord_app.embeds import term_embed
+from bot.discord_app.i18n import language, t
+from bot.discord_app.views import NO_MENTIONS, PickButton, TermButton, related_view
 from bot.storage.db import Database
 from bot.storage.gaps import MissLog, UsageLog, asker_hash
 from bot.storage.writer import WriteQueue
@@ -32,10 +33,40 @@ LOOKUP_FLUSH_SECONDS = 5.0
 
 
 class CatalogHolder:
-    """The glossary in service. A reload swaps in a whole new Catalog; readers never see half of one."""
+    """The glossary in service. A reload swaps in a whole new Catalog; readers never see half of one.
+
+    It also keeps the rendered cards (embed + buttons) of recently shown terms: they are built once per
+    term and language, reused for every reply, and dropped when the catalog changes.
+    """
+
+    MAX_CARDS = 2048
 
     def __init__(self, catalog: Catalog):
-        self.current = catalog
+        self._current = catalog
+        self._cards: OrderedDict[tuple[str, str], tuple[discord.Embed, discord.ui.View | None]] = OrderedDict()
+
+    @property
+    def current(self) -> Catalog:
+        return self._current
+
+    @current.setter
+    def current(self, catalog: Catalog) -> None:
+        self._current = catalog
+        self._cards = OrderedDict()
+
+    def card(self, term: Term, locale: object) -> tuple[discord.Embed, discord.ui.View | None]:
+        """The term's embed and "see also" buttons (shared objects: never modify them)."""
+        key = (term.id, language(locale))
+        cards = self._cards
+        found = cards.get(key)
+        if found is None:
+            glossary = self._current.glossary
+            found = cards[key] = (term_embed(term, glossary, locale), related_view(term, glossary))
+            if len(cards) > self.MAX_CARDS:
+                cards.popitem(last=False)
+        else:
+            cards.move_to_end(key)
+        return found
 
     @property
     def glossary(self) -> Glossary:

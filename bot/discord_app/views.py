@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.core.model import Term
+from bot.core.model import Glossary, Term
 from bot.core.search import Suggestion
-from bot.discord_app.embeds import term_embed
 from bot.discord_app.i18n import t
 
 if TYPE_CHECKING:
@@ -49,7 +48,7 @@ class TermButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
                 t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
             return
-        embed, view = term_embed(term, glossary, interaction.locale), related_view(term, bot)
+        embed, view = bot.services.catalog.card(term, interaction.locale)
         message = interaction.message
         if message is not None and message.flags.ephemeral:
             await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
@@ -89,7 +88,7 @@ class PickButton(
                 t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
             return
-        embed, view = term_embed(term, glossary, interaction.locale), related_view(term, bot)
+        embed, view = bot.services.catalog.card(term, interaction.locale)
         if self.private:  # the suggestions were only for the asker: turn them into the answer
             await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
         else:
@@ -107,9 +106,8 @@ def _render_only(items: list[discord.ui.Item]) -> discord.ui.View:
     return view
 
 
-def related_view(term: Term, bot: GlossaryBot) -> discord.ui.View | None:
+def related_view(term: Term, glossary: Glossary) -> discord.ui.View | None:
     """One "see also" button per related term (up to five)."""
-    glossary = bot.services.catalog.glossary
     related = [r for r in (glossary.get(i) for i in term.related) if r is not None][:MAX_BUTTONS]
     return _render_only([TermButton(other.id, other.term) for other in related]) if related else None
 

@@ -10,10 +10,10 @@ from discord.ext import commands
 
 from bot.core.normalize import normalize
 from bot.core.search import Ambiguous, Found
-from bot.discord_app.embeds import echo, term_embed
+from bot.discord_app.embeds import echo
 from bot.discord_app.i18n import t
 from bot.discord_app.ratelimit import RateLimit
-from bot.discord_app.views import NO_MENTIONS, related_view, suggestions_view
+from bot.discord_app.views import NO_MENTIONS, suggestions_view
 from bot.storage.gaps import query_hash
 
 if TYPE_CHECKING:
@@ -51,9 +51,10 @@ class LookupCog(commands.Cog):
         result = Found(chosen) if chosen is not None else index.lookup(termino)
         if isinstance(result, Found):
             term = result.term
+            embed, view = self.bot.services.catalog.card(term, interaction.locale)
             await interaction.response.send_message(
-                embed=term_embed(term, glossary, interaction.locale),
-                view=related_view(term, self.bot) or discord.utils.MISSING,
+                embed=embed,
+                view=view or discord.utils.MISSING,
                 ephemeral=privado,
                 allowed_mentions=NO_MENTIONS,
             )
