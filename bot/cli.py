@@ -1,4 +1,4 @@
-"""Command line: run | lookup | search | validate | list | misses | sync (editors and operators)."""
+"""Command line: run | lookup | search | validate | list | misses | sync | health | invite-url."""
 
 from __future__ import annotations
 
@@ -37,6 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=100)
     p = sub.add_parser("sync", help="publica los comandos de barra en Discord ahora")
     p.add_argument("--guild", type=int, help="solo en este servidor (instantáneo)")
+    sub.add_parser("health", help="0 si el bot está conectado a Discord y su base de datos abre (HEALTHCHECK)")
+    p = sub.add_parser("invite-url", help="el enlace para invitar al bot a un servidor")
+    p.add_argument("--app-id", type=int, help="id de la aplicación (por defecto DISCORD_APPLICATION_ID o el token)")
     return parser
 
 
@@ -63,6 +66,25 @@ def _main(argv: list[str] | None) -> int:
         return runner.dispatch(command, args, settings, data_dir)
     if command == "validate":
         return _validate(args.directory or data_dir)
+    if command == "health":
+        from datetime import UTC, datetime
+
+        from bot.health import check
+
+        healthy, reason = check(settings.db_path, datetime.now(UTC))
+        print(("ok: " if healthy else "unhealthy: ") + reason)
+        return EXIT_OK if healthy else EXIT_FAIL
+    if command == "invite-url":
+        app_id = args.app_id or settings.application_id or application_id_from_token(settings.token)
+        if app_id is None:
+            print(
+                "Indica el id de la aplicación: --app-id ID, DISCORD_APPLICATION_ID o DISCORD_TOKEN "
+                "(Developer Portal → tu aplicación → General Information → Application ID).",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        print(invite_url(app_id))
+        return EXIT_OK
     glossary = _load_or_report(data_dir)
     if glossary is None:
         return EXIT_FAIL
@@ -88,6 +110,32 @@ def _main(argv: list[str] | None) -> int:
     for hit in [] if args.json else hits:
         print(f"{hit.term.term:<40} {_first_sentence(hit.term.definition)}")
     return EXIT_OK if hits else EXIT_FAIL
+
+
+# View Channel, Send Messages, Embed Links, Attach Files: what the features need, nothing more.
+INVITE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15)
+
+
+def invite_url(application_id: int) -> str:
+    return (
+        f"https://discord.com/oauth2/authorize?client_id={application_id}"
+        f"&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}"
+    )
+
+
+def application_id_from_token(token: str | None) -> int | None:
+    """A bot token starts with its user id in base64; for a bot, that is the application id."""
+    import base64
+    import binascii
+
+    if not token or "." not in token:
+        return None
+    head = token.split(".", 1)[0]
+    try:
+        text = base64.b64decode(head + "=" * (-len(head) % 4), validate=False).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    return int(text) if text.isdigit() else None
 
 
 def _load_or_report(data_dir: Path) -> Glossary | None:

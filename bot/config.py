@@ -27,6 +27,7 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     log_format: str = "text"
+    application_id: int | None = None
     api_base: str | None = None  # another Discord REST base (a proxy; the tests' fake Discord)
     gateway_url: str | None = None
 
@@ -46,6 +47,9 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
         guild = env.get("GLOSARIO_DEV_GUILD", "").strip()
+        app_id = env.get("DISCORD_APPLICATION_ID", "").strip()
+        if app_id and not app_id.isdigit():
+            raise SettingsError(f"DISCORD_APPLICATION_ID debe ser el id numérico de la aplicación, no '{app_id}'")
         if guild and not guild.isdigit():
             raise SettingsError(f"GLOSARIO_DEV_GUILD debe ser el id numérico de un servidor, no '{guild}'")
         level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
@@ -61,6 +65,7 @@ class Settings:
             data_dir=Path(data) if data else default_data_dir(),
             db_path=Path(db) if db else Path("data") / "glosario.db",
             dev_guild_id=int(guild) if guild else None,
+            application_id=int(app_id) if app_id else None,
             log_level=level,
             log_format=log_format,
             api_base=env.get("DISCORD_API_BASE", "").strip() or None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import signal
@@ -36,6 +37,14 @@ def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_di
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
+    if not Path(data_dir).is_dir():
+        print(
+            f"No existe la carpeta del glosario {data_dir}. Indica la carpeta de los archivos de términos con "
+            "GLOSARIO_DATA (con Docker, monta tu carpeta en /app/glossary_data o quita el montaje para usar la "
+            "del image).",
+            file=sys.stderr,
+        )
+        return 1
     try:
         catalog = load_catalog(data_dir, settings.cache_dir)
     except GlossaryError as exc:
@@ -72,8 +81,9 @@ async def serve(settings: Settings, catalog, *, sync_only: bool = False, sync_gu
         log.error("could not stay connected to Discord: %s", exc)
         code = 1
     finally:
-        await services.writer.close()
+        await services.writer.close(grace=3.0)
         await db.close()
+    log.info("stopped")
     return code
 
 
@@ -92,16 +102,24 @@ async def _sync_only(bot, settings: Settings, guild_id: int | None) -> int:
 
 def _install_signal_handlers(bot) -> None:
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
+    actions = {signal.SIGTERM: bot.shutdown, signal.SIGINT: bot.shutdown, signal.SIGHUP: bot.reload_glossary}
+    for sig, action in actions.items():
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
-            loop.add_signal_handler(sig, lambda s=sig: _shutdown(bot, s))
+            loop.add_signal_handler(sig, _on_signal, bot, sig, action)
 
 
-def _shutdown(bot, sig: signal.Signals) -> None:
-    log.info("received %s: closing", sig.name)
-    task = asyncio.get_running_loop().create_task(bot.close())
+def _on_signal(bot, sig: signal.Signals, action) -> None:
+    log.info("received %s: %s", sig.name, "reloading the glossary" if sig == signal.SIGHUP else "shutting down")
+    task = asyncio.get_running_loop().create_task(action(), name=f"glosario-{sig.name.lower()}")
     bot.background_tasks.add(task)
-    task.add_done_callback(bot.background_tasks.discard)
+    task.add_done_callback(functools.partial(_forget_and_log, bot.background_tasks))
+
+
+def _forget_and_log(owner: set[asyncio.Task], task: asyncio.Task) -> None:
+    """Background tasks are referenced until done, and their failures are logged, never lost."""
+    owner.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.error("background task %s failed", task.get_name(), exc_info=task.exception())
 
 
 async def _misses(settings: Settings, args: argparse.Namespace) -> int:

@@ -166,3 +166,52 @@ def test_misses_without_database(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "nada.db"))
     code, _, err = run(capsys, "misses")
     assert code == 1 and "No hay base de datos" in err
+
+
+def test_invite_url_from_app_id_env_or_token(capsys, monkeypatch):
+    import base64
+
+    from bot.cli import INVITE_PERMISSIONS, application_id_from_token
+
+    assert INVITE_PERMISSIONS == 1024 + 2048 + 16384 + 32768
+    code, out, _ = run(capsys, "invite-url", "--app-id", "42")
+    assert out.strip() == (
+        "https://discord.com/oauth2/authorize?client_id=42&scope=bot+applications.commands&permissions=52224"
+    )
+    token = base64.b64encode(b"900000000000000001").decode().rstrip("=") + ".GhIjKl.secret"
+    assert application_id_from_token(token) == 900000000000000001
+    monkeypatch.setenv("DISCORD_TOKEN", token)
+    monkeypatch.delenv("DISCORD_APPLICATION_ID", raising=False)
+    code, out, _ = run(capsys, "invite-url")
+    assert "client_id=900000000000000001" in out and "secret" not in out
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
+    code, _, err = run(capsys, "invite-url")
+    assert code == 2 and "--app-id" in err
+
+
+def test_health_reads_the_heartbeat_and_the_database(tmp_path, capsys, monkeypatch):
+    import asyncio
+    from datetime import UTC, datetime, timedelta
+
+    from bot.health import check, heartbeat_path, write_heartbeat
+    from bot.storage.db import Database
+
+    db_path = tmp_path / "g.db"
+
+    async def create():
+        await (await Database.open(db_path)).close()
+
+    asyncio.run(create())
+    now = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+    assert check(db_path, now)[0] is False
+    write_heartbeat(heartbeat_path(db_path), now - timedelta(seconds=20))
+    assert check(db_path, now) == (True, f"connected to Discord 20 s ago; database {db_path} opens")
+    stale, reason = check(db_path, now + timedelta(minutes=5))
+    assert stale is False and "limit 90 s" in reason
+    write_heartbeat(heartbeat_path(db_path), datetime.now(UTC))
+    monkeypatch.setenv("GLOSARIO_DB", str(db_path))
+    code, out, _ = run(capsys, "health")
+    assert code == 0 and out.startswith("ok:")
+    db_path.write_bytes(b"roto" * 100)
+    code, out, _ = run(capsys, "health")
+    assert code == 1 and "does not open" in out

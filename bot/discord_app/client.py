@@ -16,14 +16,16 @@ import yarl
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.catalog import Catalog
+from bot.catalog import Catalog, load_catalog
 from bot.config import Settings
+from bot.core.errors import GlossaryError
 from bot.core.model import Glossary, Term
 from bot.core.normalize import normalize
 from bot.core.search import SearchIndex
 from bot.discord_app.embeds import term_embed
 from bot.discord_app.i18n import language, t
 from bot.discord_app.views import NO_MENTIONS, PickButton, TermButton, related_view
+from bot.health import HEARTBEAT_EVERY, clear_heartbeat, heartbeat_path, write_heartbeat
 from bot.storage.db import Database
 from bot.storage.gaps import MissLog, UsageLog, asker_hash
 from bot.storage.writer import WriteQueue
@@ -100,6 +102,13 @@ class Services:
         return cls(settings, CatalogHolder(catalog), db, misses, usage, writer, await db.salt())
 
 
+def _replies_in_flight() -> set[asyncio.Task]:
+    """Interaction handlers discord.py is still running (commands and buttons), by the names it gives them."""
+    current = asyncio.current_task()
+    prefixes = ("CommandTree-invoker", "discord-ui-dynamic-item", "discord-ui-view-dispatch")
+    return {t for t in asyncio.all_tasks() if t is not current and not t.done() and t.get_name().startswith(prefixes)}
+
+
 def use_endpoints(api_base: str | None, gateway_url: str | None) -> None:
     """Point discord.py at another REST base / gateway (a proxy, or the fake Discord of the tests)."""
     if api_base:
@@ -121,6 +130,8 @@ class GlossaryBot(commands.Bot):
         )
         self.services = services
         self.tree.on_error = self.on_tree_error
+        self.tree.interaction_check = self._accepting_work
+        self.closing = False
         self.synced: str | None = None  # "global", "guild" or None, for logs and tests
         self.background_tasks: set[asyncio.Task] = set()  # referenced so they are not garbage-collected
         self._lookup_counts: Counter[tuple[int, str, str, str]] = Counter()
@@ -132,6 +143,7 @@ class GlossaryBot(commands.Bot):
         await self.add_cog(LookupCog(self))
         await self.services.writer.start()
         self._flush_lookup_counts_loop.start()
+        self._heartbeat_loop.start()
         await self.sync_commands()
 
     # -- command sync ----------------------------------------------------------------------------
@@ -183,8 +195,69 @@ class GlossaryBot(commands.Bot):
 
     async def close(self) -> None:
         self._flush_lookup_counts_loop.cancel()
+        self._heartbeat_loop.cancel()
+        clear_heartbeat(heartbeat_path(self.services.settings.db_path))
         self.flush_lookup_counts()  # the writer is drained by whoever owns it, after the bot has stopped
         await super().close()
+
+    # -- operation: heartbeat, graceful shutdown, reload -----------------------------------------
+    def _beat(self) -> None:
+        try:
+            write_heartbeat(heartbeat_path(self.services.settings.db_path), self.services.clock())
+        except OSError:
+            log.warning("could not write the heartbeat file", exc_info=True)
+
+    @tasks.loop(seconds=HEARTBEAT_EVERY.total_seconds())
+    async def _heartbeat_loop(self) -> None:
+        if self.is_ready() and not self.is_closed() and self.ws is not None and self.ws.open:
+            self._beat()
+
+    async def on_ready(self) -> None:
+        log.info("connected to Discord as %s in %d server(s)", self.user, len(self.guilds))
+        self._beat()
+
+    async def on_connect(self) -> None:
+        self._beat()
+
+    async def on_resumed(self) -> None:
+        self._beat()
+
+    async def _accepting_work(self, interaction: discord.Interaction) -> bool:
+        if not self.closing:
+            return True
+        await interaction.response.send_message(
+            t(interaction.locale, "restarting"), ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+        return False
+
+    async def shutdown(self, grace: float = 6.0) -> None:
+        """Stop taking new work, let replies in flight finish (up to `grace` seconds), then disconnect."""
+        if self.closing:
+            return
+        self.closing = True  # from here on, new commands get a short "restarting" reply
+        in_flight = _replies_in_flight()
+        if in_flight:
+            log.info("waiting for %d repl(ies) in flight", len(in_flight))
+            _, pending = await asyncio.wait(in_flight, timeout=grace)
+            if pending:
+                log.warning("%d repl(ies) still running after %.0f s: closing anyway", len(pending), grace)
+        await self.close()
+
+    async def reload_glossary(self) -> Catalog | GlossaryError:
+        """Load the glossary again, off the event loop; swap it in only if it is valid."""
+        settings = self.services.settings
+        try:
+            catalog = await asyncio.to_thread(load_catalog, settings.data_dir, settings.cache_dir)
+        except GlossaryError as exc:
+            log.error(
+                "glossary reload failed; still serving the previous one (%d terms):\n%s",
+                len(self.services.catalog.glossary),
+                exc.report(),
+            )
+            return exc
+        self.services.catalog.current = catalog
+        log.info("glossary reloaded: %d terms", len(catalog.glossary))
+        return catalog
 
     def record_miss(self, interaction: discord.Interaction, query: str, best_guess: str | None, kind: str) -> None:
         self.services.writer.submit(

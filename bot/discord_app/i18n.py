@@ -17,6 +17,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "term_gone": "Ese término ya no está en el glosario.",
         "error": "Algo ha fallado al responder. Ya está registrado; prueba de nuevo en un momento.",
         "empty_query": "Escribe el término que quieres consultar, por ejemplo `/termino horovod`.",
+        "restarting": "Me estoy reiniciando: vuelve a preguntar en unos segundos.",
     },
     "en": {
         "english": "English",
@@ -30,6 +31,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "term_gone": "That term is no longer in the glossary.",
         "error": "Something went wrong while answering. It has been logged; try again in a moment.",
         "empty_query": "Type the term you want to look up, for example `/term horovod`.",
+        "restarting": "I am restarting: ask again in a few seconds.",
     },
 }
 

@@ -6,6 +6,8 @@ import asyncio
 import os
 import signal
 import sys
+import tempfile
+from pathlib import Path
 
 from tests.conftest import ROOT
 from tests.fake_discord.server import TOKEN
@@ -26,21 +28,30 @@ def env_for(fake, tmp_path, **extra: str) -> dict[str, str]:
 
 
 async def run_bot(env: dict[str, str], *args: str) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        *args,
-        cwd=ROOT,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
+    # Output goes to a file, not a pipe: a chatty DEBUG log must never block the bot on a full pipe.
+    with tempfile.NamedTemporaryFile(prefix="glosario-bot-", suffix=".log", delete=False) as log:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", *args, cwd=ROOT, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT
+        )
+    proc.log_path = log.name  # type: ignore[attr-defined]
+    return proc
 
 
 async def finish(proc: asyncio.subprocess.Process, within: float = 30) -> tuple[int, str]:
-    out, _ = await asyncio.wait_for(proc.communicate(), within)
-    return proc.returncode, out.decode()
+    """Wait for the process to end; its exit code and everything it printed."""
+    try:
+        await asyncio.wait_for(proc.wait(), within)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    return proc.returncode, _read_and_remove(Path(proc.log_path))  # type: ignore[attr-defined]
+
+
+def _read_and_remove(path: Path) -> str:
+    out = path.read_text(encoding="utf-8", errors="replace")
+    path.unlink()
+    return out
 
 
 async def test_no_token_exits_2_and_says_how_to_get_one(fake, tmp_path):
@@ -91,3 +102,101 @@ async def test_serves_then_stops_cleanly_on_sigterm_without_leaking_the_token(fa
 
     with sqlite3.connect(tmp_path / "data" / "glosario.db") as conn:
         assert conn.execute("SELECT sample FROM misses").fetchall() == [("tokenización",)]
+
+
+async def health(env: dict[str, str]) -> tuple[int, str]:
+    return await finish(await run_bot(env, "health"))
+
+
+async def test_sigterm_finishes_replies_in_flight_flushes_gaps_and_exits_0(fake, tmp_path):
+    env = env_for(fake, tmp_path)
+    proc = await run_bot(env, "run")
+    try:
+        await fake.wait_ready(timeout=30)
+        await fake.wait_for(lambda: "global" in fake.commands)
+        for _ in range(50):  # the first heartbeat is written as the gateway connection opens
+            code, out = await health(env)
+            if code == 0:
+                break
+            await asyncio.sleep(0.2)
+        assert code == 0 and out.startswith("ok:"), out
+        fake.callback_delay = 1.0
+        queries = ["horovod", "computación cuántica", "redes de hopfield", "ray", "ajuste fino"]
+        ids = [await fake.command("termino", {"termino": q}, user_id=500 + i) for i, q in enumerate(queries)]
+        await fake.wait_for(lambda: fake.callbacks_started >= len(ids))  # all five replies are on their way
+    finally:
+        proc.send_signal(signal.SIGTERM)
+    code, out = await finish(proc)
+    assert code == 0, out
+    replies = [await fake.response(i, timeout=1) for i in ids]
+    assert [r["data"]["embeds"][0]["title"] for r in (replies[0], replies[3])] == ["Horovod", "Ray"]
+    assert all("todavía no está" in r["data"]["content"] for r in (replies[1], replies[2], replies[4]))
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "data" / "glosario.db") as conn:
+        samples = {s for (s,) in conn.execute("SELECT sample FROM misses")}
+        found = conn.execute("SELECT SUM(count) FROM lookups WHERE outcome = 'found'").fetchone()[0]
+    assert samples == {"computación cuántica", "redes de hopfield", "ajuste fino"}
+    assert found == 2
+    code, out = await health(env)
+    assert code == 1 and "no heartbeat" in out
+
+
+async def test_sighup_reloads_and_keeps_the_last_good_glossary(fake, tmp_path):
+    import shutil
+
+    from tests.conftest import SHIPPED
+
+    data = tmp_path / "glossary"
+    shutil.copytree(SHIPPED, data)
+    proc = await run_bot(env_for(fake, tmp_path, GLOSARIO_DATA=str(data)), "run")
+    try:
+        await fake.wait_ready(timeout=30)
+        await fake.wait_for(lambda: "global" in fake.commands)
+        (data / "extra.yaml").write_text(
+            "category: Extra\nterms:\n  - term: Federated Averaging\n    definition: Promedio federado.\n"
+        )
+        proc.send_signal(signal.SIGHUP)
+        for _ in range(100):
+            reply = await fake.response(await fake.command("termino", {"termino": "federated averaging"}))
+            if reply["data"].get("embeds"):
+                break
+            await asyncio.sleep(0.1)
+        assert reply["data"]["embeds"][0]["title"] == "Federated Averaging"
+        (data / "extra.yaml").write_text("category: Extra\nterms:\n  - term: Roto\n    defintion: x\n")
+        proc.send_signal(signal.SIGHUP)
+        await asyncio.sleep(1.0)
+        still = await fake.response(await fake.command("termino", {"termino": "federated averaging"}, user_id=9))
+        assert still["data"]["embeds"][0]["title"] == "Federated Averaging"  # the last good glossary
+    finally:
+        proc.send_signal(signal.SIGTERM)
+    code, out = await finish(proc)
+    assert code == 0
+    assert "glossary reload failed; still serving the previous one" in out
+    assert f"{data / 'extra.yaml'}:4: clave desconocida 'defintion'" in out
+
+
+async def test_missing_glossary_directory(fake, tmp_path):
+    code, out = await finish(await run_bot(env_for(fake, tmp_path, GLOSARIO_DATA=str(tmp_path / "nada")), "run"))
+    assert code == 1
+    assert f"No existe la carpeta del glosario {tmp_path / 'nada'}" in out and "Traceback" not in out
+
+
+async def test_database_problems_are_one_clear_paragraph(fake, tmp_path):
+    import sqlite3
+
+    (tmp_path / "un-archivo").write_text("x")
+    corrupt = tmp_path / "corrupta.db"
+    corrupt.write_bytes(b"no soy sqlite" * 200)
+    newer = tmp_path / "nueva.db"
+    with sqlite3.connect(newer) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    cases = {
+        str(tmp_path / "un-archivo" / "sub" / "g.db"): "No se puede crear el directorio de la base de datos",
+        str(corrupt): "no es una base de datos SQLite válida",
+        str(newer): "más nuevo que el de esta versión del bot",
+    }
+    for db_path, message in cases.items():
+        code, out = await finish(await run_bot(env_for(fake, tmp_path, GLOSARIO_DB=db_path), "run"))
+        assert code == 1, out
+        assert message in out and "Traceback" not in out

@@ -103,6 +103,8 @@ class FakeDiscord:
         self.responses: dict[str, list[dict]] = {}  # interaction id → callback bodies and follow-ups
         self.channel_messages: dict[str, list[dict]] = {}
         self._tokens: dict[str, str] = {}  # interaction token → interaction id
+        self.callback_delay = 0.0
+        self.callbacks_started = 0
         self.identified = 0
         self.resumed = 0
         self._ws: web.WebSocketResponse | None = None
@@ -321,6 +323,15 @@ class FakeDiscord:
 
         return await asyncio.wait_for(arrived(), timeout)
 
+    async def wait_for(self, predicate, timeout: float = 10) -> None:
+        """Wait until predicate() holds (checked whenever the fake receives a request)."""
+
+        async def holds() -> None:
+            async with self._changed:
+                await self._changed.wait_for(predicate)
+
+        await asyncio.wait_for(holds(), timeout)
+
     async def _notify(self) -> None:
         async with self._changed:
             self._changed.notify_all()
@@ -391,6 +402,10 @@ class FakeDiscord:
             return _json(registered)
         if parts[0] == "interactions" and parts[-1] == "callback":
             interaction_id = parts[1]
+            if self.callback_delay:  # a slow Discord: the reply is recorded only if the bot waits for it
+                self.callbacks_started += 1
+                await self._notify()
+                await asyncio.sleep(self.callback_delay)
             self.responses.setdefault(interaction_id, []).append(body)
             data = body.get("data") or {}
             message = self._message(data, "0", flags=data.get("flags") or 0)
