@@ -235,12 +235,15 @@ class GlossaryBot(commands.Bot):
         if self.closing:
             return
         self.closing = True  # from here on, new commands get a short "restarting" reply
-        in_flight = _replies_in_flight()
-        if in_flight:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while in_flight := _replies_in_flight():  # including the "restarting" replies that arrive meanwhile
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                log.warning("%d repl(ies) still running after %.0f s: closing anyway", len(in_flight), grace)
+                break
             log.info("waiting for %d repl(ies) in flight", len(in_flight))
-            _, pending = await asyncio.wait(in_flight, timeout=grace)
-            if pending:
-                log.warning("%d repl(ies) still running after %.0f s: closing anyway", len(pending), grace)
+            await asyncio.wait(in_flight, timeout=remaining)
         await self.close()
 
     async def reload_glossary(self) -> Catalog | GlossaryError:

@@ -1,0 +1,40 @@
+"""Operation in-process: shutdown lets replies finish and turns new work away politely; reload swaps safely."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+
+from bot.core.errors import GlossaryError
+from tests.conftest import SHIPPED
+
+
+async def test_shutdown_finishes_in_flight_and_answers_newcomers(fake, harness):
+    bot = await harness.start()
+    fake.callback_delay = 0.5
+    first = await fake.command("termino", {"termino": "horovod"})
+    await fake.wait_for(lambda: fake.callbacks_started >= 1)
+    stopping = asyncio.create_task(bot.shutdown(grace=5))
+    await asyncio.sleep(0.05)
+    late = await fake.command("termino", {"termino": "ray"}, user_id=5)
+    await asyncio.wait_for(stopping, 10)
+    assert (await fake.response(first, timeout=1))["data"]["embeds"][0]["title"] == "Horovod"
+    late_reply = await fake.response(late, timeout=1)
+    assert "reiniciando" in late_reply["data"]["content"] and late_reply["data"]["flags"] & 64
+    assert bot.is_closed()
+
+
+async def test_reload_swaps_only_a_valid_glossary(fake, harness, tmp_path):
+    data = tmp_path / "glossary"
+    shutil.copytree(SHIPPED, data)
+    bot = await harness.start(data_dir=data)
+    (data / "extra.yaml").write_text("category: Extra\nterms:\n  - term: Ajuste Fino\n    definition: Fine-tuning.\n")
+    catalog = await bot.reload_glossary()
+    assert len(catalog.glossary) == 18
+    reply = await fake.response(await fake.command("termino", {"termino": "ajuste fino"}))
+    assert reply["data"]["embeds"][0]["title"] == "Ajuste Fino"
+    (data / "extra.yaml").write_text("category: Extra\nterms:\n  - term: [roto\n")
+    error = await bot.reload_glossary()
+    assert isinstance(error, GlossaryError)
+    assert str(data / "extra.yaml") in error.report()
+    assert len(bot.services.catalog.glossary) == 18  # the last good glossary keeps serving
