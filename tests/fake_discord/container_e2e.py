@@ -1,0 +1,74 @@
+"""Try the Docker image against the fake Discord (needs podman: ../shared/tools/container-check.sh build first).
+
+    python -m tests.fake_discord.container_e2e
+
+Starts the image's default command (the bot) on the host network, asks /termino twice, checks `health` inside
+the same container, sends SIGTERM to the bot, and checks the exit code, the logged gap and `health` again.
+Not part of the test suite: CI has no container runtime.
+"""
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.fake_discord.server import TOKEN, FakeDiscord
+
+CC = str(Path(__file__).resolve().parents[3] / "shared" / "tools" / "container-check.sh")
+
+
+async def main():
+    fake = await FakeDiscord().start()
+    env = {**os.environ, "CHECK_CONTAINER": "glosario-e2e"}
+    args = [
+        "bash",
+        CC,
+        "run",
+        "-e",
+        f"DISCORD_TOKEN={TOKEN}",
+        "-e",
+        f"DISCORD_API_BASE={fake.api_base}",
+        "-e",
+        f"DISCORD_GATEWAY_URL={fake.gateway_url}",
+    ]
+    proc = await asyncio.create_subprocess_exec(
+        *args, env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.STDOUT
+    )
+    await fake.wait_ready(timeout=120)
+    await fake.wait_for(lambda: "global" in fake.commands, timeout=30)
+    r = await fake.response(await fake.command("termino", {"termino": "horovd"}))
+    print("reply:", r["data"]["embeds"][0]["title"])
+    m = await fake.response(await fake.command("termino", {"termino": "aprendizaje por refuerzo"}))
+    print("miss:", m["data"]["content"][:60])
+    await asyncio.sleep(1)
+    h = await asyncio.create_subprocess_exec(
+        "bash", CC, "run", "health", env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
+    out, _ = await h.communicate()
+    print("health while running:", h.returncode, out.decode().strip().splitlines()[0])
+    # SIGTERM to the bot inside the container
+    k = await asyncio.create_subprocess_exec(
+        "pkill", "-TERM", "-f", "^/opt/venv/bin/python[0-9.]* /opt/venv/bin/glosario-bot run"
+    )
+    await k.wait()
+    try:
+        await asyncio.wait_for(proc.wait(), 20)
+        print("container exited:", proc.returncode)
+    except TimeoutError:
+        print("container did not exit")
+        proc.kill()
+    h = await asyncio.create_subprocess_exec(
+        "bash", CC, "run", "misses", "--json", env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
+    out, _ = await h.communicate()
+    print("misses after stop:", out.decode().strip()[:200])
+    h = await asyncio.create_subprocess_exec(
+        "bash", CC, "run", "health", env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
+    out, _ = await h.communicate()
+    print("health after stop:", h.returncode, out.decode().strip().splitlines()[0])
+    await fake.stop()
+
+
+asyncio.run(main())
