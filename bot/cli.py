@@ -37,6 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=100)
     p = sub.add_parser("sync", help="publica los comandos de barra en Discord ahora")
     p.add_argument("--guild", type=int, help="solo en este servidor (instantáneo)")
+    p = sub.add_parser("daily", help="el término del día de un servidor y una fecha")
+    p.add_argument("--guild", type=int, default=0, help="id del servidor (por defecto 0: sin servidor)")
+    p.add_argument("--date", type=_iso_date, help="YYYY-MM-DD (por defecto hoy)")
     sub.add_parser("health", help="0 si el bot está conectado a Discord y su base de datos abre (HEALTHCHECK)")
     p = sub.add_parser("invite-url", help="el enlace para invitar al bot a un servidor")
     p.add_argument("--app-id", type=int, help="id de la aplicación (por defecto DISCORD_APPLICATION_ID o el token)")
@@ -60,7 +63,7 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_USAGE
     data_dir = args.data or settings.data_dir
     command = args.command or "run"
-    if command in ("run", "sync", "misses"):
+    if command in ("run", "sync", "misses", "daily"):
         from bot import runner  # imports discord and aiosqlite only when they are needed
 
         return runner.dispatch(command, args, settings, data_dir)
@@ -136,6 +139,15 @@ def application_id_from_token(token: str | None) -> int | None:
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return None
     return int(text) if text.isdigit() else None
+
+
+def _iso_date(text: str):
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' no es una fecha YYYY-MM-DD") from None
 
 
 def _load_or_report(data_dir: Path) -> Glossary | None:

@@ -33,6 +33,8 @@ Genera uno nuevo en https://discord.com/developers/applications → tu aplicaci�
 def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_dir: Path) -> int:
     if command == "misses":
         return asyncio.run(_misses(settings, args))
+    if command == "daily":
+        return asyncio.run(_daily(settings, args, data_dir))
     setup_logging(settings.log_level, settings.log_format, [settings.token or ""])
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
@@ -120,6 +122,41 @@ def _forget_and_log(owner: set[asyncio.Task], task: asyncio.Task) -> None:
     owner.discard(task)
     if not task.cancelled() and task.exception() is not None:
         log.error("background task %s failed", task.get_name(), exc_info=task.exception())
+
+
+async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -> int:
+    """Print the term of the day for a guild and date, from the recorded history when there is one."""
+    from datetime import UTC, datetime
+
+    from bot.cli import format_term
+    from bot.core import daily
+    from bot.core.loader import load_glossary
+    from bot.storage.daily import DailyStore
+
+    try:
+        glossary = load_glossary(data_dir)
+    except GlossaryError as exc:
+        print(f"El glosario de {data_dir} no es válido:\n{exc.report()}", file=sys.stderr)
+        return 1
+    history, schedule = [], None
+    if settings.db_path.exists():
+        try:
+            db = await Database.open(settings.db_path)
+        except StorageError as exc:
+            print(str(exc), file=sys.stderr)
+            return 1
+        try:
+            store = DailyStore(db)
+            found = await store.settings(args.guild)
+            schedule = found.schedule if found else None
+            history = await store.history(args.guild)
+        finally:
+            await db.close()
+    day = args.date or daily.local_date(datetime.now(UTC), schedule or daily.Schedule(0, 0))
+    term, _ = daily.pick(glossary, args.guild, day, [e for e in history if e.day <= day])
+    print(f"Término del día ({day.isoformat()}, servidor {args.guild}):\n")
+    print(format_term(term, glossary))
+    return 0
 
 
 async def _misses(settings: Settings, args: argparse.Namespace) -> int:

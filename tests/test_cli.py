@@ -215,3 +215,26 @@ def test_health_reads_the_heartbeat_and_the_database(tmp_path, capsys, monkeypat
     db_path.write_bytes(b"roto" * 100)
     code, out, _ = run(capsys, "health")
     assert code == 1 and "does not open" in out
+
+
+def test_daily_is_deterministic_and_follows_the_recorded_history(tmp_path, capsys, monkeypatch):
+    import asyncio
+    from datetime import date
+
+    from bot.core.daily import DailyEntry
+    from bot.storage.daily import DailyStore
+    from bot.storage.db import Database
+
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    code, first, _ = run(capsys, "daily", "--guild", "5", "--date", "2026-12-02")
+    _, again, _ = run(capsys, "daily", "--guild", "5", "--date", "2026-12-02")
+    assert code == 0 and first == again and first.startswith("Término del día (2026-12-02, servidor 5):")
+
+    async def record():
+        db = await Database.open(tmp_path / "g.db")
+        await DailyStore(db).record_pick(5, DailyEntry(date(2026, 12, 2), "horovod", 0))
+        await db.close()
+
+    asyncio.run(record())
+    _, shown, _ = run(capsys, "daily", "--guild", "5", "--date", "2026-12-02")
+    assert "\nHorovod\n" in shown  # what the bot posted that day

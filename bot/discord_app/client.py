@@ -26,6 +26,7 @@ from bot.discord_app.embeds import term_embed
 from bot.discord_app.i18n import language, t
 from bot.discord_app.views import NO_MENTIONS, PickButton, TermButton, related_view
 from bot.health import HEARTBEAT_EVERY, clear_heartbeat, heartbeat_path, write_heartbeat
+from bot.storage.daily import DailyStore
 from bot.storage.db import Database
 from bot.storage.gaps import MissLog, UsageLog, asker_hash
 from bot.storage.writer import WriteQueue
@@ -88,6 +89,7 @@ class Services:
     usage: UsageLog
     writer: WriteQueue
     salt: str
+    daily: DailyStore
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
 
     @classmethod
@@ -99,7 +101,7 @@ class Services:
             commit=db.conn.commit,
             rollback=db.conn.rollback,
         )
-        return cls(settings, CatalogHolder(catalog), db, misses, usage, writer, await db.salt())
+        return cls(settings, CatalogHolder(catalog), db, misses, usage, writer, await db.salt(), DailyStore(db))
 
 
 def _replies_in_flight() -> set[asyncio.Task]:
@@ -137,10 +139,12 @@ class GlossaryBot(commands.Bot):
         self._lookup_counts: Counter[tuple[int, str, str, str]] = Counter()
 
     async def setup_hook(self) -> None:
+        from bot.discord_app.cogs.daily import DailyCog
         from bot.discord_app.cogs.lookup import LookupCog
 
         self.add_dynamic_items(TermButton, PickButton)
         await self.add_cog(LookupCog(self))
+        await self.add_cog(DailyCog(self))
         await self.services.writer.start()
         self._flush_lookup_counts_loop.start()
         self._heartbeat_loop.start()

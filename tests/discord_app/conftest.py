@@ -42,10 +42,12 @@ class Harness:
         )
         return dataclasses.replace(base, **overrides)
 
-    async def start(self, **overrides) -> GlossaryBot:
+    async def start(self, clock=None, **overrides) -> GlossaryBot:
         settings = self.settings(**overrides)
         db = await Database.open(settings.db_path)
         services = await Services.create(settings, load_catalog(settings.data_dir), db)
+        if clock is not None:
+            services.clock = clock
         use_endpoints(settings.api_base, settings.gateway_url)
         bot = GlossaryBot(services, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start(TOKEN))

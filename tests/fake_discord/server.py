@@ -33,11 +33,34 @@ def user_payload(user_id: int | str, name: str = "ana", bot: bool = False) -> di
     return {"id": str(user_id), "username": name, "discriminator": "0", "global_name": name, "avatar": None, "bot": bot}
 
 
+@dataclass(frozen=True)
+class ChannelRef:
+    """A channel passed as a slash-command option."""
+
+    id: int
+
+
 @dataclass
 class Guild:
     id: int
     name: str = "Equipo ML"
-    channel_ids: list[int] = field(default_factory=lambda: [int(snowflake())])
+    channel_ids: list[int] = field(default_factory=lambda: [int(snowflake()), int(snowflake())])
+    # channel id → permission overwrites, e.g. deny Send Messages to @everyone (the bot's only role)
+    overwrites: dict[int, list[dict]] = field(default_factory=dict)
+
+    def deny_everyone(self, channel_id: int, permissions: int) -> None:
+        self.overwrites[channel_id] = [{"id": str(self.id), "type": 0, "allow": "0", "deny": str(permissions)}]
+
+    def channel(self, channel_id: int) -> dict:
+        i = self.channel_ids.index(channel_id)
+        return {
+            "id": str(channel_id),
+            "type": 0,
+            "name": f"general-{i}",
+            "position": i,
+            "guild_id": str(self.id),
+            "permission_overwrites": self.overwrites.get(channel_id, []),
+        }
 
     def payload(self) -> dict:
         return {
@@ -67,20 +90,19 @@ class Guild:
                     "flags": 0,
                 }
             ],
-            "channels": [
-                {
-                    "id": str(c),
-                    "type": 0,
-                    "name": f"general-{i}",
-                    "position": i,
-                    "permission_overwrites": [],
-                    "guild_id": str(self.id),
-                }
-                for i, c in enumerate(self.channel_ids)
-            ],
+            "channels": [self.channel(c) for c in self.channel_ids],
             "emojis": [],
             "stickers": [],
-            "members": [],
+            "members": [
+                {
+                    "user": user_payload(BOT_ID, "Glosario IA", bot=True),
+                    "roles": [],
+                    "joined_at": "2026-01-01T00:00:00+00:00",
+                    "deaf": False,
+                    "mute": False,
+                    "flags": 0,
+                }
+            ],
             "voice_states": [],
             "presences": [],
             "threads": [],
@@ -195,6 +217,12 @@ class FakeDiscord:
             self._ready.clear()
         return ws
 
+    async def delete_channel(self, guild: Guild, channel_id: int) -> None:
+        """Someone deleted a channel: tell the bot through the gateway."""
+        payload = guild.channel(channel_id)
+        guild.channel_ids.remove(channel_id)
+        await self._send(0, payload, "CHANNEL_DELETE")
+
     async def drop_gateway(self) -> None:
         """Close the gateway connection the way a network blip would; the bot must come back."""
         self._ready.clear()
@@ -268,22 +296,35 @@ class FakeDiscord:
         locale: str = "es-ES",
         permissions: str = MEMBER_PERMISSIONS,
     ) -> str:
-        """Invoke a slash command as a member; returns the interaction id."""
-        registered = self.find_command(name)
-        opts = [{"name": k, "type": _option_type(v), "value": v} for k, v in (options or {}).items()]
-        data = {"id": registered["id"], "name": name, "type": 1, "options": opts}
+        """Invoke a slash command ("termino", or "glosario-admin diario configurar") as a member; returns the id."""
+        guild = guild or self.guilds[0]
+        top, *path = name.split()
+        registered = self.find_command(top)
+        opts: list[dict] = []
+        resolved: dict[str, dict] = {}
+        for key, value in (options or {}).items():
+            if isinstance(value, ChannelRef):
+                resolved[str(value.id)] = {**guild.channel(value.id), "permissions": ALL_PERMISSIONS}
+                opts.append({"name": key, "type": 7, "value": str(value.id)})
+            else:
+                opts.append({"name": key, "type": _option_type(value), "value": value})
+        for depth, part in reversed(list(enumerate(path))):  # wrap in subcommand (1) and group (2) levels
+            opts = [{"name": part, "type": 1 if depth == len(path) - 1 else 2, "options": opts}]
+        data = {"id": registered["id"], "name": top, "type": 1, "options": opts}
+        if resolved:
+            data["resolved"] = {"channels": resolved}
         return await self._dispatch(
             self._interaction(2, data, guild=guild, user_id=user_id, locale=locale, permissions=permissions)
         )
 
     async def autocomplete(self, name: str, option: str, value: str, **kw: Any) -> str:
-        registered = self.find_command(name)
-        data = {
-            "id": registered["id"],
-            "name": name,
-            "type": 1,
-            "options": [{"name": option, "type": 3, "value": value, "focused": True}],
-        }
+        """Type into an option with autocomplete ("termino", or "glosario-admin diario configurar")."""
+        top, *path = name.split()
+        registered = self.find_command(top)
+        opts: list[dict] = [{"name": option, "type": 3, "value": value, "focused": True}]
+        for depth, part in reversed(list(enumerate(path))):
+            opts = [{"name": part, "type": 1 if depth == len(path) - 1 else 2, "options": opts}]
+        data = {"id": registered["id"], "name": top, "type": 1, "options": opts}
         return await self._dispatch(
             self._interaction(
                 4,

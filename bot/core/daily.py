@@ -1,0 +1,113 @@
+"""Term of the day: which term (pure, deterministic) and when to post it (pure, clock passed in)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from bot.core.model import Glossary, Term
+
+DAYS = ("todos", "laborables")  # every day, Monday to Friday
+_HHMM = re.compile(r"(?P<h>[01]?\d|2[0-3])[:.h](?P<m>[0-5]\d)")
+
+
+@dataclass(frozen=True, slots=True)
+class DailyEntry:
+    """A term already chosen for a guild and date, and the cycle it belongs to."""
+
+    day: date
+    term_id: str
+    cycle: int
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    hour: int
+    minute: int
+    tz: str = "UTC"
+    days: str = "todos"
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.tz)
+
+
+def _order_key(guild_id: int, cycle: int, term_id: str) -> bytes:
+    return hashlib.blake2b(f"{guild_id}:{cycle}:{term_id}".encode(), digest_size=8).digest()
+
+
+def pick(glossary: Glossary, guild_id: int, day: date, history: Sequence[DailyEntry]) -> tuple[Term, int]:
+    """The term for (guild, day) and its cycle.
+
+    A date already in the history keeps its term (if still in the glossary). Otherwise the next term of the
+    current cycle: every term once, in an order shuffled per guild and cycle, before any repeats. Terms added
+    to the glossary join the current cycle; removed ones are skipped.
+    """
+    for entry in history:
+        if entry.day == day and glossary.get(entry.term_id) is not None:
+            return glossary.get(entry.term_id), entry.cycle  # type: ignore[return-value]
+    cycle = max((e.cycle for e in history), default=0)
+    shown = {e.term_id for e in history if e.cycle == cycle}
+    remaining = [t for t in glossary if t.id not in shown]
+    if not remaining:
+        cycle += 1
+        remaining = list(glossary)
+    return min(remaining, key=lambda t: _order_key(guild_id, cycle, t.id)), cycle
+
+
+def parse_time(text: str) -> tuple[int, int] | None:
+    """'9:05', '09:05', '21.30' or '21h30' → (hour, minute); None when it is not a time of day."""
+    match = _HHMM.fullmatch(text.strip())
+    return (int(match["h"]), int(match["m"])) if match else None
+
+
+def parse_zone(name: str) -> str | None:
+    """The canonical IANA zone name, or None when unknown."""
+    name = name.strip()
+    if not name or name.startswith(("/", ".")) or ".." in name:
+        return None
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+    return name
+
+
+def local_date(now: datetime, schedule: Schedule) -> date:
+    return now.astimezone(schedule.zone).date()
+
+
+def _posts_on(day: date, schedule: Schedule) -> bool:
+    return schedule.days == "todos" or day.weekday() < 5
+
+
+def slot(day: date, schedule: Schedule) -> datetime:
+    """The posting moment of a local date, as an aware datetime. A time skipped by a DST change
+    (e.g. 02:30 on the spring-forward night) falls one hour later; a repeated one is taken the first time."""
+    local = datetime.combine(day, time(schedule.hour, schedule.minute), tzinfo=schedule.zone)
+    return local.astimezone(UTC)  # through UTC, so that a skipped local time is normalised
+
+
+def due(now: datetime, schedule: Schedule, last_posted: date | None) -> date | None:
+    """The local date to post for now, or None. Today's post is due from its slot on, until it is made —
+    so a bot that was down, or a schedule set after today's time, posts today's term at once, once."""
+    today = local_date(now, schedule)
+    if last_posted == today or not _posts_on(today, schedule):
+        return None
+    return today if now >= slot(today, schedule) else None
+
+
+def next_post(now: datetime, schedule: Schedule, last_posted: date | None) -> datetime:
+    """When the next post will be made (now, if one is due)."""
+    if due(now, schedule, last_posted) is not None:
+        return now
+    day = local_date(now, schedule)
+    for _ in range(8):
+        if _posts_on(day, schedule) and day != last_posted and slot(day, schedule) > now:
+            return slot(day, schedule)
+        day += timedelta(days=1)
+    raise AssertionError("a schedule posts at least every few days")  # pragma: no cover

@@ -1,0 +1,117 @@
+"""Term of the day end to end: configure, post once (even across restarts), permissions, status."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+from tests.fake_discord.server import (
+    MANAGE_GUILD,
+    MANAGE_MESSAGES,
+    MEMBER_PERMISSIONS,
+    SEND_MESSAGES,
+    ChannelRef,
+    Guild,
+    snowflake,
+)
+
+NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)  # 13:00 in Madrid: a 09:00 slot has passed today
+MODERATOR = str(int(MEMBER_PERMISSIONS) | MANAGE_GUILD | MANAGE_MESSAGES)
+EPHEMERAL = 64
+
+
+def cog(bot):
+    return bot.get_cog("DailyCog")
+
+
+async def configure(fake, channel_id, *, guild=None, permissions=MODERATOR, hora="09:00", zona="Europe/Madrid"):
+    iid = await fake.command(
+        "glosario-admin diario configurar",
+        {"canal": ChannelRef(channel_id), "hora": hora, "zona": zona},
+        guild=guild,
+        permissions=permissions,
+    )
+    return (await fake.response(iid))["data"]
+
+
+async def test_registration_has_the_admin_group_with_manage_messages_as_default(fake, bot):
+    admin = fake.find_command("glosario-admin")
+    assert int(admin["default_member_permissions"]) == MANAGE_MESSAGES
+    (diario,) = admin["options"]
+    assert diario["type"] == 2 and {o["name"] for o in diario["options"]} == {"configurar", "desactivar", "estado"}
+    assert fake.find_command("termino-del-dia")
+
+
+async def test_configure_after_todays_time_posts_once_and_agrees_with_the_command(fake, harness):
+    bot = await harness.start(clock=lambda: NOW)
+    channel = fake.guilds[0].channel_ids[1]
+    data = await configure(fake, channel)
+    assert data["flags"] & EPHEMERAL
+    assert f"<#{channel}>" in data["content"] and "09:00 (Europe/Madrid)" in data["content"]
+    assert "<t:" in data["content"]  # the next post as a Discord timestamp
+    await fake.wait_for(lambda: len(fake.channel_messages.get(str(channel), [])) == 1)
+    (post,) = fake.channel_messages[str(channel)]
+    embed = post["embeds"][0]
+    assert embed["author"]["name"] == "Término del día · miércoles, 2 de diciembre de 2026"
+    await cog(bot).scheduler.coro(cog(bot))  # a later tick the same day posts nothing more
+    assert len(fake.channel_messages[str(channel)]) == 1
+    today = (await fake.response(await fake.command("termino-del-dia")))["data"]["embeds"][0]
+    assert today["title"] == embed["title"]
+    await harness.stop(bot)
+    again = await harness.start(clock=lambda: NOW)  # a restart after the slot
+    await cog(again).scheduler.coro(cog(again))
+    await asyncio.sleep(0.2)
+    assert len(fake.channel_messages[str(channel)]) == 1
+    status = (await fake.response(await fake.command("glosario-admin diario estado", permissions=MODERATOR)))["data"]
+    assert "activado" in status["content"] and "miércoles, 2 de diciembre de 2026" in status["content"]
+
+
+async def test_missing_permission_is_named_and_nothing_is_scheduled(fake, harness):
+    guild = fake.guilds[0]
+    channel = guild.channel_ids[1]
+    guild.deny_everyone(channel, SEND_MESSAGES)  # the bot only has @everyone: it cannot write there
+    bot = await harness.start(clock=lambda: NOW)
+    data = await configure(fake, channel)
+    assert "me falta «Enviar mensajes»" in data["content"]
+    status = (await fake.response(await fake.command("glosario-admin diario estado", permissions=MODERATOR)))["data"]
+    assert "no está configurado" in status["content"]
+    assert str(channel) not in fake.channel_messages
+    del bot
+
+
+async def test_members_cannot_configure(fake, bot):
+    data = await configure(fake, fake.guilds[0].channel_ids[1], permissions=MEMBER_PERMISSIONS)
+    assert "Gestionar servidor" in data["content"] and data["flags"] & EPHEMERAL
+    manage_messages_only = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES)
+    data = await configure(fake, fake.guilds[0].channel_ids[1], permissions=manage_messages_only)
+    assert "Gestionar servidor" in data["content"]
+    assert not fake.channel_messages
+
+
+async def test_bad_time_and_zone_are_explained(fake, bot):
+    channel = fake.guilds[0].channel_ids[1]
+    assert "no es una hora válida" in (await configure(fake, channel, hora="25:00"))["content"]
+    assert "no es una zona horaria" in (await configure(fake, channel, zona="Marte/Olimpo"))["content"]
+    reply = await fake.response(await fake.autocomplete("glosario-admin diario configurar", "zona", "europe/mad"))
+    assert reply["type"] == 8
+    assert reply["data"]["choices"][0] == {"name": "Europe/Madrid", "value": "Europe/Madrid"}
+
+
+async def test_a_deleted_channel_is_reported_and_other_servers_still_get_their_post(fake, harness):
+    other = Guild(id=int(snowflake()), name="Otro equipo")
+    fake.guilds.append(other)
+    clock = {"now": datetime(2026, 12, 2, 7, 0, tzinfo=UTC)}  # 08:00 in Madrid: not yet time
+    bot = await harness.start(clock=lambda: clock["now"])
+    first, second = fake.guilds[0], other
+    await configure(fake, first.channel_ids[0], guild=first)
+    await configure(fake, second.channel_ids[0], guild=second)
+    assert not fake.channel_messages
+    await fake.delete_channel(first, first.channel_ids[0])
+    await asyncio.sleep(0.1)
+    clock["now"] = NOW
+    await cog(bot).scheduler.coro(cog(bot))
+    assert len(fake.channel_messages[str(second.channel_ids[0])]) == 1
+    status = (
+        await fake.response(await fake.command("glosario-admin diario estado", guild=first, permissions=MODERATOR))
+    )["data"]["content"]
+    assert "⚠️" in status and "ya no existe" in status
