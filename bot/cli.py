@@ -33,8 +33,19 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("misses", help="consultas sin respuesta registradas por el bot")
     p.add_argument("--guild", type=int, help="solo este servidor (id)")
     p.add_argument("--status", choices=["open", "resolved", "ignored", "all"], default="open")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="un objeto JSON por línea")
+    p.add_argument(
+        "--format",
+        choices=["table", "csv", "yaml"],
+        default="table",
+        help="yaml: plantillas de términos listas para rellenar (como /glosario-admin exportar)",
+    )
     p.add_argument("--limit", type=int, default=100)
+    p = sub.add_parser("resolve", help="marca consultas como resueltas (por id, ver `misses`)")
+    p.add_argument("ids", nargs="+", type=int, metavar="ID")
+    p.add_argument("--term", help="el término que ahora las responde")
+    p = sub.add_parser("ignore", help="marca consultas como ignoradas (por id)")
+    p.add_argument("ids", nargs="+", type=int, metavar="ID")
     p = sub.add_parser("sync", help="publica los comandos de barra en Discord ahora")
     p.add_argument("--guild", type=int, help="solo en este servidor (instantáneo)")
     p = sub.add_parser("daily", help="el término del día de un servidor y una fecha")
@@ -63,7 +74,7 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_USAGE
     data_dir = args.data or settings.data_dir
     command = args.command or "run"
-    if command in ("run", "sync", "misses", "daily"):
+    if command in ("run", "sync", "misses", "daily", "resolve", "ignore"):
         from bot import runner  # imports discord and aiosqlite only when they are needed
 
         return runner.dispatch(command, args, settings, data_dir)

@@ -35,6 +35,8 @@ def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_di
         return asyncio.run(_misses(settings, args))
     if command == "daily":
         return asyncio.run(_daily(settings, args, data_dir))
+    if command in ("resolve", "ignore"):
+        return asyncio.run(_set_status(settings, args, data_dir, command))
     setup_logging(settings.log_level, settings.log_format, [settings.token or ""])
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
@@ -124,6 +126,40 @@ def _forget_and_log(owner: set[asyncio.Task], task: asyncio.Task) -> None:
         log.error("background task %s failed", task.get_name(), exc_info=task.exception())
 
 
+async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Path, command: str) -> int:
+    """`resolve ID… [--term T]` and `ignore ID…` on the gaps log."""
+    term_id = None
+    if command == "resolve" and args.term:
+        from bot.core.loader import load_glossary
+        from bot.core.search import Found, SearchIndex
+
+        try:
+            result = SearchIndex(load_glossary(data_dir)).lookup(args.term)
+        except GlossaryError as exc:
+            print(f"El glosario de {data_dir} no es válido:\n{exc.report()}", file=sys.stderr)
+            return 1
+        if not isinstance(result, Found):
+            print(f"«{args.term}» no es un término del glosario.", file=sys.stderr)
+            return 1
+        term_id = result.term.id
+    if not settings.db_path.exists():
+        print(f"No hay base de datos en {settings.db_path}.", file=sys.stderr)
+        return 1
+    try:
+        db = await Database.open(settings.db_path)
+    except StorageError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    try:
+        status = "resolved" if command == "resolve" else "ignored"
+        changed = await MissLog(db).set_status(args.ids, status, term_id=term_id)
+    finally:
+        await db.close()
+    marked = "resueltas" if command == "resolve" else "ignoradas"
+    print(f"{changed} de {len(args.ids)} consulta(s) marcada(s) como {marked}" + (f" (→ {term_id})" if term_id else ""))
+    return 0 if changed == len(args.ids) else 1
+
+
 async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -> int:
     """Print the term of the day for a guild and date, from the recorded history when there is one."""
     from datetime import UTC, datetime
@@ -171,10 +207,30 @@ async def _misses(settings: Settings, args: argparse.Namespace) -> int:
     except StorageError as exc:
         print(str(exc), file=sys.stderr)
         return 1
+    log_ = MissLog(db)
     try:
-        gaps = await MissLog(db).gaps(guild_id=args.guild, status=args.status, limit=args.limit)
+        gaps = await log_.gaps(guild_id=args.guild, status=args.status, limit=args.limit)
+        if args.format == "yaml" and not args.json:
+            from bot.reports import gaps_yaml
+
+            where = f"servidor {args.guild}" if args.guild is not None else "todos los servidores"
+            print(
+                gaps_yaml(
+                    gaps,
+                    await log_.spellings([g.id for g in gaps]),
+                    await log_.picks(guild_id=args.guild),
+                    title=f"Glosario IA — términos pedidos y no encontrados ({where})",
+                ),
+                end="",
+            )
+            return 0
     finally:
         await db.close()
+    if args.format == "csv" and not args.json:
+        from bot.reports import gaps_csv
+
+        print(gaps_csv(gaps), end="")
+        return 0
     if args.json:
         for gap in gaps:
             print(json.dumps(gap.to_dict(), ensure_ascii=False))

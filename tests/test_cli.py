@@ -238,3 +238,30 @@ def test_daily_is_deterministic_and_follows_the_recorded_history(tmp_path, capsy
     asyncio.run(record())
     _, shown, _ = run(capsys, "daily", "--guild", "5", "--date", "2026-12-02")
     assert "\nHorovod\n" in shown  # what the bot posted that day
+
+
+def test_misses_formats_and_resolve_ignore_by_id(tmp_path, capsys, monkeypatch):
+    import asyncio
+
+    import yaml
+
+    path = tmp_path / "g.db"
+    asyncio.run(_seed_misses(path))
+    monkeypatch.setenv("GLOSARIO_DB", str(path))
+    _, out, _ = run(capsys, "misses", "--format", "csv")
+    assert out.splitlines()[0].startswith("id,guild_id,query") and len(out.splitlines()) == 3
+    _, out, _ = run(capsys, "misses", "--format", "yaml", "--guild", "5")
+    assert [t["term"] for t in yaml.safe_load(out)["terms"]] == ["embeddings"]
+    rows = {
+        json.loads(line)["sample"]: json.loads(line)["id"] for line in run(capsys, "misses", "--json")[1].splitlines()
+    }
+    code, out, _ = run(capsys, "resolve", str(rows["embeddings"]), "--term", "horovd")
+    assert code == 0 and "(→ horovod)" in out
+    code, out, _ = run(capsys, "ignore", str(rows["rag"]), "999")
+    assert code == 1 and out.startswith("1 de 2")
+    _, out, _ = run(capsys, "misses", "--json", "--status", "all")
+    assert {
+        (json.loads(r)["sample"], json.loads(r)["status"], json.loads(r)["resolved_term"]) for r in out.splitlines()
+    } == {("embeddings", "resolved", "horovod"), ("rag", "ignored", None)}
+    code, _, err = run(capsys, "resolve", "1", "--term", "quantum foam")
+    assert code == 1 and "no es un término" in err

@@ -88,3 +88,19 @@ class Glossary:
     @property
     def categories(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(t.category for t in self.terms))
+
+
+@dataclass(frozen=True)
+class GlossaryDiff:
+    added: tuple[Term, ...]
+    removed: tuple[Term, ...]
+    changed: tuple[Term, ...]
+
+
+def diff(old: Glossary, new: Glossary) -> GlossaryDiff:
+    """What a reload changes: terms added, removed, and changed in any field (by id)."""
+    return GlossaryDiff(
+        added=tuple(t for t in new if old.get(t.id) is None),
+        removed=tuple(t for t in old if new.get(t.id) is None),
+        changed=tuple(t for t in new if (before := old.get(t.id)) is not None and before != t),
+    )

@@ -19,16 +19,16 @@ from discord.ext import commands, tasks
 from bot.catalog import Catalog, load_catalog
 from bot.config import Settings
 from bot.core.errors import GlossaryError
-from bot.core.model import Glossary, Term
+from bot.core.model import Glossary, GlossaryDiff, Term, diff
 from bot.core.normalize import normalize
-from bot.core.search import SearchIndex
+from bot.core.search import Found, SearchIndex
 from bot.discord_app.embeds import term_embed
 from bot.discord_app.i18n import language, t
 from bot.discord_app.views import NO_MENTIONS, PickButton, TermButton, related_view
 from bot.health import HEARTBEAT_EVERY, clear_heartbeat, heartbeat_path, write_heartbeat
-from bot.storage.daily import DailyStore
+from bot.storage.daily import DailyStore, GuildRoles
 from bot.storage.db import Database
-from bot.storage.gaps import MissLog, UsageLog, asker_hash
+from bot.storage.gaps import Miss, MissLog, UsageLog, asker_hash
 from bot.storage.writer import WriteQueue
 
 log = logging.getLogger(__name__)
@@ -90,6 +90,7 @@ class Services:
     writer: WriteQueue
     salt: str
     daily: DailyStore
+    roles: GuildRoles
     clock: Callable[[], datetime] = lambda: datetime.now(UTC)
 
     @classmethod
@@ -101,7 +102,16 @@ class Services:
             commit=db.conn.commit,
             rollback=db.conn.rollback,
         )
-        return cls(settings, CatalogHolder(catalog), db, misses, usage, writer, await db.salt(), DailyStore(db))
+        return cls(
+            settings, CatalogHolder(catalog), db, misses, usage, writer, await db.salt(), DailyStore(db), GuildRoles(db)
+        )
+
+
+@dataclass(frozen=True)
+class ReloadReport:
+    catalog: Catalog
+    changes: GlossaryDiff
+    resolved: tuple[tuple[Miss, str], ...]  # (gap, the term that now answers it)
 
 
 def _replies_in_flight() -> set[asyncio.Task]:
@@ -139,12 +149,15 @@ class GlossaryBot(commands.Bot):
         self._lookup_counts: Counter[tuple[int, str, str, str]] = Counter()
 
     async def setup_hook(self) -> None:
+        from bot.discord_app.cogs.admin import AdminCog
         from bot.discord_app.cogs.daily import DailyCog
         from bot.discord_app.cogs.lookup import LookupCog
+        from bot.discord_app.review import ActSelect, PageButton
 
-        self.add_dynamic_items(TermButton, PickButton)
+        self.add_dynamic_items(TermButton, PickButton, PageButton, ActSelect)
         await self.add_cog(LookupCog(self))
         await self.add_cog(DailyCog(self))
+        await self.add_cog(AdminCog(self))
         await self.services.writer.start()
         self._flush_lookup_counts_loop.start()
         self._heartbeat_loop.start()
@@ -250,21 +263,38 @@ class GlossaryBot(commands.Bot):
             await asyncio.wait(in_flight, timeout=remaining)
         await self.close()
 
-    async def reload_glossary(self) -> Catalog | GlossaryError:
-        """Load the glossary again, off the event loop; swap it in only if it is valid."""
+    async def reload_glossary(self) -> ReloadReport | GlossaryError:
+        """Load the glossary again, off the event loop; swap it in only if it is valid, then mark the open
+        gaps that the new glossary answers as resolved (with their term)."""
         settings = self.services.settings
+        old = self.services.catalog.current
         try:
             catalog = await asyncio.to_thread(load_catalog, settings.data_dir, settings.cache_dir)
         except GlossaryError as exc:
             log.error(
                 "glossary reload failed; still serving the previous one (%d terms):\n%s",
-                len(self.services.catalog.glossary),
+                len(old.glossary),
                 exc.report(),
             )
             return exc
         self.services.catalog.current = catalog
-        log.info("glossary reloaded: %d terms", len(catalog.glossary))
-        return catalog
+        changes = diff(old.glossary, catalog.glossary)
+        resolved: list[tuple[Miss, str]] = []
+        misses = self.services.misses
+        for gap in await misses.gaps(status="open", limit=1_000_000):
+            result = catalog.index.lookup(gap.sample)
+            if isinstance(result, Found):
+                await misses.set_status([gap.id], "resolved", term_id=result.term.id)
+                resolved.append((gap, result.term.id))
+        log.info(
+            "glossary reloaded: %d terms (+%d -%d ~%d), %d gap(s) now answered",
+            len(catalog.glossary),
+            len(changes.added),
+            len(changes.removed),
+            len(changes.changed),
+            len(resolved),
+        )
+        return ReloadReport(catalog, changes, tuple(resolved))
 
     def record_miss(self, interaction: discord.Interaction, query: str, best_guess: str | None, kind: str) -> None:
         self.services.writer.submit(

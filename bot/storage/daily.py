@@ -152,3 +152,24 @@ def _settings(row: tuple) -> DailySettings:
     guild_id, enabled, channel_id, hour, minute, tz, days, error, error_at = row
     schedule = Schedule(hour, minute, tz, days) if hour is not None and minute is not None else None
     return DailySettings(guild_id, bool(enabled), channel_id, schedule, error, error_at)
+
+
+class GuildRoles:
+    """The editor role of each guild: members with it may use the review commands."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def editor_role(self, guild_id: int) -> int | None:
+        row = await (
+            await self.db.conn.execute("SELECT editor_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        ).fetchone()
+        return row[0] if row else None
+
+    async def set_editor_role(self, guild_id: int, role_id: int | None) -> None:
+        await self.db.conn.execute(
+            "INSERT INTO guild_settings (guild_id, editor_role_id) VALUES (?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET editor_role_id = excluded.editor_role_id",
+            (guild_id, role_id),
+        )
+        await self.db.conn.commit()

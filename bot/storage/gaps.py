@@ -83,6 +83,12 @@ class MissLog:
             "SELECT id, ? FROM misses WHERE guild_id = ? AND normalized = ?",
             [(m["asker"], m["guild_id"], m["normalized"]) for m in misses],
         )
+        await conn.executemany(
+            "INSERT INTO miss_spellings (miss_id, sample, count) "
+            "SELECT id, ?, 1 FROM misses WHERE guild_id = ? AND normalized = ? "
+            "ON CONFLICT (miss_id, sample) DO UPDATE SET count = count + 1",
+            [(m["sample"], m["guild_id"], m["normalized"]) for m in misses],
+        )
 
     async def record_pick(self, **pick) -> None:
         """Record one suggestion click (fields as in `record_picks`) and commit."""
@@ -113,10 +119,19 @@ class MissLog:
                 (pick["guild_id"], normalized, sample, pick["term_id"], pick["at"]),
             )
 
-    async def gaps(
-        self, *, guild_id: int | None = None, status: str = "open", order: str = "count", limit: int = 100
-    ) -> list[Miss]:
-        """Gaps, most asked (or most recent) first. `status='all'` lists every status."""
+    async def get(self, miss_id: int, *, guild_id: int | None = None) -> Miss | None:
+        """One gap by id (only within `guild_id` when given)."""
+        for gap in await self.gaps(guild_id=guild_id, status="all", ids=[miss_id]):
+            return gap
+        return None
+
+    async def count(self, *, guild_id: int | None = None, status: str = "open") -> int:
+        where, args = self._where(guild_id, status)
+        row = await (await self.db.conn.execute(f"SELECT COUNT(*) FROM misses m {where}", args)).fetchone()
+        return row[0]
+
+    @staticmethod
+    def _where(guild_id: int | None, status: str) -> tuple[str, list]:
         where, args = [], []
         if guild_id is not None:
             where.append("m.guild_id = ?")
@@ -124,16 +139,69 @@ class MissLog:
         if status != "all":
             where.append("m.status = ?")
             args.append(status)
+        return ("WHERE " + " AND ".join(where) if where else ""), args
+
+    async def gaps(
+        self,
+        *,
+        guild_id: int | None = None,
+        status: str = "open",
+        order: str = "count",
+        limit: int = 100,
+        offset: int = 0,
+        ids: list[int] | None = None,
+    ) -> list[Miss]:
+        """Gaps, most asked (or most recent) first. `status='all'` lists every status."""
+        where, args = self._where(guild_id, status)
+        if ids is not None:
+            where += (" AND " if where else "WHERE ") + f"m.id IN ({','.join('?' * len(ids))})"
+            args.extend(ids)
         order_by = "m.last_seen DESC" if order == "recent" else "m.count DESC, m.last_seen DESC"
         sql = f"""
             SELECT m.id, m.guild_id, m.normalized, m.sample, m.kind, m.count,
                    (SELECT COUNT(*) FROM miss_askers a WHERE a.miss_id = m.id),
                    m.first_seen, m.last_seen, m.best_guess, m.status, m.resolved_term
-            FROM misses m {"WHERE " + " AND ".join(where) if where else ""}
-            ORDER BY {order_by}, m.id LIMIT ?
+            FROM misses m {where}
+            ORDER BY {order_by}, m.id LIMIT ? OFFSET ?
         """
-        rows = await (await self.db.conn.execute(sql, (*args, limit))).fetchall()
+        rows = await (await self.db.conn.execute(sql, (*args, limit, offset))).fetchall()
         return [Miss(*row) for row in rows]
+
+    async def set_status(
+        self, ids: list[int], status: str, *, guild_id: int | None = None, term_id: str | None = None
+    ) -> int:
+        """Mark gaps open, resolved (optionally naming the term that covers them) or ignored. Only within
+        `guild_id` when given: a moderator never touches another server's gaps. Returns how many changed."""
+        if status not in STATUSES:
+            raise ValueError(f"unknown status {status!r}")
+        if not ids:
+            return 0
+        marks = ",".join("?" * len(ids))
+        sql = f"UPDATE misses SET status = ?, resolved_term = ? WHERE id IN ({marks})"
+        args: list = [status, term_id if status == "resolved" else None, *ids]
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            args.append(guild_id)
+        cursor = await self.db.conn.execute(sql, args)
+        await self.db.conn.commit()
+        return cursor.rowcount
+
+    async def spellings(self, miss_ids: list[int]) -> dict[int, list[tuple[str, int]]]:
+        """Every spelling seen for each gap, most frequent first."""
+        if not miss_ids:
+            return {}
+        marks = ",".join("?" * len(miss_ids))
+        rows = await (
+            await self.db.conn.execute(
+                f"SELECT miss_id, sample, count FROM miss_spellings WHERE miss_id IN ({marks}) "
+                "ORDER BY miss_id, count DESC, sample",
+                miss_ids,
+            )
+        ).fetchall()
+        out: dict[int, list[tuple[str, int]]] = {}
+        for miss_id, sample, count in rows:
+            out.setdefault(miss_id, []).append((sample, count))
+        return out
 
     async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[tuple[str, str, int]]:
         """(query sample, chosen term id, times) — most frequent first."""
@@ -166,6 +234,18 @@ class UsageLog:
             """,
             [(u["guild_id"], u["day"], u["outcome"], u["term_id"] or "", u.get("count", 1)) for u in lookups],
         )
+
+    async def outcomes(self, *, guild_id: int | None = None, since: str | None = None) -> dict[str, int]:
+        """Lookups by outcome (found / ambiguous / not_found), optionally from a day on (YYYY-MM-DD)."""
+        sql, args = "SELECT outcome, SUM(count) FROM lookups WHERE 1 = 1", []
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            args.append(guild_id)
+        if since is not None:
+            sql += " AND day >= ?"
+            args.append(since)
+        rows = await (await self.db.conn.execute(sql + " GROUP BY outcome", args)).fetchall()
+        return {outcome: n for outcome, n in rows}
 
     async def term_counts(self, *, guild_id: int | None = None) -> dict[str, int]:
         sql = "SELECT term_id, SUM(count) FROM lookups WHERE outcome = 'found'"

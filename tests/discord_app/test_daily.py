@@ -37,7 +37,7 @@ async def configure(fake, channel_id, *, guild=None, permissions=MODERATOR, hora
 async def test_registration_has_the_admin_group_with_manage_messages_as_default(fake, bot):
     admin = fake.find_command("glosario-admin")
     assert int(admin["default_member_permissions"]) == MANAGE_MESSAGES
-    (diario,) = admin["options"]
+    (diario,) = [o for o in admin["options"] if o["name"] == "diario"]
     assert diario["type"] == 2 and {o["name"] for o in diario["options"]} == {"configurar", "desactivar", "estado"}
     assert fake.find_command("termino-del-dia")
 
@@ -81,7 +81,7 @@ async def test_missing_permission_is_named_and_nothing_is_scheduled(fake, harnes
 
 async def test_members_cannot_configure(fake, bot):
     data = await configure(fake, fake.guilds[0].channel_ids[1], permissions=MEMBER_PERMISSIONS)
-    assert "Gestionar servidor" in data["content"] and data["flags"] & EPHEMERAL
+    assert "es para moderadores" in data["content"] and data["flags"] & EPHEMERAL
     manage_messages_only = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES)
     data = await configure(fake, fake.guilds[0].channel_ids[1], permissions=manage_messages_only)
     assert "Gestionar servidor" in data["content"]

@@ -29,8 +29,9 @@ async def test_reload_swaps_only_a_valid_glossary(fake, harness, tmp_path):
     shutil.copytree(SHIPPED, data)
     bot = await harness.start(data_dir=data)
     (data / "extra.yaml").write_text("category: Extra\nterms:\n  - term: Ajuste Fino\n    definition: Fine-tuning.\n")
-    catalog = await bot.reload_glossary()
-    assert len(catalog.glossary) == 18
+    report = await bot.reload_glossary()
+    assert len(report.catalog.glossary) == 18
+    assert [t.term for t in report.changes.added] == ["Ajuste Fino"]
     reply = await fake.response(await fake.command("termino", {"termino": "ajuste fino"}))
     assert reply["data"]["embeds"][0]["title"] == "Ajuste Fino"
     (data / "extra.yaml").write_text("category: Extra\nterms:\n  - term: [roto\n")

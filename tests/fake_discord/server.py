@@ -40,6 +40,14 @@ class ChannelRef:
     id: int
 
 
+@dataclass(frozen=True)
+class RoleRef:
+    """A role passed as a slash-command option."""
+
+    id: int
+    name: str = "Editores"
+
+
 @dataclass
 class Guild:
     id: int
@@ -47,6 +55,24 @@ class Guild:
     channel_ids: list[int] = field(default_factory=lambda: [int(snowflake()), int(snowflake())])
     # channel id → permission overwrites, e.g. deny Send Messages to @everyone (the bot's only role)
     overwrites: dict[int, list[dict]] = field(default_factory=dict)
+
+    @property
+    def editor_role_id(self) -> int:
+        return self.id + 1  # a plain role, "Editores", with no special permissions
+
+    @staticmethod
+    def role(role_id: int, name: str) -> dict:
+        return {
+            "id": str(role_id),
+            "name": name,
+            "permissions": "0",
+            "position": 1,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": True,
+            "flags": 0,
+        }
 
     def deny_everyone(self, channel_id: int, permissions: int) -> None:
         self.overwrites[channel_id] = [{"id": str(self.id), "type": 0, "allow": "0", "deny": str(permissions)}]
@@ -88,7 +114,8 @@ class Guild:
                     "managed": False,
                     "mentionable": False,
                     "flags": 0,
-                }
+                },
+                self.role(self.editor_role_id, "Editores"),
             ],
             "channels": [self.channel(c) for c in self.channel_ids],
             "emojis": [],
@@ -125,6 +152,7 @@ class FakeDiscord:
         self.responses: dict[str, list[dict]] = {}  # interaction id → callback bodies and follow-ups
         self.channel_messages: dict[str, list[dict]] = {}
         self._tokens: dict[str, str] = {}  # interaction token → interaction id
+        self.member_roles: dict[int, list[int]] = {}  # user id → role ids they have
         self.callback_delay = 0.0
         self.callbacks_started = 0
         self.identified = 0
@@ -263,7 +291,7 @@ class FakeDiscord:
             },
             "member": {
                 "user": user_payload(user_id),
-                "roles": [],
+                "roles": [str(r) for r in self.member_roles.get(user_id, [])],
                 "joined_at": "2026-01-01T00:00:00+00:00",
                 "deaf": False,
                 "mute": False,
@@ -301,18 +329,24 @@ class FakeDiscord:
         top, *path = name.split()
         registered = self.find_command(top)
         opts: list[dict] = []
-        resolved: dict[str, dict] = {}
+        resolved: dict[str, dict[str, dict]] = {}
         for key, value in (options or {}).items():
             if isinstance(value, ChannelRef):
-                resolved[str(value.id)] = {**guild.channel(value.id), "permissions": ALL_PERMISSIONS}
+                resolved.setdefault("channels", {})[str(value.id)] = {
+                    **guild.channel(value.id),
+                    "permissions": ALL_PERMISSIONS,
+                }
                 opts.append({"name": key, "type": 7, "value": str(value.id)})
+            elif isinstance(value, RoleRef):
+                resolved.setdefault("roles", {})[str(value.id)] = guild.role(value.id, value.name)
+                opts.append({"name": key, "type": 8, "value": str(value.id)})
             else:
                 opts.append({"name": key, "type": _option_type(value), "value": value})
         for depth, part in reversed(list(enumerate(path))):  # wrap in subcommand (1) and group (2) levels
             opts = [{"name": part, "type": 1 if depth == len(path) - 1 else 2, "options": opts}]
         data = {"id": registered["id"], "name": top, "type": 1, "options": opts}
         if resolved:
-            data["resolved"] = {"channels": resolved}
+            data["resolved"] = resolved
         return await self._dispatch(
             self._interaction(2, data, guild=guild, user_id=user_id, locale=locale, permissions=permissions)
         )
@@ -337,13 +371,47 @@ class FakeDiscord:
         )
 
     async def click(
-        self, message: dict, custom_id: str, *, user_id: int = 111, locale: str = "es-ES", guild: Guild | None = None
+        self,
+        message: dict,
+        custom_id: str,
+        *,
+        user_id: int = 111,
+        locale: str = "es-ES",
+        guild: Guild | None = None,
+        permissions: str = MEMBER_PERMISSIONS,
+        values: list[str] | None = None,
     ) -> str:
-        """Press a button of a message the bot sent."""
-        data = {"custom_id": custom_id, "component_type": 2}
+        """Press a button of a message the bot sent (or, with `values`, choose in one of its select menus)."""
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
+        if values is not None:
+            data["values"] = values
         return await self._dispatch(
             self._interaction(
-                3, data, guild=guild, user_id=user_id, locale=locale, permissions=MEMBER_PERMISSIONS, message=message
+                3, data, guild=guild, user_id=user_id, locale=locale, permissions=permissions, message=message
+            )
+        )
+
+    async def submit_modal(
+        self,
+        modal: dict,
+        values: dict[str, str],
+        *,
+        message: dict | None = None,
+        user_id: int = 111,
+        permissions: str = MEMBER_PERMISSIONS,
+        guild: Guild | None = None,
+    ) -> str:
+        """Fill in and submit a modal the bot opened (`modal` is the callback's data); values by input label."""
+        rows = []
+        for row in modal["components"]:
+            inputs = [
+                {"type": 4, "custom_id": c["custom_id"], "value": values.get(c["label"], "")} for c in row["components"]
+            ]
+            rows.append({"type": 1, "components": inputs})
+        data = {"custom_id": modal["custom_id"], "components": rows}
+        return await self._dispatch(
+            self._interaction(
+                5, data, guild=guild, user_id=user_id, locale="es-ES", permissions=permissions, message=message
             )
         )
 
@@ -401,7 +469,15 @@ class FakeDiscord:
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
         body = None
-        if request.can_read_body:
+        if request.content_type.startswith("multipart/"):  # a reply with attachments
+            body, files = {}, {}
+            async for part in await request.multipart():
+                if part.name == "payload_json":
+                    body = json.loads(await part.text())
+                else:
+                    files[part.filename] = await part.read()
+            body["_files"] = files
+        elif request.can_read_body:
             text = await request.text()
             if request.content_type == "application/json" and text:
                 body = json.loads(text)

@@ -38,14 +38,6 @@ def _stamp(moment: datetime) -> str:
 
 
 class DailyCog(commands.Cog):
-    admin = app_commands.Group(
-        name="glosario-admin",
-        description="Herramientas de moderación del glosario",
-        guild_only=True,
-        default_permissions=discord.Permissions(manage_messages=True),
-    )
-    diario = app_commands.Group(name="diario", description="Término del día", parent=admin)
-
     def __init__(self, bot: GlossaryBot) -> None:
         self.bot = bot
         self.store = bot.services.daily
@@ -81,29 +73,7 @@ class DailyCog(commands.Cog):
         )
 
     # -- moderators -------------------------------------------------------------------------------
-    async def _moderator(self, interaction: discord.Interaction) -> bool:
-        """default_permissions is only a hint to Discord: the real check is here."""
-        if interaction.guild is not None and interaction.permissions.manage_guild:
-            return True
-        await interaction.response.send_message(
-            t(interaction.locale, "daily_no_permission"), ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
-        return False
-
-    @diario.command(name="configurar", description="Publica un término cada día en un canal")
-    @app_commands.describe(
-        canal="Canal donde publicar",
-        hora="Hora local, HH:MM",
-        zona="Zona horaria IANA (por defecto UTC)",
-        dias="Qué días publicar",
-    )
-    @app_commands.choices(
-        dias=[
-            app_commands.Choice(name="todos los días", value="todos"),
-            app_commands.Choice(name="de lunes a viernes", value="laborables"),
-        ]
-    )
-    async def configurar(
+    async def configure(
         self,
         interaction: discord.Interaction,
         canal: discord.TextChannel,
@@ -111,8 +81,7 @@ class DailyCog(commands.Cog):
         zona: str = "UTC",
         dias: str = "todos",
     ) -> None:
-        if not await self._moderator(interaction):
-            return
+        """/glosario-admin diario configurar (the permission check is the admin cog's)."""
         loc = interaction.locale
         parsed, zone = daily.parse_time(hora), daily.parse_zone(zona)
         channel = interaction.guild.get_channel(canal.id) if interaction.guild else None
@@ -153,27 +122,22 @@ class DailyCog(commands.Cog):
         if settings is not None:
             await self.post_if_due(settings)  # a time already past today: today's term goes out now
 
-    @configurar.autocomplete("zona")
-    async def zona_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+    @staticmethod
+    def zones(current: str) -> list[app_commands.Choice[str]]:
+        """Time zone names for autocomplete: prefix matches first, then anywhere."""
         needle = current.strip().lower().replace(" ", "_")
         starts = [z for z in _ZONES if z.lower().startswith(needle)]
         inside = [z for z in _ZONES if needle in z.lower() and z not in starts]
         return [app_commands.Choice(name=z, value=z) for z in (starts + inside)[:25]]
 
-    @diario.command(name="desactivar", description="Deja de publicar el término del día")
-    async def desactivar(self, interaction: discord.Interaction) -> None:
-        if not await self._moderator(interaction):
-            return
+    async def disable(self, interaction: discord.Interaction) -> None:
         was_on = await self.store.disable(interaction.guild_id)
         key = "daily_disabled" if was_on else "daily_not_configured"
         await interaction.response.send_message(
             t(interaction.locale, key), ephemeral=True, allowed_mentions=NO_MENTIONS
         )
 
-    @diario.command(name="estado", description="Cómo está configurado el término del día")
-    async def estado(self, interaction: discord.Interaction) -> None:
-        if not await self._moderator(interaction):
-            return
+    async def status(self, interaction: discord.Interaction) -> None:
         loc = interaction.locale
         settings = await self.store.settings(interaction.guild_id)
         if settings is None or settings.schedule is None:

@@ -1,0 +1,233 @@
+"""/glosario-admin: moderators' tools. Thin: checks, then review / daily helpers and storage."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.errors import GlossaryError
+from bot.discord_app.embeds import COLOUR, echo
+from bot.discord_app.i18n import t
+from bot.discord_app.review import ORDER_CHOICES, STATUS_CHOICES, deny, is_moderator, render
+from bot.discord_app.views import NO_MENTIONS
+from bot.reports import gaps_csv, gaps_yaml
+
+if TYPE_CHECKING:
+    from bot.discord_app.client import GlossaryBot
+    from bot.discord_app.cogs.daily import DailyCog
+
+_EVERYTHING = 1_000_000
+
+
+def _names(terms, limit: int = 15) -> str:
+    names = [term.term for term in terms]
+    more = len(names) - limit
+    return ", ".join(names[:limit]) + (f" … (+{more})" if more > 0 else "")
+
+
+class AdminCog(commands.Cog):
+    admin = app_commands.Group(
+        name="glosario-admin",
+        description="Herramientas de moderación del glosario",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_messages=True),
+    )
+    diario = app_commands.Group(name="diario", description="Término del día", parent=admin)
+
+    def __init__(self, bot: GlossaryBot) -> None:
+        self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every /glosario-admin command: Manage Messages or the editor role, checked here for real."""
+        if await is_moderator(self.bot, interaction):
+            return True
+        await deny(interaction)
+        return False
+
+    async def _manages_server(self, interaction: discord.Interaction) -> bool:
+        if interaction.permissions.manage_guild:
+            return True
+        await deny(interaction, "admin_denied_guild")
+        return False
+
+    @property
+    def daily(self) -> DailyCog:
+        return self.bot.get_cog("DailyCog")  # type: ignore[return-value]
+
+    # -- gaps -------------------------------------------------------------------------------------
+    @admin.command(name="pendientes", description="Consultas que el glosario no supo responder")
+    @app_commands.describe(orden="Más pedidas o más recientes primero", estado="Qué consultas ver")
+    @app_commands.choices(
+        orden=[app_commands.Choice(name=k, value=k) for k in ORDER_CHOICES],
+        estado=[app_commands.Choice(name=k, value=k) for k in STATUS_CHOICES],
+    )
+    async def pendientes(
+        self, interaction: discord.Interaction, orden: str = "frecuentes", estado: str = "abiertas"
+    ) -> None:
+        embed, view = await render(
+            self.bot,
+            interaction.guild_id,
+            interaction.locale,
+            0,
+            ORDER_CHOICES.get(orden, "count"),
+            STATUS_CHOICES.get(estado, "open"),
+        )
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @admin.command(name="exportar", description="Descarga las consultas abiertas para los editores")
+    @app_commands.choices(
+        formato=[app_commands.Choice(name="yaml", value="yaml"), app_commands.Choice(name="csv", value="csv")]
+    )
+    async def exportar(self, interaction: discord.Interaction, formato: str = "yaml") -> None:
+        misses = self.bot.services.misses
+        gaps = await misses.gaps(guild_id=interaction.guild_id, status="open", limit=_EVERYTHING)
+        if formato == "csv":
+            text = gaps_csv(gaps)
+        else:
+            title = f"{t(interaction.locale, 'export_title')} ({interaction.guild.name if interaction.guild else ''})"
+            text = gaps_yaml(
+                gaps,
+                await misses.spellings([g.id for g in gaps]),
+                await misses.picks(guild_id=interaction.guild_id),
+                title=title,
+            )
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"glosario-pendientes.{formato}")
+        await interaction.response.send_message(
+            t(interaction.locale, "export_done", count=len(gaps), format=formato.upper()),
+            file=file,
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    @admin.command(name="recargar", description="Vuelve a leer el glosario de disco")
+    async def recargar(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # reading a big glossary takes time
+        loc = interaction.locale
+        report = await self.bot.reload_glossary()
+        if isinstance(report, GlossaryError):
+            head = t(loc, "reload_failed", count=len(report.problems), terms=len(self.bot.services.catalog.glossary))
+            body = report.report()
+            room = 1900 - len(head)
+            if len(body) > room:
+                body = body[: room - 2] + "\n…"
+            await interaction.followup.send(f"{head}\n```\n{body}\n```", ephemeral=True, allowed_mentions=NO_MENTIONS)
+            return
+        changes = report.changes
+        embed = discord.Embed(
+            colour=COLOUR,
+            description=t(
+                loc,
+                "reload_ok",
+                count=len(report.catalog.glossary),
+                added=len(changes.added),
+                removed=len(changes.removed),
+                changed=len(changes.changed),
+            ),
+        )
+        for key, terms in (
+            ("reload_added", changes.added),
+            ("reload_removed", changes.removed),
+            ("reload_changed", changes.changed),
+        ):
+            if terms:
+                embed.add_field(name=t(loc, key), value=_names(terms)[:1024], inline=False)
+        here = [(gap, term_id) for gap, term_id in report.resolved if gap.guild_id == interaction.guild_id]
+        if here:
+            glossary = report.catalog.glossary
+            lines = [f"«{echo(gap.sample)}» → {glossary.get(term_id).term}" for gap, term_id in here[:15]]
+            embed.add_field(name=t(loc, "reload_resolved"), value="\n".join(lines)[:1024], inline=False)
+        await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @admin.command(name="estadisticas", description="Consultas, aciertos y lagunas de este servidor")
+    async def estadisticas(self, interaction: discord.Interaction) -> None:
+        loc, guild_id = interaction.locale, interaction.guild_id
+        services = self.bot.services
+        glossary = services.catalog.glossary
+        week_ago = (services.clock() - timedelta(days=6)).date().isoformat()
+        outcomes = await services.usage.outcomes(guild_id=guild_id)
+        week = sum((await services.usage.outcomes(guild_id=guild_id, since=week_ago)).values())
+        total = sum(outcomes.values())
+        pct = {
+            k: f"{100 * outcomes.get(k, 0) / total:.0f} %" if total else "—"
+            for k in ("found", "ambiguous", "not_found")
+        }
+        counts = await services.usage.term_counts(guild_id=guild_id)
+        top = sorted(((n, term_id) for term_id, n in counts.items() if glossary.get(term_id)), reverse=True)[:5]
+        gaps = await services.misses.gaps(guild_id=guild_id, status="open", limit=5)
+        never = [term for term in glossary if term.id not in counts]
+        none = t(loc, "stats_none")
+        embed = discord.Embed(title=t(loc, "stats_title"), colour=COLOUR)
+        embed.add_field(name=t(loc, "stats_terms"), value=str(len(glossary)))
+        embed.add_field(name=t(loc, "stats_lookups"), value=t(loc, "stats_lookups_value", total=total, week=week))
+        embed.add_field(
+            name=t(loc, "stats_rates"),
+            value=t(loc, "stats_rates_value", found=pct["found"], ambiguous=pct["ambiguous"], missed=pct["not_found"]),
+            inline=False,
+        )
+        embed.add_field(
+            name=t(loc, "stats_top"),
+            value="\n".join(f"{glossary.get(term_id).term} — {n}" for n, term_id in top) or none,
+            inline=False,
+        )
+        embed.add_field(
+            name=t(loc, "stats_gaps"),
+            value="\n".join(f"«{echo(g.sample)}» — {g.count}" for g in gaps) or none,
+            inline=False,
+        )
+        embed.add_field(
+            name=f"{t(loc, 'stats_never')} ({len(never)})", value=_names(never, 20)[:1024] or none, inline=False
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @admin.command(name="rol-editor", description="Quién, además de los moderadores, puede revisar el glosario")
+    async def rol_editor(self, interaction: discord.Interaction, rol: discord.Role) -> None:
+        if not await self._manages_server(interaction):
+            return
+        await self.bot.services.roles.set_editor_role(interaction.guild_id, rol.id)
+        await interaction.response.send_message(
+            t(interaction.locale, "role_set", role=rol.mention), ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
+    # -- term of the day (Manage Server) ------------------------------------------------------------
+    @diario.command(name="configurar", description="Publica un término cada día en un canal")
+    @app_commands.describe(
+        canal="Canal donde publicar",
+        hora="Hora local, HH:MM",
+        zona="Zona horaria IANA (por defecto UTC)",
+        dias="Qué días publicar",
+    )
+    @app_commands.choices(
+        dias=[
+            app_commands.Choice(name="todos los días", value="todos"),
+            app_commands.Choice(name="de lunes a viernes", value="laborables"),
+        ]
+    )
+    async def configurar(
+        self,
+        interaction: discord.Interaction,
+        canal: discord.TextChannel,
+        hora: str,
+        zona: str = "UTC",
+        dias: str = "todos",
+    ) -> None:
+        if await self._manages_server(interaction):
+            await self.daily.configure(interaction, canal, hora, zona, dias)
+
+    @configurar.autocomplete("zona")
+    async def zona_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        return self.daily.zones(current)
+
+    @diario.command(name="desactivar", description="Deja de publicar el término del día")
+    async def desactivar(self, interaction: discord.Interaction) -> None:
+        if await self._manages_server(interaction):
+            await self.daily.disable(interaction)
+
+    @diario.command(name="estado", description="Cómo está configurado el término del día")
+    async def estado(self, interaction: discord.Interaction) -> None:
+        if await self._manages_server(interaction):
+            await self.daily.status(interaction)

@@ -1,0 +1,223 @@
+"""The moderators' list of gaps: pages, and the buttons and menus on them (state in custom_id "glosario:…")."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.core.search import Found
+from bot.discord_app.embeds import COLOUR, echo
+from bot.discord_app.i18n import t
+from bot.discord_app.views import NO_MENTIONS
+
+if TYPE_CHECKING:
+    from bot.discord_app.client import GlossaryBot
+
+PAGE_SIZE = 10
+STATUS_CHOICES = {"abiertas": "open", "ignoradas": "ignored", "resueltas": "resolved"}
+ORDER_CHOICES = {"frecuentes": "count", "recientes": "recent"}
+_STATE = r"(?P<page>\d{1,5}):(?P<order>count|recent):(?P<status>open|ignored|resolved)"
+
+
+async def is_moderator(bot: GlossaryBot, interaction: discord.Interaction) -> bool:
+    """Manage Messages, or the editor role this server chose. default_permissions is only Discord's hint."""
+    if interaction.guild is None:
+        return False
+    if interaction.permissions.manage_messages or interaction.permissions.manage_guild:
+        return True
+    role_id = await bot.services.roles.editor_role(interaction.guild.id)
+    roles = getattr(interaction.user, "roles", [])
+    return role_id is not None and any(role.id == role_id for role in roles)
+
+
+async def deny(interaction: discord.Interaction, key: str = "admin_denied") -> None:
+    await interaction.response.send_message(t(interaction.locale, key), ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+def _plural(locale: object, key: str, n: int) -> str:
+    one, many = t(locale, key).split("|")
+    return one if n == 1 else many
+
+
+def _stamp(iso: str, style: str) -> str:
+    try:
+        return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:{style}>"
+    except ValueError:
+        return iso
+
+
+async def render(
+    bot: GlossaryBot, guild_id: int, locale: object, page: int, order: str, status: str
+) -> tuple[discord.Embed, discord.ui.View]:
+    """One page of this guild's gaps, with paging buttons and the menus to act on its entries."""
+    misses, glossary = bot.services.misses, bot.services.catalog.glossary
+    total = await misses.count(guild_id=guild_id, status=status)
+    pages = max(1, -(-total // PAGE_SIZE))
+    page = min(max(page, 0), pages - 1)
+    gaps = await misses.gaps(guild_id=guild_id, status=status, order=order, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
+    status_name = t(locale, f"gaps_status_{status}")
+    embed = discord.Embed(title=t(locale, "gaps_title", status=status_name), colour=COLOUR)
+    lines = []
+    for n, gap in enumerate(gaps, start=page * PAGE_SIZE + 1):
+        line = t(
+            locale,
+            "gaps_line",
+            n=n,
+            query=echo(gap.sample),
+            count=gap.count,
+            times=_plural(locale, "gaps_times", gap.count),
+            askers=gap.askers,
+            people=_plural(locale, "gaps_people", gap.askers),
+            first=_stamp(gap.first_seen, "d"),
+            last=_stamp(gap.last_seen, "R"),
+        )
+        named = glossary.get(gap.resolved_term or gap.best_guess or "")
+        if named is not None:
+            key = "gaps_resolved_as" if gap.status == "resolved" and gap.resolved_term else "gaps_guess"
+            line += " · " + t(locale, key, term=named.term)
+        lines.append(line)
+    embed.description = "\n".join(lines) or t(locale, "gaps_empty", status=status_name)
+    proposals = await misses.picks(guild_id=guild_id, limit=10)
+    if proposals:
+        lines = []
+        for sample, term_id, times in proposals:
+            named = glossary.get(term_id)
+            lines.append(
+                t(
+                    locale,
+                    "gaps_proposal_line",
+                    query=echo(sample),
+                    term=named.term if named else term_id,
+                    times=times,
+                    times_word=_plural(locale, "gaps_times", times),
+                )
+            )
+        embed.add_field(name=t(locale, "gaps_proposals"), value="\n".join(lines)[:1024], inline=False)
+    embed.set_footer(text=t(locale, "gaps_page", page=page + 1, pages=pages, total=total))
+    view = discord.ui.View(timeout=None)
+    state = f"{page}:{order}:{status}"
+    view.add_item(PageButton(page - 1, order, status, t(locale, "gaps_prev"), disabled=page == 0))
+    view.add_item(PageButton(page + 1, order, status, t(locale, "gaps_next"), disabled=page >= pages - 1))
+    if gaps:
+        options = [
+            discord.SelectOption(label=f"{n}. {gap.sample}"[:100], value=str(gap.id))
+            for n, gap in enumerate(gaps, start=page * PAGE_SIZE + 1)
+        ]
+        if status == "open":
+            view.add_item(ActSelect("ignore", state, t(locale, "gaps_ignore"), options, many=True))
+            view.add_item(ActSelect("resolve", state, t(locale, "gaps_resolve"), options, many=False))
+        else:
+            view.add_item(ActSelect("reopen", state, t(locale, "gaps_reopen"), options, many=True))
+    view.stop()  # render-only: clicks reach the dynamic items registered on the bot
+    return embed, view
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:gaps:" + _STATE):
+    def __init__(self, page: int, order: str, status: str, label: str = "…", disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"glosario:gaps:{max(page, 0)}:{order}:{status}",
+            )
+        )
+        self.page, self.order, self.status = max(page, 0), order, status
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(int(match["page"]), match["order"], match["status"])
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await _check(interaction)
+
+    async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        embed, view = await render(
+            interaction.client, interaction.guild_id, interaction.locale, self.page, self.order, self.status
+        )
+        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+
+
+class ActSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"glosario:gapact:(?P<action>ignore|resolve|reopen):" + _STATE
+):
+    def __init__(
+        self,
+        action: str,
+        state: str,
+        placeholder: str = "…",
+        options: list[discord.SelectOption] | None = None,
+        many: bool = True,
+    ) -> None:
+        options = options or [discord.SelectOption(label="…", value="0")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"glosario:gapact:{action}:{state}",
+                placeholder=placeholder,
+                options=options,
+                min_values=1,
+                max_values=len(options) if many else 1,
+            )
+        )
+        self.action = action
+        page, order, status = state.split(":")
+        self.page, self.order, self.status = int(page), order, status
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(match["action"], f"{match['page']}:{match['order']}:{match['status']}")
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await _check(interaction)
+
+    async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        ids = [int(v) for v in (interaction.data or {}).get("values", []) if str(v).isdigit()]
+        bot = interaction.client
+        if self.action == "resolve" and ids:
+            gap = await bot.services.misses.get(ids[0], guild_id=interaction.guild_id)
+            if gap is not None:
+                await interaction.response.send_modal(ResolveModal(gap.id, gap.sample, self, interaction.locale))
+            return
+        status = "ignored" if self.action == "ignore" else "open"
+        await bot.services.misses.set_status(ids, status, guild_id=interaction.guild_id)
+        embed, view = await render(bot, interaction.guild_id, interaction.locale, self.page, self.order, self.status)
+        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+
+
+class ResolveModal(discord.ui.Modal):
+    def __init__(self, miss_id: int, sample: str, source: ActSelect, locale: object) -> None:
+        super().__init__(
+            title=t(locale, "gaps_modal_title", query=sample)[:45], timeout=600, custom_id=f"glosario:resolve:{miss_id}"
+        )
+        self.miss_id, self.source, self.locale = miss_id, source, locale
+        self.term = discord.ui.TextInput(label=t(locale, "gaps_modal_label")[:45], required=False, max_length=100)
+        self.add_item(self.term)
+
+    async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        bot = interaction.client
+        name = (self.term.value or "").strip()
+        term_id = None
+        if name:
+            result = bot.services.catalog.index.lookup(name)
+            if not isinstance(result, Found):
+                await interaction.response.send_message(
+                    t(interaction.locale, "gaps_modal_unknown", term=echo(name)),
+                    ephemeral=True,
+                    allowed_mentions=NO_MENTIONS,
+                )
+                return
+            term_id = result.term.id
+        await bot.services.misses.set_status([self.miss_id], "resolved", guild_id=interaction.guild_id, term_id=term_id)
+        src = self.source
+        embed, view = await render(bot, interaction.guild_id, interaction.locale, src.page, src.order, src.status)
+        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+
+
+async def _check(interaction: discord.Interaction[GlossaryBot]) -> bool:
+    if await is_moderator(interaction.client, interaction):
+        return True
+    await deny(interaction)
+    return False

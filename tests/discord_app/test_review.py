@@ -1,0 +1,211 @@
+"""Moderators' review of gaps end to end: permissions, pages, ignore/resolve, export, reload, stats, isolation."""
+
+from __future__ import annotations
+
+import shutil
+
+import yaml
+
+from bot.core.loader import load_glossary
+from tests.conftest import SHIPPED
+from tests.discord_app.test_lookup import harness_message
+from tests.fake_discord.server import (
+    MANAGE_GUILD,
+    MANAGE_MESSAGES,
+    MEMBER_PERMISSIONS,
+    Guild,
+    RoleRef,
+    snowflake,
+)
+
+MODERATOR = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES)
+ADMIN = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES | MANAGE_GUILD)
+
+
+async def ask(fake, query, user_id=1, guild=None):
+    return await fake.response(await fake.command("termino", {"termino": query}, user_id=user_id, guild=guild))
+
+
+async def admin(fake, path, options=None, *, permissions=MODERATOR, guild=None, user_id=900):
+    iid = await fake.command(f"glosario-admin {path}", options, permissions=permissions, guild=guild, user_id=user_id)
+    return iid, await fake.response(iid)
+
+
+def buttons_and_selects(data):
+    return [c for row in data.get("components", []) for c in row["components"]]
+
+
+async def test_members_are_refused_every_admin_command(fake, bot):
+    for path, options in [
+        ("pendientes", None),
+        ("exportar", None),
+        ("recargar", None),
+        ("estadisticas", None),
+        ("rol-editor", {"rol": RoleRef(fake.guilds[0].editor_role_id)}),
+        ("diario estado", None),
+    ]:
+        _, reply = await admin(fake, path, options, permissions=MEMBER_PERMISSIONS)
+        assert "es para moderadores" in reply["data"]["content"], path
+        assert reply["data"]["flags"] & 64
+
+
+async def test_moderator_sees_the_gap_a_member_just_created(fake, bot, harness):
+    await ask(fake, "Tokenización", user_id=1)
+    await ask(fake, "tokenizacion", user_id=2)
+    await harness.flushed(bot)
+    _, reply = await admin(fake, "pendientes")
+    data = reply["data"]
+    assert data["flags"] & 64
+    (embed,) = data["embeds"]
+    assert embed["title"] == "Consultas sin respuesta — abiertas"
+    assert "«tokenizacion» — 2 veces, 2 personas" in embed["description"]
+    assert embed["footer"]["text"] == "Página 1 de 1 · 1 en total"
+
+
+async def seed_gaps(bot, guild_id, n):
+    misses = bot.services.misses
+    for i in range(n):
+        for _ in range(n - i):  # gap i asked n - i times: a clear order
+            await misses.record(
+                guild_id=guild_id,
+                sample=f"laguna {i:02d}",
+                normalized=f"laguna {i:02d}",
+                asker=f"a{i}",
+                best_guess=None,
+                kind="lookup",
+                at=f"2026-12-{1 + i % 28:02d}T10:00:00",
+            )
+
+
+async def test_pages_through_25_gaps_ignores_one_and_resolves_one_naming_its_term(fake, bot, harness):
+    guild_id = fake.guilds[0].id
+    await seed_gaps(bot, guild_id, 25)
+    _, reply = await admin(fake, "pendientes")
+    data = reply["data"]
+    assert data["embeds"][0]["footer"]["text"] == "Página 1 de 3 · 25 en total"
+    assert data["embeds"][0]["description"].count("\n") == 9  # ten entries
+    prev, nxt, ignore, resolve = buttons_and_selects(data)
+    assert prev["disabled"] is True and nxt["custom_id"] == "glosario:gaps:1:count:open"
+    page2 = await fake.response(await fake.click(harness_message(data), nxt["custom_id"], permissions=MODERATOR))
+    assert page2["type"] == 7 and page2["data"]["embeds"][0]["footer"]["text"] == "Página 2 de 3 · 25 en total"
+    assert "**11.** «laguna 10»" in page2["data"]["embeds"][0]["description"]
+    nxt = buttons_and_selects(page2["data"])[1]
+    page3 = (
+        await fake.response(await fake.click(harness_message(page2["data"]), nxt["custom_id"], permissions=MODERATOR))
+    )["data"]
+    assert page3["embeds"][0]["description"].count("\n") == 4 and buttons_and_selects(page3)[1]["disabled"]
+
+    target = next(o for o in ignore["options"] if o["label"] == "1. laguna 00")
+    done = await fake.response(
+        await fake.click(harness_message(data), ignore["custom_id"], permissions=MODERATOR, values=[target["value"]])
+    )
+    assert done["type"] == 7 and done["data"]["embeds"][0]["footer"]["text"] == "Página 1 de 3 · 24 en total"
+    assert harness.rows("SELECT status FROM misses WHERE sample = 'laguna 00'") == [("ignored",)]
+
+    resolve = buttons_and_selects(done["data"])[3]
+    choice = next(o for o in resolve["options"] if o["label"].endswith("laguna 01"))
+    modal = await fake.response(
+        await fake.click(
+            harness_message(done["data"]), resolve["custom_id"], permissions=MODERATOR, values=[choice["value"]]
+        )
+    )
+    assert modal["type"] == 9
+    submitted = await fake.response(
+        await fake.submit_modal(
+            modal["data"],
+            {"Término que la responde (opcional)": "horovd"},
+            message=harness_message(done["data"]),
+            permissions=MODERATOR,
+        )
+    )
+    assert submitted["type"] == 7
+    assert harness.rows("SELECT status, resolved_term FROM misses WHERE sample = 'laguna 01'") == [
+        ("resolved", "horovod")
+    ]
+    _, ignored = await admin(fake, "pendientes", {"estado": "ignoradas"})
+    assert "laguna 00" in ignored["data"]["embeds"][0]["description"]
+
+
+async def test_export_yaml_stubs_load_once_filled_and_csv_has_the_counts(fake, bot, harness, tmp_path):
+    for user, query in [(1, "tokenización"), (2, "Tokenizacion"), (3, "tokenisacion"), (4, "embeddings")]:
+        await ask(fake, query, user_id=user)
+    await harness.flushed(bot)
+    _, reply = await admin(fake, "exportar", {"formato": "yaml"})
+    (text,) = [v.decode() for v in reply["_files"].values()]
+    stubs = yaml.safe_load(text)
+    names = [t["term"] for t in stubs["terms"]]
+    assert names[0] in ("tokenización", "Tokenizacion") and "embeddings" in names
+    assert stubs["terms"][0]["aliases"] == ["tokenisacion"]  # a typo of the same gap becomes an alias
+    assert all(t["definition"] == "" for t in stubs["terms"])
+    (tmp_path / "glossary.yaml").write_text("title: Prueba\n", encoding="utf-8")
+    (tmp_path / "pendientes.yaml").write_text(
+        text.replace('definition: ""', 'definition: "Por escribir."'), encoding="utf-8"
+    )
+    assert len(load_glossary(tmp_path)) == 2
+    _, reply = await admin(fake, "exportar", {"formato": "csv"})
+    (csv_text,) = [v.decode() for v in reply["_files"].values()]
+    lines = csv_text.splitlines()
+    assert lines[0].startswith("id,guild_id,query,kind,count,askers")
+    assert len(lines) == 4
+
+
+async def test_reload_broken_keeps_the_old_glossary_and_adding_a_term_resolves_its_gap(fake, harness, tmp_path):
+    data = tmp_path / "glossary"
+    shutil.copytree(SHIPPED, data)
+    bot = await harness.start(data_dir=data)
+    await ask(fake, "ajuste fino")
+    await harness.flushed(bot)
+    (data / "extra.yaml").write_text("category: Extra\nterms:\n  - term: Ajuste Fino\n    defintion: x\n")
+    iid, first = await admin(fake, "recargar")
+    assert first["type"] == 5  # deferred: reading the files may take a moment
+    failed = await fake.response(iid, 1)
+    assert "No he recargado" in failed["content"] and f"{data / 'extra.yaml'}:4:" in failed["content"]
+    assert (await ask(fake, "horovod"))["data"]["embeds"][0]["title"] == "Horovod"
+    (data / "extra.yaml").write_text("category: Extra\nterms:\n  - term: Ajuste Fino\n    definition: Fine-tuning.\n")
+    iid, _ = await admin(fake, "recargar")
+    ok = (await fake.response(iid, 1))["embeds"][0]
+    assert "**18** términos (1 nuevos, 0 quitados, 0 cambiados)" in ok["description"]
+    fields = {f["name"]: f["value"] for f in ok["fields"]}
+    assert fields["Nuevos"] == "Ajuste Fino"
+    assert fields["Consultas que ahora tienen respuesta"] == "«ajuste fino» → Ajuste Fino"
+    assert harness.rows("SELECT status, resolved_term FROM misses") == [("resolved", "ajuste-fino")]
+
+
+async def test_another_servers_gaps_are_never_shown_or_touched(fake, harness):
+    other = Guild(id=int(snowflake()), name="Otro")
+    fake.guilds.append(other)
+    bot = await harness.start()
+    await ask(fake, "secreto del otro servidor", guild=other)
+    await ask(fake, "lo nuestro")
+    await harness.flushed(bot)
+    _, reply = await admin(fake, "pendientes")
+    text = reply["data"]["embeds"][0]["description"]
+    assert "lo nuestro" in text and "secreto" not in text
+    (their_id,) = harness.rows("SELECT id FROM misses WHERE guild_id = ?", other.id)[0]
+    ignore = buttons_and_selects(reply["data"])[2]
+    forged = {**ignore, "options": [{"label": "x", "value": str(their_id)}]}  # a crafted choice
+    message = harness_message({**reply["data"], "components": [{"type": 1, "components": [forged]}]})
+    await fake.response(await fake.click(message, ignore["custom_id"], permissions=MODERATOR, values=[str(their_id)]))
+    assert harness.rows("SELECT status FROM misses WHERE guild_id = ?", other.id) == [("open",)]
+    _, csv_reply = await admin(fake, "exportar", {"formato": "csv"})
+    assert "secreto" not in next(iter(csv_reply["_files"].values())).decode()
+
+
+async def test_editor_role_and_statistics(fake, bot, harness):
+    guild = fake.guilds[0]
+    _, denied = await admin(fake, "rol-editor", {"rol": RoleRef(guild.editor_role_id)})  # Manage Messages only
+    assert "Gestionar servidor" in denied["data"]["content"]
+    _, done = await admin(fake, "rol-editor", {"rol": RoleRef(guild.editor_role_id)}, permissions=ADMIN)
+    assert f"<@&{guild.editor_role_id}>" in done["data"]["content"]
+    fake.member_roles[555] = [guild.editor_role_id]
+    for query in ("horovod", "horovod", "ray", "zzz inexistente", "tensorflow"):
+        await ask(fake, query, user_id=7)
+    bot.flush_lookup_counts()
+    await harness.flushed(bot)
+    _, stats = await admin(fake, "estadisticas", permissions=MEMBER_PERMISSIONS, user_id=555)  # an editor
+    fields = {f["name"]: f["value"] for f in stats["data"]["embeds"][0]["fields"]}
+    assert fields["Términos"] == "17"
+    assert fields["Consultas"] == "5 en total · 5 en los últimos 7 días"
+    assert fields["Resultados"] == "60 % respondidas · 20 % dudosas · 20 % sin respuesta"
+    assert fields["Más consultados"].splitlines()[0] == "Horovod — 2"
+    assert fields["Nunca consultados (15)"].startswith("Aprendizaje Automático Distribuido")
