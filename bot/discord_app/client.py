@@ -19,12 +19,14 @@ from discord.ext import commands, tasks
 from bot.catalog import Catalog, load_catalog
 from bot.config import Settings
 from bot.core.errors import GlossaryError
+from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary, GlossaryDiff, Term, diff
 from bot.core.normalize import normalize
 from bot.core.search import Found, SearchIndex
 from bot.discord_app.embeds import term_embed
 from bot.discord_app.i18n import language, t
-from bot.discord_app.views import NO_MENTIONS, PickButton, TermButton, related_view
+from bot.discord_app.translator import GlossaryTranslator
+from bot.discord_app.views import NO_MENTIONS, OpenButton, PickButton, TermButton, related_view
 from bot.health import HEARTBEAT_EVERY, clear_heartbeat, heartbeat_path, write_heartbeat
 from bot.storage.daily import DailyStore, GuildRoles
 from bot.storage.db import Database
@@ -46,6 +48,7 @@ class CatalogHolder:
 
     def __init__(self, catalog: Catalog):
         self._current = catalog
+        self._mentions: MentionFinder | None = None
         self._cards: OrderedDict[tuple[str, str], tuple[discord.Embed, discord.ui.View | None]] = OrderedDict()
 
     @property
@@ -56,6 +59,15 @@ class CatalogHolder:
     def current(self, catalog: Catalog) -> None:
         self._current = catalog
         self._cards = OrderedDict()
+        self._mentions = None
+
+    @property
+    def mentions(self) -> MentionFinder:
+        """The "Explicar términos" matcher of the current glossary, built on first use."""
+        finder = self._mentions
+        if finder is None or finder.glossary is not self._current.glossary:
+            finder = self._mentions = MentionFinder(self._current.glossary)
+        return finder
 
     def card(self, term: Term, locale: object) -> tuple[discord.Embed, discord.ui.View | None]:
         """The term's embed and "see also" buttons (shared objects: never modify them)."""
@@ -151,11 +163,14 @@ class GlossaryBot(commands.Bot):
     async def setup_hook(self) -> None:
         from bot.discord_app.cogs.admin import AdminCog
         from bot.discord_app.cogs.daily import DailyCog
+        from bot.discord_app.cogs.discover import DiscoverCog
         from bot.discord_app.cogs.lookup import LookupCog
         from bot.discord_app.review import ActSelect, PageButton
 
-        self.add_dynamic_items(TermButton, PickButton, PageButton, ActSelect)
+        await self.tree.set_translator(GlossaryTranslator())
+        self.add_dynamic_items(TermButton, OpenButton, PickButton, PageButton, ActSelect)
         await self.add_cog(LookupCog(self))
+        await self.add_cog(DiscoverCog(self))
         await self.add_cog(DailyCog(self))
         await self.add_cog(AdminCog(self))
         await self.services.writer.start()

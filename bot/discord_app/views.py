@@ -27,10 +27,13 @@ def _label(text: str) -> str:
 class TermButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:term:(?P<id>[^:]{1,72})"):
     """Opens a related term. In an ephemeral card it navigates in place; elsewhere it answers privately."""
 
+    PREFIX = "glosario:term:"
+    in_place = True  # in an ephemeral card, show the related term in place of this one
+
     def __init__(self, term_id: str, label: str = "…") -> None:
         super().__init__(
             discord.ui.Button(
-                label=_label(label), style=discord.ButtonStyle.secondary, custom_id=f"glosario:term:{term_id}"
+                label=_label(label), style=discord.ButtonStyle.secondary, custom_id=f"{self.PREFIX}{term_id}"
             )
         )
         self.term_id = term_id
@@ -50,13 +53,20 @@ class TermButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
             return
         embed, view = bot.services.catalog.card(term, interaction.locale)
         message = interaction.message
-        if message is not None and message.flags.ephemeral:
+        if self.in_place and message is not None and message.flags.ephemeral:
             await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
         else:
             await interaction.response.send_message(
                 embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
             )
         bot.record_lookup(interaction, "found", term.id)
+
+
+class OpenButton(TermButton, template=r"glosario:open:(?P<id>[^:]{1,72})"):
+    """Opens a term in a new private message (from a list that should stay on screen)."""
+
+    PREFIX = "glosario:open:"
+    in_place = False
 
 
 class PickButton(

@@ -153,6 +153,7 @@ class FakeDiscord:
         self.channel_messages: dict[str, list[dict]] = {}
         self._tokens: dict[str, str] = {}  # interaction token → interaction id
         self.member_roles: dict[int, list[int]] = {}  # user id → role ids they have
+        self.sent_messages: dict[str, dict] = {}  # interaction id → the message its reply created
         self.callback_delay = 0.0
         self.callbacks_started = 0
         self.identified = 0
@@ -351,6 +352,41 @@ class FakeDiscord:
             self._interaction(2, data, guild=guild, user_id=user_id, locale=locale, permissions=permissions)
         )
 
+    async def message_command(
+        self, name: str, content: str, *, user_id: int = 111, locale: str = "es-ES", guild: Guild | None = None
+    ) -> str:
+        """Use a message context-menu command on a message with this content (written by someone else)."""
+        guild = guild or self.guilds[0]
+        registered = self.find_command(name)
+        target = {
+            "id": snowflake(),
+            "channel_id": str(guild.channel_ids[0]),
+            "type": 0,
+            "content": content,
+            "author": user_payload(222, "beto"),
+            "attachments": [],
+            "embeds": [],
+            "components": [],
+            "mentions": [],
+            "mention_roles": [],
+            "mention_everyone": False,
+            "pinned": False,
+            "tts": False,
+            "timestamp": "2026-12-02T09:00:00+00:00",
+            "edited_timestamp": None,
+            "flags": 0,
+        }
+        data = {
+            "id": registered["id"],
+            "name": name,
+            "type": 3,
+            "target_id": target["id"],
+            "resolved": {"messages": {target["id"]: target}},
+        }
+        return await self._dispatch(
+            self._interaction(2, data, guild=guild, user_id=user_id, locale=locale, permissions=MEMBER_PERMISSIONS)
+        )
+
     async def autocomplete(self, name: str, option: str, value: str, **kw: Any) -> str:
         """Type into an option with autocomplete ("termino", or "glosario-admin diario configurar")."""
         top, *path = name.split()
@@ -414,6 +450,10 @@ class FakeDiscord:
                 5, data, guild=guild, user_id=user_id, locale="es-ES", permissions=permissions, message=message
             )
         )
+
+    def message_of(self, interaction_id: str) -> dict:
+        """The message the bot's reply to this interaction created (to press its buttons)."""
+        return self.sent_messages[interaction_id]
 
     def find_command(self, name: str) -> dict:
         for cmds in self.commands.values():
@@ -513,7 +553,8 @@ class FakeDiscord:
         if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
             scope = parts[3] if len(parts) == 5 else "global"
             registered = [
-                {**cmd, "id": snowflake(), "application_id": str(APP_ID), "version": snowflake()} for cmd in body
+                {"description": "", **cmd, "id": snowflake(), "application_id": str(APP_ID), "version": snowflake()}
+                for cmd in body  # Discord answers "" as the description of context menus
             ]
             self.commands[scope] = registered
             return _json(registered)
@@ -536,6 +577,7 @@ class FakeDiscord:
             if body["type"] in (4, 7):
                 reply["resource"] = {"type": body["type"], "message": message}
                 reply["interaction"]["response_message_id"] = message["id"]
+                self.sent_messages[interaction_id] = message
             return _json(reply)
         if parts[0] == "webhooks":  # follow-ups (POST) and edits of the original (PATCH …/@original)
             interaction_id = self._tokens.get(parts[2], "")

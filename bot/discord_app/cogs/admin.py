@@ -80,6 +80,7 @@ class AdminCog(commands.Cog):
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @admin.command(name="exportar", description="Descarga las consultas abiertas para los editores")
+    @app_commands.describe(formato="Formato del archivo")
     @app_commands.choices(
         formato=[app_commands.Choice(name="yaml", value="yaml"), app_commands.Choice(name="csv", value="csv")]
     )
@@ -185,6 +186,7 @@ class AdminCog(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @admin.command(name="rol-editor", description="Quién, además de los moderadores, puede revisar el glosario")
+    @app_commands.describe(rol="Rol de los editores del glosario")
     async def rol_editor(self, interaction: discord.Interaction, rol: discord.Role) -> None:
         if not await self._manages_server(interaction):
             return

@@ -1,0 +1,157 @@
+"""/glosario buscar | lista | aleatorio | ayuda, and the message menu "Explicar términos"."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.core.mentions import first_sentence
+from bot.core.normalize import normalize
+from bot.discord_app.embeds import COLOUR, echo
+from bot.discord_app.i18n import t
+from bot.discord_app.pager import Pager
+from bot.discord_app.views import NO_MENTIONS, OpenButton
+
+if TYPE_CHECKING:
+    from bot.core.model import Term
+    from bot.discord_app.client import GlossaryBot
+
+SEARCH_PAGE, LIST_PAGE, EXPLAIN_MAX = 5, 20, 10
+
+
+class DiscoverCog(commands.Cog):
+    glosario = app_commands.Group(name="glosario", description="Explora el glosario de IA")
+
+    def __init__(self, bot: GlossaryBot) -> None:
+        self.bot = bot
+        self.explain_menu = app_commands.ContextMenu(name="Explicar términos", callback=self.explain)
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.explain_menu)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.explain_menu.name, type=self.explain_menu.type)
+
+    async def _open(self, interaction: discord.Interaction, term_id: str) -> None:
+        term = self.bot.services.catalog.glossary.get(term_id)
+        if term is None:
+            await interaction.response.send_message(
+                t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+            return
+        embed, view = self.bot.services.catalog.card(term, interaction.locale)
+        await interaction.response.send_message(
+            embed=embed, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+        self.bot.record_lookup(interaction, "found", term.id)
+
+    @glosario.command(name="buscar", description="Busca términos por las palabras de su definición")
+    @app_commands.describe(texto="Palabras a buscar")
+    async def buscar(self, interaction: discord.Interaction, texto: str) -> None:
+        hits = self.bot.services.catalog.index.search(texto)
+        loc = interaction.locale
+        if not hits:
+            await interaction.response.send_message(
+                t(loc, "search_none", query=echo(texto)), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+            if normalize(texto):
+                self.bot.record_miss(interaction, texto, None, "search")
+            return
+        terms = [hit.term for hit in hits]
+        title = t(loc, "search_title", query=echo(texto))
+
+        def render(page: int) -> tuple[discord.Embed, list[Term]]:
+            chunk = terms[page * SEARCH_PAGE : (page + 1) * SEARCH_PAGE]
+            lines = [
+                f"**{term.term}**" + (f" ({term.en})" if term.en else "") + f" — {first_sentence(term.definition)}"
+                for term in chunk
+            ]
+            return discord.Embed(title=title, description="\n".join(lines)[:4096], colour=COLOUR), chunk
+
+        await Pager(interaction.user.id, loc, -(-len(terms) // SEARCH_PAGE), render, self._open).send(interaction)
+
+    @glosario.command(name="lista", description="Todos los términos, por orden alfabético")
+    @app_commands.describe(categoria="Solo los de esta categoría")
+    async def lista(self, interaction: discord.Interaction, categoria: str | None = None) -> None:
+        glossary, loc = self.bot.services.catalog.glossary, interaction.locale
+        categories = list(glossary.categories)
+        if categoria:
+            wanted = [c for c in categories if normalize(c) == normalize(categoria)]
+            if not wanted:
+                await interaction.response.send_message(
+                    t(loc, "list_unknown_category", category=echo(categoria)),
+                    ephemeral=True,
+                    allowed_mentions=NO_MENTIONS,
+                )
+                return
+            categories = wanted
+        # Grouped by category, alphabetical inside each: one row per term, the category heading where it changes.
+        terms = [
+            term
+            for category in sorted(categories, key=normalize)
+            for term in sorted((x for x in glossary if x.category == category), key=lambda x: normalize(x.term))
+        ]
+        title = (
+            t(loc, "list_title_category", category=categories[0], count=len(terms))
+            if categoria
+            else t(loc, "list_title", count=len(terms))
+        )
+
+        def render(page: int) -> tuple[discord.Embed, list[Term]]:
+            chunk = terms[page * LIST_PAGE : (page + 1) * LIST_PAGE]
+            lines, heading = [], None
+            for term in chunk:
+                if term.category != heading:
+                    heading = term.category
+                    lines.append(f"__{heading}__")
+                lines.append(f"• {term.term}" + (f" — *{term.en}*" if term.en else ""))
+            return discord.Embed(title=title, description="\n".join(lines)[:4096], colour=COLOUR), chunk
+
+        await Pager(interaction.user.id, loc, max(1, -(-len(terms) // LIST_PAGE)), render, self._open).send(interaction)
+
+    @lista.autocomplete("categoria")
+    async def categoria_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        needle = normalize(current)
+        names = [c for c in self.bot.services.catalog.glossary.categories if needle in normalize(c)]
+        return [app_commands.Choice(name=c[:100], value=c[:100]) for c in names[:25]]
+
+    @glosario.command(name="aleatorio", description="Un término al azar")
+    async def aleatorio(self, interaction: discord.Interaction) -> None:
+        term = random.choice(self.bot.services.catalog.glossary.terms)
+        embed, view = self.bot.services.catalog.card(term, interaction.locale)
+        await interaction.response.send_message(
+            embed=embed, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
+        )
+
+    @glosario.command(name="ayuda", description="Qué puede hacer el bot")
+    async def ayuda(self, interaction: discord.Interaction) -> None:
+        loc = interaction.locale
+        embed = discord.Embed(title=t(loc, "help_title"), description=t(loc, "help_body"), colour=COLOUR)
+        embed.set_footer(text=self.bot.services.catalog.glossary.title)
+        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    async def explain(self, interaction: discord.Interaction, message: discord.Message) -> None:
+        """Message menu "Explicar términos": the glossary terms the message mentions, privately."""
+        loc = interaction.locale
+        terms = self.bot.services.catalog.mentions.find(message.content or "")
+        if not terms:
+            await interaction.response.send_message(
+                t(loc, "explain_none"), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+            return
+        shown = terms[:EXPLAIN_MAX]
+        lines = [f"**{term.term}** — {first_sentence(term.definition)}" for term in shown]
+        if len(terms) > EXPLAIN_MAX:
+            lines.append(t(loc, "explain_more", count=len(terms) - EXPLAIN_MAX))
+        embed = discord.Embed(title=t(loc, "explain_title"), description="\n".join(lines)[:4096], colour=COLOUR)
+        view = discord.ui.View(timeout=None)
+        for term in shown:
+            view.add_item(OpenButton(term.id, term.term))
+        view.stop()  # render-only: clicks reach the OpenButton dynamic item
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)

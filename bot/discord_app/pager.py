@@ -1,0 +1,101 @@
+"""Paginated, private lists (search results, the whole glossary): only the asker pages; buttons go grey on timeout."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+import discord
+
+from bot.core.model import Term
+from bot.discord_app.i18n import t
+from bot.discord_app.views import NO_MENTIONS
+
+PageRenderer = Callable[[int], tuple[discord.Embed, list[Term]]]
+
+
+class Pager(discord.ui.View):
+    """Previous / next, and a menu to open any term of the page. Lives in memory for `TIMEOUT` seconds (shorter
+    than the 15 minutes an interaction token lasts, so the message can still be edited to disable it)."""
+
+    TIMEOUT = 600.0
+
+    def __init__(
+        self,
+        owner_id: int,
+        locale: object,
+        pages: int,
+        render: PageRenderer,
+        open_term: Callable[[discord.Interaction, str], object],
+    ) -> None:
+        super().__init__(timeout=self.TIMEOUT)
+        self.owner_id, self.locale, self.pages, self._render, self._open = owner_id, locale, pages, render, open_term
+        self.page = 0
+        self.interaction: discord.Interaction | None = None  # the command that showed the list
+        self.prev = discord.ui.Button(label=t(locale, "gaps_prev"), style=discord.ButtonStyle.secondary, row=0)
+        self.next = discord.ui.Button(label=t(locale, "gaps_next"), style=discord.ButtonStyle.secondary, row=0)
+        self.prev.callback, self.next.callback = self._go_prev, self._go_next
+        self.add_item(self.prev)
+        self.add_item(self.next)
+        self.menu: discord.ui.Select | None = None
+
+    def current(self) -> discord.Embed:
+        """The embed of the current page (and the view's items set for it)."""
+        embed, terms = self._render(self.page)
+        embed.set_footer(text=t(self.locale, "pager_page", page=self.page + 1, pages=self.pages))
+        self.prev.disabled = self.page == 0
+        self.next.disabled = self.page >= self.pages - 1
+        if self.menu is not None:
+            self.remove_item(self.menu)
+            self.menu = None
+        if terms:
+            self.menu = discord.ui.Select(
+                placeholder=t(self.locale, "pager_open"),
+                row=1,
+                options=[
+                    discord.SelectOption(
+                        label=term.term[:100], value=term.id, description=(term.en or "")[:100] or None
+                    )
+                    for term in terms[:25]
+                ],
+            )
+            self.menu.callback = self._open_selected
+            self.add_item(self.menu)
+        return embed
+
+    async def send(self, interaction: discord.Interaction) -> None:
+        self.interaction = interaction
+        await interaction.response.send_message(
+            embed=self.current(), view=self, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id == self.owner_id:
+            return True
+        await interaction.response.send_message(
+            t(interaction.locale, "pager_not_yours"), ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+        return False
+
+    async def _turn(self, interaction: discord.Interaction, delta: int) -> None:
+        self.page = min(max(self.page + delta, 0), self.pages - 1)
+        await interaction.response.edit_message(embed=self.current(), view=self, allowed_mentions=NO_MENTIONS)
+
+    async def _go_prev(self, interaction: discord.Interaction) -> None:
+        await self._turn(interaction, -1)
+
+    async def _go_next(self, interaction: discord.Interaction) -> None:
+        await self._turn(interaction, +1)
+
+    async def _open_selected(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if values:
+            await self._open(interaction, values[0])
+
+    async def on_timeout(self) -> None:
+        for item in self.children:
+            item.disabled = True  # type: ignore[attr-defined]
+        if self.interaction is not None:
+            # If the message is gone, or its token expired, there is nothing left to disable.
+            with contextlib.suppress(discord.HTTPException):
+                await self.interaction.edit_original_response(view=self)
