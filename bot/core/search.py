@@ -21,7 +21,7 @@ MAX_TYPOS = 2  # edits forgiven in the whole query
 MAX_SUGGESTIONS = 5
 MAX_CHOICES = 25  # Discord's limit for autocomplete
 MAX_QUERY = 200  # characters of a query that are read
-_MAX_CANDIDATES = 500
+_MAX_CANDIDATES = 60
 
 # Words that carry no meaning on their own; they never select candidates.
 STOPWORDS = frozenset(
@@ -219,6 +219,14 @@ class SearchIndex:
         self._len_ids = by_len
         self._postings = {w: sorted(set(ids)) for w, ids in postings.items()}
         self._vocab = sorted(self._postings)
+        # One-deletion neighbourhood of every vocabulary word: a misspelt word finds the words one edit away
+        # (a letter missing, extra, changed or swapped) by dictionary lookups instead of a scan.
+        deletions: dict[str, list[str]] = {}
+        for word in self._vocab:
+            if len(word) > 3:
+                for variant in {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}:
+                    deletions.setdefault(variant, []).append(word)
+        self._deletions = deletions
         self._starts = _sorted_pairs(start_forms, start_terms)
         self._inner = _sorted_pairs(inner_forms, inner_terms)
         self._alphabetical = sorted(range(len(self._terms)), key=lambda i: self._key_norm[first_key[i]])
@@ -327,10 +335,19 @@ class SearchIndex:
         return {k for k, _ in counts.most_common(limit)}
 
     def _similar_words_uncached(self, word: str) -> tuple[str, ...]:
+        """Vocabulary words that `word` may be a misspelling of (at most 5, most alike first)."""
         if word in self._postings:
             return (word,)
         if len(word) <= 3:
             return ()
+        near: set[str] = set()
+        for variant in {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}:
+            near.update(self._deletions.get(variant, ()))
+        scored = sorted(((fuzz.ratio(word, w), w) for w in near), reverse=True)
+        close = tuple(w for score, w in scored if score >= WORD_MATCH)[:5]
+        if close:
+            return close
+        # Nothing one edit away: scan the vocabulary for anything alike enough (two edits, longer words).
         hits = process.extract(word, self._vocab, scorer=fuzz.ratio, score_cutoff=WORD_MATCH, limit=5)
         return tuple(w for w, _, _ in hits)
 
