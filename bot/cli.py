@@ -99,7 +99,7 @@ def _main(argv: list[str] | None) -> int:
             return EXIT_USAGE
         print(invite_url(app_id))
         return EXIT_OK
-    glossary = _load_or_report(data_dir)
+    glossary = load_or_report(data_dir)
     if glossary is None:
         return EXIT_FAIL
     if command == "list":
@@ -161,7 +161,7 @@ def _iso_date(text: str):
         raise argparse.ArgumentTypeError(f"'{text}' no es una fecha YYYY-MM-DD") from None
 
 
-def _load_or_report(data_dir: Path) -> Glossary | None:
+def load_or_report(data_dir: Path) -> Glossary | None:
     try:
         return load_glossary(data_dir)
     except GlossaryError as exc:

@@ -126,29 +126,35 @@ def _forget_and_log(owner: set[asyncio.Task], task: asyncio.Task) -> None:
         log.error("background task %s failed", task.get_name(), exc_info=task.exception())
 
 
+async def _open_existing(settings: Settings, missing: str) -> Database | None:
+    """The database for an editor's command, or None after saying why (missing, or unusable)."""
+    if not settings.db_path.exists():
+        print(missing.format(path=settings.db_path), file=sys.stderr)
+        return None
+    try:
+        return await Database.open(settings.db_path)
+    except StorageError as exc:
+        print(str(exc), file=sys.stderr)
+        return None
+
+
 async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Path, command: str) -> int:
     """`resolve ID… [--term T]` and `ignore ID…` on the gaps log."""
     term_id = None
     if command == "resolve" and args.term:
-        from bot.core.loader import load_glossary
+        from bot.cli import load_or_report
         from bot.core.search import Found, SearchIndex
 
-        try:
-            result = SearchIndex(load_glossary(data_dir)).lookup(args.term)
-        except GlossaryError as exc:
-            print(f"El glosario de {data_dir} no es válido:\n{exc.report()}", file=sys.stderr)
+        glossary = load_or_report(data_dir)
+        if glossary is None:
             return 1
+        result = SearchIndex(glossary).lookup(args.term)
         if not isinstance(result, Found):
             print(f"«{args.term}» no es un término del glosario.", file=sys.stderr)
             return 1
         term_id = result.term.id
-    if not settings.db_path.exists():
-        print(f"No hay base de datos en {settings.db_path}.", file=sys.stderr)
-        return 1
-    try:
-        db = await Database.open(settings.db_path)
-    except StorageError as exc:
-        print(str(exc), file=sys.stderr)
+    db = await _open_existing(settings, "No hay base de datos en {path}.")
+    if db is None:
         return 1
     try:
         status = "resolved" if command == "resolve" else "ignored"
@@ -164,22 +170,17 @@ async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -
     """Print the term of the day for a guild and date, from the recorded history when there is one."""
     from datetime import UTC, datetime
 
-    from bot.cli import format_term
+    from bot.cli import load_or_report, format_term
     from bot.core import daily
-    from bot.core.loader import load_glossary
     from bot.storage.daily import DailyStore
 
-    try:
-        glossary = load_glossary(data_dir)
-    except GlossaryError as exc:
-        print(f"El glosario de {data_dir} no es válido:\n{exc.report()}", file=sys.stderr)
+    glossary = load_or_report(data_dir)
+    if glossary is None:
         return 1
     history, schedule = [], None
-    if settings.db_path.exists():
-        try:
-            db = await Database.open(settings.db_path)
-        except StorageError as exc:
-            print(str(exc), file=sys.stderr)
+    if settings.db_path.exists():  # without a database the pick is the deterministic one, with no history
+        db = await _open_existing(settings, "")
+        if db is None:
             return 1
         try:
             store = DailyStore(db)
@@ -196,16 +197,10 @@ async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -
 
 
 async def _misses(settings: Settings, args: argparse.Namespace) -> int:
-    if not settings.db_path.exists():
-        print(
-            f"No hay base de datos en {settings.db_path} todavía: el bot aún no ha registrado consultas.",
-            file=sys.stderr,
-        )
-        return 1
-    try:
-        db = await Database.open(settings.db_path)
-    except StorageError as exc:
-        print(str(exc), file=sys.stderr)
+    db = await _open_existing(
+        settings, "No hay base de datos en {path} todavía: el bot aún no ha registrado consultas."
+    )
+    if db is None:
         return 1
     log_ = MissLog(db)
     try:

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from bot.storage.gaps import query_hash
-from tests.fake_discord.server import APP_ID
+from tests.fake_discord.server import APP_ID, bot_message
 
 EPHEMERAL = 64
 
@@ -216,26 +216,7 @@ async def test_dev_guild_syncs_there_at_every_start(fake, harness):
 
 def harness_message(data: dict) -> dict:
     """The message object Discord would attach to a component interaction on this reply."""
-    from tests.fake_discord.server import BOT_ID, snowflake, user_payload
-
-    return {
-        "id": snowflake(),
-        "channel_id": "1",
-        "type": 0,
-        "content": data.get("content") or "",
-        "author": user_payload(BOT_ID, "Glosario IA", bot=True),
-        "attachments": [],
-        "embeds": data.get("embeds", []),
-        "components": data.get("components", []),
-        "mentions": [],
-        "mention_roles": [],
-        "mention_everyone": False,
-        "pinned": False,
-        "tts": False,
-        "timestamp": "2026-12-02T10:00:00+00:00",
-        "edited_timestamp": None,
-        "flags": data.get("flags") or 0,
-    }
+    return bot_message(data, "1")
 
 
 @pytest.fixture(autouse=True)

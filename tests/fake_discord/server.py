@@ -486,26 +486,6 @@ class FakeDiscord:
             self._changed.notify_all()
 
     # -- REST -------------------------------------------------------------------------------------
-    def _message(self, body: dict, channel_id: str, *, flags: int = 0) -> dict:
-        return {
-            "id": snowflake(),
-            "channel_id": channel_id,
-            "type": 0,
-            "content": body.get("content") or "",
-            "author": user_payload(BOT_ID, "Glosario IA", bot=True),
-            "attachments": [],
-            "embeds": body.get("embeds") or [],
-            "components": body.get("components") or [],
-            "mentions": [],
-            "mention_roles": [],
-            "mention_everyone": False,
-            "pinned": False,
-            "tts": False,
-            "timestamp": "2026-12-02T10:00:00+00:00",
-            "edited_timestamp": None,
-            "flags": flags | (body.get("flags") or 0),
-        }
-
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
         body = None
@@ -566,7 +546,7 @@ class FakeDiscord:
                 await asyncio.sleep(self.callback_delay)
             self.responses.setdefault(interaction_id, []).append(body)
             data = body.get("data") or {}
-            message = self._message(data, "0", flags=data.get("flags") or 0)
+            message = bot_message(data, "0", flags=data.get("flags") or 0)
             reply: dict[str, Any] = {
                 "interaction": {
                     "id": interaction_id,
@@ -582,12 +562,34 @@ class FakeDiscord:
         if parts[0] == "webhooks":  # follow-ups (POST) and edits of the original (PATCH …/@original)
             interaction_id = self._tokens.get(parts[2], "")
             self.responses.setdefault(interaction_id, []).append({"webhook": method, **(body or {})})
-            return _json(self._message(body or {}, "0"))
+            return _json(bot_message(body or {}, "0"))
         if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
-            msg = self._message(body, parts[1])
+            msg = bot_message(body, parts[1])
             self.channel_messages.setdefault(parts[1], []).append(msg)
             return _json(msg)
         return _json({"message": f"fake Discord has no route {method} /{'/'.join(parts)}", "code": 0}, status=404)
+
+
+def bot_message(body: dict, channel_id: str, *, flags: int = 0) -> dict:
+    """A message object as Discord returns it, for something the bot sent (content, embeds, components)."""
+    return {
+        "id": snowflake(),
+        "channel_id": channel_id,
+        "type": 0,
+        "content": body.get("content") or "",
+        "author": user_payload(BOT_ID, "Glosario IA", bot=True),
+        "attachments": [],
+        "embeds": body.get("embeds") or [],
+        "components": body.get("components") or [],
+        "mentions": [],
+        "mention_roles": [],
+        "mention_everyone": False,
+        "pinned": False,
+        "tts": False,
+        "timestamp": "2026-12-02T10:00:00+00:00",
+        "edited_timestamp": None,
+        "flags": flags | (body.get("flags") or 0),
+    }
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
