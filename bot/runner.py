@@ -170,7 +170,7 @@ async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -
     """Print the term of the day for a guild and date, from the recorded history when there is one."""
     from datetime import UTC, datetime
 
-    from bot.cli import load_or_report, format_term
+    from bot.cli import format_term, load_or_report
     from bot.core import daily
     from bot.storage.daily import DailyStore
 
