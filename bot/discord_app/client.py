@@ -334,11 +334,9 @@ class GlossaryBot(commands.Bot):
 
     # -- errors -----------------------------------------------------------------------------------
     async def on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        if isinstance(error, app_commands.CommandOnCooldown):
-            message = t(interaction.locale, "cooldown", seconds=max(1, round(error.retry_after)))
-        else:
-            log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=error)
-            message = t(interaction.locale, "error")
+        # Exception text is never shown to users: a short apology for them, the traceback for the log.
+        log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=error)
+        message = t(interaction.locale, "error")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)

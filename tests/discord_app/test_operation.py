@@ -39,3 +39,16 @@ async def test_reload_swaps_only_a_valid_glossary(fake, harness, tmp_path):
     assert isinstance(error, GlossaryError)
     assert str(data / "extra.yaml") in error.report()
     assert len(bot.services.catalog.glossary) == 18  # the last good glossary keeps serving
+
+
+async def test_an_unexpected_failure_gets_a_short_apology_not_the_exception(fake, harness):
+    from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS
+
+    bot = await harness.start()
+    await bot.services.db.close()  # the database is gone from under the bot
+    moderator = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES)
+    reply = await fake.response(await fake.command("glosario-admin pendientes", permissions=moderator))
+    assert reply["data"]["flags"] & 64
+    assert reply["data"]["content"] == "Algo ha fallado al responder. Ya está registrado; prueba de nuevo en un momento."
+    lookup = await fake.response(await fake.command("termino", {"termino": "horovod"}))
+    assert lookup["data"]["embeds"][0]["title"] == "Horovod"  # answering from memory still works
