@@ -42,6 +42,7 @@ async def test_reload_swaps_only_a_valid_glossary(fake, harness, tmp_path):
 
 
 async def test_an_unexpected_failure_gets_a_short_apology_not_the_exception(fake, harness):
+    from bot.discord_app.i18n import STRINGS
     from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS
 
     bot = await harness.start()
@@ -49,6 +50,6 @@ async def test_an_unexpected_failure_gets_a_short_apology_not_the_exception(fake
     moderator = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES)
     reply = await fake.response(await fake.command("glosario-admin pendientes", permissions=moderator))
     assert reply["data"]["flags"] & 64
-    assert reply["data"]["content"] == "Algo ha fallado al responder. Ya está registrado; prueba de nuevo en un momento."
+    assert reply["data"]["content"] == STRINGS["es"]["error"]  # no exception text
     lookup = await fake.response(await fake.command("termino", {"termino": "horovod"}))
     assert lookup["data"]["embeds"][0]["title"] == "Horovod"  # answering from memory still works
