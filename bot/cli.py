@@ -10,6 +10,7 @@ from pathlib import Path
 from bot.config import Settings, SettingsError
 from bot.core.errors import GlossaryError
 from bot.core.loader import load_glossary
+from bot.core.mentions import first_sentence
 from bot.core.model import Glossary, Term
 from bot.core.search import Ambiguous, Found, LookupResult, NotFound
 
@@ -122,7 +123,7 @@ def _main(argv: list[str] | None) -> int:
     elif not hits:
         print("Ningún término contiene esas palabras.")
     for hit in [] if args.json else hits:
-        print(f"{hit.term.term:<40} {_first_sentence(hit.term.definition)}")
+        print(f"{hit.term.term:<40} {first_sentence(hit.term.definition)}")
     return EXIT_OK if hits else EXIT_FAIL
 
 
@@ -227,11 +228,6 @@ def _wrap(text: str, width: int = 100) -> str:
     import textwrap
 
     return textwrap.fill(text, width=width, initial_indent="  ", subsequent_indent="  ")
-
-
-def _first_sentence(text: str) -> str:
-    cut = text.find(". ")
-    return text if cut < 0 else text[: cut + 1]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -28,6 +28,12 @@ class DailyPost:
     detail: str | None
 
 
+_SETTINGS = (
+    "guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz, daily_days, daily_error, "
+    "daily_error_at"
+)
+
+
 class DailyStore:
     def __init__(self, db: Database):
         self.db = db
@@ -35,8 +41,7 @@ class DailyStore:
     async def settings(self, guild_id: int) -> DailySettings | None:
         row = await (
             await self.db.conn.execute(
-                "SELECT guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz, daily_days, "
-                "daily_error, daily_error_at FROM guild_settings WHERE guild_id = ?",
+                f"SELECT {_SETTINGS} FROM guild_settings WHERE guild_id = ?",
                 (guild_id,),
             )
         ).fetchone()
@@ -44,10 +49,7 @@ class DailyStore:
 
     async def enabled(self) -> list[DailySettings]:
         rows = await (
-            await self.db.conn.execute(
-                "SELECT guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz, daily_days, "
-                "daily_error, daily_error_at FROM guild_settings WHERE daily_enabled = 1"
-            )
+            await self.db.conn.execute(f"SELECT {_SETTINGS} FROM guild_settings WHERE daily_enabled = 1")
         ).fetchall()
         return [_settings(row) for row in rows]
 
