@@ -69,7 +69,7 @@ async def serve(settings: Settings, catalog, *, sync_only: bool = False, sync_gu
         return 1
     services = await Services.create(settings, catalog, db)
     use_endpoints(settings.api_base, settings.gateway_url)
-    bot = GlossaryBot(services)
+    bot = GlossaryBot(services, auto_sync=not sync_only)
     code = 0
     try:
         async with bot:

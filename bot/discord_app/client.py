@@ -142,7 +142,7 @@ def use_endpoints(api_base: str | None, gateway_url: str | None) -> None:
 
 
 class GlossaryBot(commands.Bot):
-    def __init__(self, services: Services, *, guild_ready_timeout: float = 2.0) -> None:
+    def __init__(self, services: Services, *, guild_ready_timeout: float = 2.0, auto_sync: bool = True) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # nothing else: no message content, no members
         super().__init__(
@@ -156,6 +156,7 @@ class GlossaryBot(commands.Bot):
         self.tree.on_error = self.on_tree_error
         self.tree.interaction_check = self._accepting_work
         self.closing = False
+        self.auto_sync = auto_sync
         self.synced: str | None = None  # "global", "guild" or None, for logs and tests
         self.background_tasks: set[asyncio.Task] = set()  # referenced so they are not garbage-collected
         self._lookup_counts: Counter[tuple[int, str, str, str]] = Counter()
@@ -176,7 +177,8 @@ class GlossaryBot(commands.Bot):
         await self.services.writer.start()
         self._flush_lookup_counts_loop.start()
         self._heartbeat_loop.start()
-        await self.sync_commands()
+        if self.auto_sync:  # `glosario-bot sync` publishes by itself, once
+            await self.sync_commands()
 
     # -- command sync ----------------------------------------------------------------------------
     def commands_hash(self) -> str:

@@ -200,3 +200,18 @@ async def test_database_problems_are_one_clear_paragraph(fake, tmp_path):
         code, out = await finish(await run_bot(env_for(fake, tmp_path, GLOSARIO_DB=db_path), "run"))
         assert code == 1, out
         assert message in out and "Traceback" not in out
+
+
+async def test_sync_command_publishes_once_and_records_the_hash(fake, tmp_path):
+    code, out = await finish(await run_bot(env_for(fake, tmp_path), "sync"))
+    assert code == 0, out
+    assert "comandos publicados globalmente" in out
+    puts = [r for r in fake.requests if r[0] == "PUT"]
+    assert len(puts) == 1
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "data" / "glosario.db") as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key = 'commands_hash'").fetchone()[0]
+    code, out = await finish(await run_bot(env_for(fake, tmp_path), "sync", "--guild", str(fake.guilds[0].id)))
+    assert code == 0 and f"en el servidor {fake.guilds[0].id}" in out
+    assert "termino" in [c["name"] for c in fake.commands[str(fake.guilds[0].id)]]
