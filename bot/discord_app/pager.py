@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable
 
 import discord
@@ -27,8 +28,11 @@ class Pager(discord.ui.View):
         pages: int,
         render: PageRenderer,
         open_term: Callable[[discord.Interaction, str], object],
+        *,
+        buttons: bool = False,
     ) -> None:
         super().__init__(timeout=self.TIMEOUT)
+        self.buttons = buttons  # one button per term (pages of up to 5), or one menu (longer pages)
         self.owner_id, self.locale, self.pages, self._render, self._open = owner_id, locale, pages, render, open_term
         self.page = 0
         self.interaction: discord.Interaction | None = None  # the command that showed the list
@@ -37,7 +41,7 @@ class Pager(discord.ui.View):
         self.prev.callback, self.next.callback = self._go_prev, self._go_next
         self.add_item(self.prev)
         self.add_item(self.next)
-        self.menu: discord.ui.Select | None = None
+        self.openers: list[discord.ui.Item] = []
 
     def current(self) -> discord.Embed:
         """The embed of the current page (and the view's items set for it)."""
@@ -45,23 +49,34 @@ class Pager(discord.ui.View):
         embed.set_footer(text=t(self.locale, "pager_page", page=self.page + 1, pages=self.pages))
         self.prev.disabled = self.page == 0
         self.next.disabled = self.page >= self.pages - 1
-        if self.menu is not None:
-            self.remove_item(self.menu)
-            self.menu = None
-        if terms:
-            self.menu = discord.ui.Select(
-                placeholder=t(self.locale, "pager_open"),
-                row=1,
-                options=[
-                    discord.SelectOption(
-                        label=term.term[:100], value=term.id, description=(term.en or "")[:100] or None
-                    )
-                    for term in terms[:25]
-                ],
-            )
-            self.menu.callback = self._open_selected
-            self.add_item(self.menu)
+        for item in self.openers:
+            self.remove_item(item)
+        self.openers = self._openers(terms)
+        for item in self.openers:
+            self.add_item(item)
         return embed
+
+    def _openers(self, terms: list[Term]) -> list[discord.ui.Item]:
+        """What opens the terms of this page: a button each, or a menu."""
+        if not terms:
+            return []
+        if self.buttons and len(terms) <= 5:
+            opened = []
+            for term in terms:
+                button = discord.ui.Button(label=term.term[:80], style=discord.ButtonStyle.primary, row=1)
+                button.callback = functools.partial(self._open, term_id=term.id)
+                opened.append(button)
+            return opened
+        menu = discord.ui.Select(
+            placeholder=t(self.locale, "pager_open"),
+            row=1,
+            options=[
+                discord.SelectOption(label=term.term[:100], value=term.id, description=(term.en or "")[:100] or None)
+                for term in terms[:25]
+            ],
+        )
+        menu.callback = self._open_selected
+        return [menu]
 
     async def send(self, interaction: discord.Interaction) -> None:
         self.interaction = interaction

@@ -25,13 +25,13 @@ async def test_search_pages_opens_a_term_and_logs_a_search_that_finds_nothing(fa
     embed = data["embeds"][0]
     assert embed["title"] == "Términos con «aprendizaje»"
     assert embed["footer"]["text"].startswith("Página 1 de ")
-    prev, nxt, menu = components(data)
-    assert prev["disabled"] and not nxt["disabled"] and len(menu["options"]) == 5
+    prev, nxt, *term_buttons = components(data)
+    assert prev["disabled"] and not nxt["disabled"] and len(term_buttons) == 5  # one button per term
     page2 = await fake.response(await fake.click(shown, nxt["custom_id"]))
     assert page2["type"] == 7 and page2["data"]["embeds"][0]["footer"]["text"].startswith("Página 2 de ")
-    menu = components(page2["data"])[2]  # each page has its own menu of terms
-    opened = await fake.response(await fake.click(shown, menu["custom_id"], values=[menu["options"][0]["value"]]))
-    assert opened["data"]["flags"] & EPHEMERAL and opened["data"]["embeds"][0]["title"] == menu["options"][0]["label"]
+    first = components(page2["data"])[2]  # each page has the buttons of its own terms
+    opened = await fake.response(await fake.click(shown, first["custom_id"]))
+    assert opened["data"]["flags"] & EPHEMERAL and opened["data"]["embeds"][0]["title"] == first["label"]
     nothing = await fake.response(await fake.command("glosario buscar", {"texto": "blockchain cuántico"}))
     assert "Ningún término contiene «blockchain cuántico»" in nothing["data"]["content"]
     await harness.flushed(bot)
@@ -145,3 +145,13 @@ async def test_replies_follow_the_english_locale(fake, bot, locale):
     data = (await fake.response(await fake.message_command("Explicar términos", "Horovod", locale=locale)))["data"]
     assert data["embeds"][0]["title"] == "Glossary terms in this message"
     await asyncio.sleep(0)
+
+
+async def test_list_pages_open_terms_from_a_menu(fake, bot):
+    iid = await fake.command("glosario lista")
+    data = (await fake.response(iid))["data"]
+    prev, nxt, menu = components(data)
+    assert prev["disabled"] and nxt["disabled"]  # 17 terms: one page
+    assert len(menu["options"]) == 17 and menu["options"][0]["label"] == "AllReduce"
+    opened = await fake.response(await fake.click(fake.message_of(iid), menu["custom_id"], values=["feast"]))
+    assert opened["data"]["embeds"][0]["title"] == "Feast"

@@ -72,7 +72,8 @@ class DiscoverCog(commands.Cog):
             ]
             return discord.Embed(title=title, description="\n".join(lines)[:4096], colour=COLOUR), chunk
 
-        await Pager(interaction.user.id, loc, -(-len(terms) // SEARCH_PAGE), render, self._open).send(interaction)
+        pager = Pager(interaction.user.id, loc, -(-len(terms) // SEARCH_PAGE), render, self._open, buttons=True)
+        await pager.send(interaction)
 
     @glosario.command(name="lista", description="Todos los términos, por orden alfabético")
     @app_commands.describe(categoria="Solo los de esta categoría")
