@@ -105,9 +105,23 @@ class WriteQueue:
             if not written:
                 self._unsaved.extend(batch)
                 self._flush_unsaved_to_journal()
+            elif self._unsaved:  # the database works again: what neither it nor the journal took goes in now
+                await self._retry_unsaved()
             self._in_flight = []
             for _ in batch:
                 self._queue.task_done()
+
+    async def _retry_unsaved(self) -> None:
+        waiting, self._unsaved = self._unsaved, []
+        try:
+            written = await self._apply_with_retry(waiting)
+        except Exception:
+            log.exception("unexpected error writing %d kept record(s)", len(waiting))
+            written = False
+        if written:
+            log.info("wrote %d record(s) kept in memory while the disk refused them", len(waiting))
+        else:
+            self._unsaved = waiting + self._unsaved
 
     async def _apply_once(self, batch: list[dict[str, Any]]) -> None:
         by_op: dict[str, list[dict[str, Any]]] = {}  # first-seen order: a miss is written before its pick

@@ -144,3 +144,33 @@ async def test_close_journals_what_it_could_not_write(db, tmp_path):
     await queue.close(grace=0.1)
     lines = journal.read_text().splitlines()
     assert len(lines) >= 1 and all('"op": "slow"' in line for line in lines)
+
+
+async def test_when_neither_database_nor_journal_take_a_write_it_waits_in_memory(db, tmp_path):
+    (tmp_path / "not-a-dir").write_text("x")
+    journal = tmp_path / "not-a-dir" / "pending.jsonl"  # cannot be created: the disk refuses the journal too
+    log = MissLog(db)
+    queue = WriteQueue(
+        {"miss": log.record_many},
+        journal,
+        commit=db.conn.commit,
+        rollback=db.conn.rollback,
+        attempts=2,
+        first_delay=0.01,
+        linger=0,
+    )
+    await queue.start()
+    locker = sqlite3.connect(tmp_path / "g.db", timeout=0)
+    locker.execute("BEGIN EXCLUSIVE")
+    await db.conn.execute("PRAGMA busy_timeout = 50")
+    fields = {"guild_id": 1, "normalized": "x", "asker": "a", "best_guess": None, "kind": "lookup", "at": "t"}
+    queue.submit("miss", sample="primera", **fields)
+    await asyncio.wait_for(queue.drain(), 10)
+    assert queue.pending == 1 and not journal.exists()  # kept, not dropped
+    locker.rollback()
+    locker.close()
+    queue.submit("miss", sample="segunda", **{**fields, "normalized": "y"})
+    await asyncio.wait_for(queue.drain(), 10)
+    assert queue.pending == 0
+    assert sorted(g.sample for g in await log.gaps()) == ["primera", "segunda"]
+    await queue.close()
