@@ -29,7 +29,6 @@ class LookupCog(commands.Cog):
 
     @app_commands.command(name="termino", description="Explica un término del glosario de IA")
     @app_commands.describe(termino="El término que quieres consultar", privado="Solo tú verás la respuesta")
-    @app_commands.rename(termino="termino", privado="privado")
     async def termino(self, interaction: discord.Interaction, termino: str, privado: bool = False) -> None:
         wait = self.rate.retry_after(interaction.user.id)
         if wait:
