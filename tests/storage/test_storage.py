@@ -100,9 +100,8 @@ def test_asker_hash_is_salted_and_not_the_id():
     assert "42" not in asker_hash("s1", 42)
 
 
-async def test_writes_the_database_refuses_are_journaled_then_replayed(db, tmp_path):
-    journal = tmp_path / "g.db.pending.jsonl"
-    log = MissLog(db)
+async def quick_queue(db, log: MissLog, journal) -> WriteQueue:
+    """A started write queue for misses that gives up fast (two attempts, 10 ms apart)."""
     queue = WriteQueue(
         {"miss": log.record_many},
         journal,
@@ -110,8 +109,16 @@ async def test_writes_the_database_refuses_are_journaled_then_replayed(db, tmp_p
         rollback=db.conn.rollback,
         attempts=2,
         first_delay=0.01,
+        linger=0,
     )
     await queue.start()
+    return queue
+
+
+async def test_writes_the_database_refuses_are_journaled_then_replayed(db, tmp_path):
+    journal = tmp_path / "g.db.pending.jsonl"
+    log = MissLog(db)
+    queue = await quick_queue(db, log, journal)
     locker = sqlite3.connect(tmp_path / "g.db", timeout=0)
     locker.execute("BEGIN EXCLUSIVE")
     try:
@@ -150,16 +157,7 @@ async def test_when_neither_database_nor_journal_take_a_write_it_waits_in_memory
     (tmp_path / "not-a-dir").write_text("x")
     journal = tmp_path / "not-a-dir" / "pending.jsonl"  # cannot be created: the disk refuses the journal too
     log = MissLog(db)
-    queue = WriteQueue(
-        {"miss": log.record_many},
-        journal,
-        commit=db.conn.commit,
-        rollback=db.conn.rollback,
-        attempts=2,
-        first_delay=0.01,
-        linger=0,
-    )
-    await queue.start()
+    queue = await quick_queue(db, log, journal)
     locker = sqlite3.connect(tmp_path / "g.db", timeout=0)
     locker.execute("BEGIN EXCLUSIVE")
     await db.conn.execute("PRAGMA busy_timeout = 50")
