@@ -93,13 +93,10 @@ async def serve(settings: Settings, catalog, *, sync_only: bool = False, sync_gu
 
 async def _sync_only(bot, settings: Settings, guild_id: int | None) -> int:
     await bot.login(settings.token)  # REST only: no gateway connection is needed to publish commands
-    if guild_id:
-        guild = discord.Object(guild_id)
-        bot.tree.copy_global_to(guild=guild)
-        synced = await bot.tree.sync(guild=guild)
-    else:
-        synced = await bot.tree.sync()
-        await bot.services.db.set_meta("commands_hash", bot.commands_hash())
+    synced = await bot.sync_commands(guild_id=guild_id, force=True)
+    if synced is None:
+        print("Discord no ha aceptado los comandos: revisa el registro de arriba.", file=sys.stderr)
+        return 1
     print(f"{len(synced)} comandos publicados" + (f" en el servidor {guild_id}" if guild_id else " globalmente"))
     return 0
 

@@ -178,34 +178,39 @@ class GlossaryBot(commands.Bot):
         self._flush_lookup_counts_loop.start()
         self._heartbeat_loop.start()
         if self.auto_sync:  # `glosario-bot sync` publishes by itself, once
-            await self.sync_commands()
+            await self.sync_commands(guild_id=self.services.settings.dev_guild_id)
 
     # -- command sync ----------------------------------------------------------------------------
     def commands_hash(self) -> str:
         payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
         return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
-    async def sync_commands(self, *, force: bool = False) -> None:
-        """Dev guild: sync there every start (instant). Otherwise global sync only when definitions changed."""
+    async def sync_commands(
+        self, *, guild_id: int | None = None, force: bool = False
+    ) -> list[app_commands.AppCommand] | None:
+        """Publish the slash commands: to a guild every time (instant there), globally only when the definitions
+        changed since the last sync (or when forced). Returns what Discord registered; None when nothing was sent
+        or Discord refused (logged: the bot keeps running with the commands Discord already has)."""
         try:
-            guild_id = self.services.settings.dev_guild_id
             if guild_id:
                 guild = discord.Object(guild_id)
                 self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
+                synced = await self.tree.sync(guild=guild)
                 self.synced = "guild"
-                log.info("commands synced to development guild %s", guild_id)
-                return
+                log.info("commands synced to guild %s", guild_id)
+                return synced
             digest = self.commands_hash()
             if not force and await self.services.db.get_meta("commands_hash") == digest:
                 log.info("command definitions unchanged since the last sync: not syncing")
-                return
-            await self.tree.sync()
+                return None
+            synced = await self.tree.sync()
             await self.services.db.set_meta("commands_hash", digest)
             self.synced = "global"
             log.info("commands synced globally")
+            return synced
         except discord.HTTPException:
             log.exception("command sync failed; the bot keeps running with the commands Discord already has")
+            return None
 
     # -- writes after replies --------------------------------------------------------------------
     def _guild(self, interaction: discord.Interaction) -> int:
@@ -297,12 +302,15 @@ class GlossaryBot(commands.Bot):
         self.services.catalog.current = catalog
         changes = diff(old.glossary, catalog.glossary)
         resolved: list[tuple[Miss, str]] = []
+        by_term: dict[str, list[int]] = {}
         misses = self.services.misses
         for gap in await misses.gaps(status="open", limit=1_000_000):
             result = catalog.index.lookup(gap.sample)
             if isinstance(result, Found):
-                await misses.set_status([gap.id], "resolved", term_id=result.term.id)
+                by_term.setdefault(result.term.id, []).append(gap.id)
                 resolved.append((gap, result.term.id))
+        for term_id, ids in by_term.items():  # one update per term, not one per gap
+            await misses.set_status(ids, "resolved", term_id=term_id)
         log.info(
             "glossary reloaded: %d terms (+%d -%d ~%d), %d gap(s) now answered",
             len(catalog.glossary),
