@@ -11,7 +11,7 @@ import discord
 from bot.core.search import Found
 from bot.discord_app.embeds import COLOUR, echo
 from bot.discord_app.i18n import t
-from bot.discord_app.views import NO_MENTIONS
+from bot.discord_app.views import NO_MENTIONS, render_only
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
@@ -97,22 +97,22 @@ async def render(
             )
         embed.add_field(name=t(locale, "gaps_proposals"), value="\n".join(lines)[:1024], inline=False)
     embed.set_footer(text=t(locale, "gaps_page", page=page + 1, pages=pages, total=total))
-    view = discord.ui.View(timeout=None)
     state = f"{page}:{order}:{status}"
-    view.add_item(PageButton(page - 1, order, status, t(locale, "gaps_prev"), disabled=page == 0))
-    view.add_item(PageButton(page + 1, order, status, t(locale, "gaps_next"), disabled=page >= pages - 1))
+    items: list[discord.ui.Item] = [
+        PageButton(page - 1, order, status, t(locale, "gaps_prev"), disabled=page == 0),
+        PageButton(page + 1, order, status, t(locale, "gaps_next"), disabled=page >= pages - 1),
+    ]
     if gaps:
         options = [
             discord.SelectOption(label=f"{n}. {gap.sample}"[:100], value=str(gap.id))
             for n, gap in enumerate(gaps, start=page * PAGE_SIZE + 1)
         ]
         if status == "open":
-            view.add_item(ActSelect("ignore", state, t(locale, "gaps_ignore"), options, many=True))
-            view.add_item(ActSelect("resolve", state, t(locale, "gaps_resolve"), options, many=False))
+            items.append(ActSelect("ignore", state, t(locale, "gaps_ignore"), options, many=True))
+            items.append(ActSelect("resolve", state, t(locale, "gaps_resolve"), options, many=False))
         else:
-            view.add_item(ActSelect("reopen", state, t(locale, "gaps_reopen"), options, many=True))
-    view.stop()  # render-only: clicks reach the dynamic items registered on the bot
-    return embed, view
+            items.append(ActSelect("reopen", state, t(locale, "gaps_reopen"), options, many=True))
+    return embed, render_only(items)
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:gaps:" + _STATE):

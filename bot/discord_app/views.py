@@ -43,23 +43,11 @@ class TermButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
         return cls(match["id"])
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
-        bot = interaction.client
-        glossary = bot.services.catalog.glossary
-        term = glossary.get(self.term_id)
-        if term is None:
-            await interaction.response.send_message(
-                t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
-            return
-        embed, view = bot.services.catalog.card(term, interaction.locale)
         message = interaction.message
-        if self.in_place and message is not None and message.flags.ephemeral:
-            await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
-        else:
-            await interaction.response.send_message(
-                embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
-        bot.record_lookup(interaction, "found", term.id)
+        in_place = self.in_place and message is not None and message.flags.ephemeral
+        term = await show_term(interaction, self.term_id, "edit" if in_place else "private")
+        if term is not None:
+            interaction.client.record_lookup(interaction, "found", term.id)
 
 
 class OpenButton(TermButton, template=r"glosario:open:(?P<id>[^:]{1,72})"):
@@ -90,23 +78,33 @@ class PickButton(
         return cls(match["id"], match["qhash"], match["private"] == "1")
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
-        bot = interaction.client
-        glossary = bot.services.catalog.glossary
-        term = glossary.get(self.term_id)
-        if term is None:
-            await interaction.response.send_message(
-                t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
-            return
-        embed, view = bot.services.catalog.card(term, interaction.locale)
-        if self.private:  # the suggestions were only for the asker: turn them into the answer
-            await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
-        else:
-            await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
-        bot.record_pick(interaction, self.qhash, term.id)
+        # Private suggestions turn into the answer; public ones answer publicly, as the question was.
+        term = await show_term(interaction, self.term_id, "edit" if self.private else "public")
+        if term is not None:
+            interaction.client.record_pick(interaction, self.qhash, term.id)
 
 
-def _render_only(items: list[discord.ui.Item]) -> discord.ui.View:
+async def show_term(interaction: discord.Interaction[GlossaryBot], term_id: str, how: str) -> Term | None:
+    """Answer with a term's card: "edit" (in place of the clicked message), "private" or "public" (a new
+    message). A term a reload removed gets a short private note instead. Returns the term shown."""
+    catalog = interaction.client.services.catalog
+    term = catalog.glossary.get(term_id)
+    if term is None:
+        await interaction.response.send_message(
+            t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+        return None
+    embed, view = catalog.card(term, interaction.locale)
+    if how == "edit":
+        await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.send_message(
+            embed=embed, view=view or discord.utils.MISSING, ephemeral=how == "private", allowed_mentions=NO_MENTIONS
+        )
+    return term
+
+
+def render_only(items: list[discord.ui.Item]) -> discord.ui.View:
     """A view used only to render buttons. Clicks reach the DynamicItems registered on the bot, so the view is
     stopped: discord.py then keeps no copy of it, where it would otherwise store one per message, forever."""
     view = discord.ui.View(timeout=None)
@@ -119,8 +117,8 @@ def _render_only(items: list[discord.ui.Item]) -> discord.ui.View:
 def related_view(term: Term, glossary: Glossary) -> discord.ui.View | None:
     """One "see also" button per related term (up to five)."""
     related = [r for r in (glossary.get(i) for i in term.related) if r is not None][:MAX_BUTTONS]
-    return _render_only([TermButton(other.id, other.term) for other in related]) if related else None
+    return render_only([TermButton(other.id, other.term) for other in related]) if related else None
 
 
 def suggestions_view(suggestions: tuple[Suggestion, ...], qhash: str, private: bool) -> discord.ui.View:
-    return _render_only([PickButton(s.term.id, qhash, private, s.term.term) for s in suggestions[:MAX_BUTTONS]])
+    return render_only([PickButton(s.term.id, qhash, private, s.term.term) for s in suggestions[:MAX_BUTTONS]])

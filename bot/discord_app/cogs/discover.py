@@ -14,7 +14,7 @@ from bot.core.normalize import normalize
 from bot.discord_app.embeds import COLOUR, echo
 from bot.discord_app.i18n import t
 from bot.discord_app.pager import Pager
-from bot.discord_app.views import NO_MENTIONS, OpenButton
+from bot.discord_app.views import NO_MENTIONS, OpenButton, render_only, show_term
 
 if TYPE_CHECKING:
     from bot.core.model import Term
@@ -37,17 +37,9 @@ class DiscoverCog(commands.Cog):
         self.bot.tree.remove_command(self.explain_menu.name, type=self.explain_menu.type)
 
     async def _open(self, interaction: discord.Interaction, term_id: str) -> None:
-        term = self.bot.services.catalog.glossary.get(term_id)
-        if term is None:
-            await interaction.response.send_message(
-                t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
-            return
-        embed, view = self.bot.services.catalog.card(term, interaction.locale)
-        await interaction.response.send_message(
-            embed=embed, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
-        self.bot.record_lookup(interaction, "found", term.id)
+        term = await show_term(interaction, term_id, "private")
+        if term is not None:
+            self.bot.record_lookup(interaction, "found", term.id)
 
     @glosario.command(name="buscar", description="Busca términos por las palabras de su definición")
     @app_commands.describe(texto="Palabras a buscar")
@@ -151,8 +143,5 @@ class DiscoverCog(commands.Cog):
         if len(terms) > EXPLAIN_MAX:
             lines.append(t(loc, "explain_more", count=len(terms) - EXPLAIN_MAX))
         embed = discord.Embed(title=t(loc, "explain_title"), description="\n".join(lines)[:4096], colour=COLOUR)
-        view = discord.ui.View(timeout=None)
-        for term in shown:
-            view.add_item(OpenButton(term.id, term.term))
-        view.stop()  # render-only: clicks reach the OpenButton dynamic item
+        view = render_only([OpenButton(term.id, term.term) for term in shown])
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
