@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot import __version__
-from bot.core.loader import iter_term_files, load_glossary
+from bot.core.loader import iter_term_files, load_glossary, load_glossary_from_texts
 from bot.core.model import Glossary
 from bot.core.search import SearchIndex
 
@@ -32,24 +32,33 @@ class Catalog:
     fingerprint: str
 
 
-def fingerprint(data_dir: Path) -> tuple[str, int]:
+def read_term_files(data_dir: Path) -> list[tuple[str, bytes]]:
+    """(path as shown in problems, bytes) of every term file: read once, for the hash and for the loader."""
+    return [(str(data_dir / path.name), path.read_bytes()) for path in iter_term_files(data_dir)]
+
+
+def fingerprint(files: list[tuple[str, bytes]]) -> tuple[str, int]:
     """A hash of every term file's name and bytes (and the code version), and their total size."""
     digest = hashlib.blake2b(f"{__version__}/{_CACHE_FORMAT}".encode(), digest_size=16)
     total = 0
-    if data_dir.is_dir():
-        for path in iter_term_files(data_dir):
-            data = path.read_bytes()
-            total += len(data)
-            digest.update(path.name.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
+    for name, data in files:
+        total += len(data)
+        digest.update(Path(name).name.encode() + b"\0" + len(data).to_bytes(8, "big") + data)
     return digest.hexdigest(), total
+
+
+def _cache_file(cache_dir: Path, key: str) -> Path:
+    return Path(cache_dir) / f"glossary-{key}.pickle"
 
 
 def load_catalog(data_dir: Path, cache_dir: Path | None = None) -> Catalog:
     """Load and index the glossary in `data_dir`. Raises GlossaryError when the files are invalid."""
     data_dir = Path(data_dir)
-    key, size = fingerprint(data_dir)
-    use_cache = cache_dir is not None and size >= _CACHE_MIN_BYTES
-    cache_file = Path(cache_dir) / f"glossary-{key}.pickle" if use_cache else None
+    if not data_dir.is_dir():
+        load_glossary(data_dir)  # raises the loader's own "no such directory" problem
+    files = read_term_files(data_dir)
+    key, size = fingerprint(files)
+    cache_file = _cache_file(cache_dir, key) if cache_dir is not None and size >= _CACHE_MIN_BYTES else None
     if cache_file is not None and cache_file.is_file():
         try:
             with cache_file.open("rb") as fh:
@@ -58,7 +67,7 @@ def load_catalog(data_dir: Path, cache_dir: Path | None = None) -> Catalog:
             return Catalog(glossary, index, key)
         except Exception:
             log.warning("ignoring unreadable glossary cache %s", cache_file, exc_info=True)
-    glossary = load_glossary(data_dir)
+    glossary = load_glossary_from_texts(files)
     index = SearchIndex(glossary)
     if cache_file is not None:
         write_cache(cache_file, glossary, index)
@@ -67,7 +76,7 @@ def load_catalog(data_dir: Path, cache_dir: Path | None = None) -> Catalog:
 
 def cache_path(data_dir: Path, cache_dir: Path) -> Path:
     """Where the cache for the current files of `data_dir` lives."""
-    return Path(cache_dir) / f"glossary-{fingerprint(Path(data_dir))[0]}.pickle"
+    return _cache_file(cache_dir, fingerprint(read_term_files(Path(data_dir)))[0])
 
 
 def write_cache(cache_file: Path, glossary: Glossary, index: SearchIndex) -> None:

@@ -1,0 +1,32 @@
+"""The glossary cache for large glossaries: written once, reused while the files are unchanged, invalidated by edits."""
+
+import logging
+
+from bench.synthetic import generate
+from bot.catalog import load_catalog
+from bot.core.search import Found
+
+
+def test_cache_is_reused_until_a_file_changes(tmp_path, caplog):
+    data, cache = tmp_path / "g", tmp_path / "cache"
+    names = generate(data, 1500)  # big enough (> 256 KB) to be cached
+    first = load_catalog(data, cache)
+    (cached,) = cache.glob("glossary-*.pickle")
+    with caplog.at_level(logging.INFO, logger="bot.catalog"):
+        again = load_catalog(data, cache)
+    assert "loaded from cache" in caplog.text
+    assert again.fingerprint == first.fingerprint and again.glossary == first.glossary
+    assert isinstance(again.index.lookup(names[7]), Found)  # the unpickled index answers
+    edited = data / "cat_000.yaml"
+    edited.write_text(edited.read_text(encoding="utf-8").replace("definition: ", "definition: Nueva. ", 1))
+    changed = load_catalog(data, cache)
+    assert changed.fingerprint != first.fingerprint
+    assert changed.glossary.get(first.glossary.terms[0].id).definition.startswith("Nueva. ")
+    assert not cached.exists() and len(list(cache.glob("glossary-*.pickle"))) == 1
+
+
+def test_small_glossaries_are_not_cached(tmp_path):
+    from tests.conftest import SHIPPED
+
+    load_catalog(SHIPPED, tmp_path / "cache")
+    assert not (tmp_path / "cache").exists()
