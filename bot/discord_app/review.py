@@ -33,6 +33,14 @@ async def is_moderator(bot: GlossaryBot, interaction: discord.Interaction) -> bo
     return role_id is not None and any(role.id == role_id for role in roles)
 
 
+async def moderator_or_denied(interaction: discord.Interaction[GlossaryBot]) -> bool:
+    """True for a moderator; anyone else gets the short private refusal."""
+    if await is_moderator(interaction.client, interaction):
+        return True
+    await deny(interaction)
+    return False
+
+
 async def deny(interaction: discord.Interaction, key: str = "admin_denied") -> None:
     await interaction.response.send_message(t(interaction.locale, key), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
@@ -132,7 +140,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
         return cls(int(match["page"]), match["order"], match["status"])
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return await _check(interaction)
+        return await moderator_or_denied(interaction)
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         embed, view = await render(
@@ -171,7 +179,7 @@ class ActSelect(
         return cls(match["action"], f"{match['page']}:{match['order']}:{match['status']}")
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return await _check(interaction)
+        return await moderator_or_denied(interaction)
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         ids = [int(v) for v in (interaction.data or {}).get("values", []) if str(v).isdigit()]
@@ -214,10 +222,3 @@ class ResolveModal(discord.ui.Modal):
         src = self.source
         embed, view = await render(bot, interaction.guild_id, interaction.locale, src.page, src.order, src.status)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
-
-
-async def _check(interaction: discord.Interaction[GlossaryBot]) -> bool:
-    if await is_moderator(interaction.client, interaction):
-        return True
-    await deny(interaction)
-    return False

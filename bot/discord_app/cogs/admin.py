@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.core.errors import GlossaryError
 from bot.discord_app.embeds import COLOUR, echo
 from bot.discord_app.i18n import t
-from bot.discord_app.review import ORDER_CHOICES, STATUS_CHOICES, deny, is_moderator, render
+from bot.discord_app.review import ORDER_CHOICES, STATUS_CHOICES, deny, moderator_or_denied, render
 from bot.discord_app.views import NO_MENTIONS
 from bot.reports import gaps_csv, gaps_yaml
 
@@ -44,10 +44,7 @@ class AdminCog(commands.Cog):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Every /glosario-admin command: Manage Messages or the editor role, checked here for real."""
-        if await is_moderator(self.bot, interaction):
-            return True
-        await deny(interaction)
-        return False
+        return await moderator_or_denied(interaction)
 
     async def _manages_server(self, interaction: discord.Interaction) -> bool:
         if interaction.permissions.manage_guild:
