@@ -186,7 +186,7 @@ async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -
             history = await store.history(args.guild)
         finally:
             await db.close()
-    day = args.date or daily.local_date(datetime.now(UTC), schedule or daily.Schedule(0, 0))
+    day = args.date or daily.local_date(datetime.now(UTC), schedule)
     term, _ = daily.pick(glossary, args.guild, day, [e for e in history if e.day <= day])
     print(f"Término del día ({day.isoformat()}, servidor {args.guild}):\n")
     print(format_term(term, glossary))

@@ -77,8 +77,9 @@ def parse_zone(name: str) -> str | None:
     return name
 
 
-def local_date(now: datetime, schedule: Schedule) -> date:
-    return now.astimezone(schedule.zone).date()
+def local_date(now: datetime, schedule: Schedule | None) -> date:
+    """Today in the schedule's time zone (UTC for a server without a schedule)."""
+    return now.astimezone(schedule.zone if schedule else UTC).date()
 
 
 def _posts_on(day: date, schedule: Schedule) -> bool:

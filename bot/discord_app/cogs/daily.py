@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -29,7 +30,12 @@ _REQUIRED = (
     ("send_messages", "perm_send_messages"),
     ("embed_links", "perm_embed_links"),
 )
-_ZONES = sorted(available_timezones())
+
+
+@functools.cache
+def _zones() -> list[str]:
+    """Every IANA zone name, read from tzdata on first use (not at import)."""
+    return sorted(available_timezones())
 
 
 def _stamp(moment: datetime) -> str:
@@ -52,7 +58,7 @@ class DailyCog(commands.Cog):
     async def todays_term(self, guild_id: int, now: datetime, schedule: Schedule | None) -> tuple[Term, DailyEntry]:
         """The term of the day for this guild (the same for the command and the post), recorded once."""
         glossary = self.bot.services.catalog.glossary
-        day = daily.local_date(now, schedule or Schedule(0, 0))
+        day = daily.local_date(now, schedule)
         term, cycle = daily.pick(glossary, guild_id, day, await self.store.history(guild_id))
         entry = await self.store.record_pick(guild_id, DailyEntry(day, term.id, cycle))
         return glossary.get(entry.term_id) or term, entry
@@ -126,8 +132,8 @@ class DailyCog(commands.Cog):
     def zones(current: str) -> list[app_commands.Choice[str]]:
         """Time zone names for autocomplete: prefix matches first, then anywhere."""
         needle = current.strip().lower().replace(" ", "_")
-        starts = [z for z in _ZONES if z.lower().startswith(needle)]
-        inside = [z for z in _ZONES if needle in z.lower() and z not in starts]
+        starts = [z for z in _zones() if z.lower().startswith(needle)]
+        inside = [z for z in _zones() if needle in z.lower() and z not in starts]
         return [app_commands.Choice(name=z, value=z) for z in (starts + inside)[:25]]
 
     async def disable(self, interaction: discord.Interaction) -> None:
