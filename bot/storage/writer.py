@@ -96,11 +96,7 @@ class WriteQueue:
                 await asyncio.sleep(self._linger)
             while len(batch) < MAX_BATCH and not self._queue.empty():
                 batch.append(self._queue.get_nowait())
-            try:
-                written = await self._apply_with_retry(batch)
-            except Exception:  # the worker must outlive any bad batch
-                log.exception("unexpected error writing %d record(s)", len(batch))
-                written = False
+            written = await self._apply_with_retry(batch)
             # (a cancellation leaves the batch in _in_flight, where close() picks it up)
             if not written:
                 self._unsaved.extend(batch)
@@ -113,12 +109,7 @@ class WriteQueue:
 
     async def _retry_unsaved(self) -> None:
         waiting, self._unsaved = self._unsaved, []
-        try:
-            written = await self._apply_with_retry(waiting)
-        except Exception:
-            log.exception("unexpected error writing %d kept record(s)", len(waiting))
-            written = False
-        if written:
+        if await self._apply_with_retry(waiting):
             log.info("wrote %d record(s) kept in memory while the disk refused them", len(waiting))
         else:
             self._unsaved = waiting + self._unsaved
@@ -132,6 +123,7 @@ class WriteQueue:
         await self._commit()
 
     async def _apply_with_retry(self, batch: list[dict[str, Any]]) -> bool:
+        """Write the batch, retrying what the disk refuses with back-off. False when it could not be written."""
         delay = self._first_delay
         for attempt in range(1, self._attempts + 1):
             try:
@@ -150,6 +142,10 @@ class WriteQueue:
                 if attempt < self._attempts:
                     await asyncio.sleep(delay)
                     delay *= 2
+            except Exception:  # a bad record is not retried, but the worker must outlive it
+                log.exception("unexpected error writing %d record(s)", len(batch))
+                await self._rollback_quietly()
+                return False
         return False
 
     async def _rollback_quietly(self) -> None:
