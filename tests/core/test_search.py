@@ -1,7 +1,11 @@
 """SearchIndex beyond the labelled table: autocomplete, full-text search, edge cases."""
 
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
 from bot.core.loader import load_glossary_from_texts
-from bot.core.search import MAX_CHOICES, Ambiguous, Found, NotFound, SearchIndex, typo_distance
+from bot.core.normalize import normalize
+from bot.core.search import MAX_CHOICES, Ambiguous, Found, NotFound, SearchIndex, similarity, typo_distance
 
 
 def test_complete_prefix_first_then_word_starts(shipped_index):
@@ -75,3 +79,52 @@ def test_ties_between_two_terms_are_ambiguous():
     result = index.lookup("horoved")
     assert isinstance(result, Ambiguous)
     assert {c.term.id for c in result.candidates} == {"horovod", "horovad"}
+
+
+# Queries near the shipped keys: their words, with letters dropped, doubled, swapped or replaced, and extra words.
+_KEY_WORDS = sorted(
+    {
+        w
+        for key in (
+            "horovod",
+            "allreduce",
+            "paralelismo de datos",
+            "servidor de parametros",
+            "entrenamiento elastico",
+            "tensorflow distribuido",
+            "ray",
+            "sharding",
+        )
+        for w in key.split()
+    }
+)
+
+
+@st.composite
+def near_queries(draw) -> str:
+    words = draw(st.lists(st.sampled_from([*_KEY_WORDS, "modelos", "federado", "xyz"]), min_size=1, max_size=4))
+    typo = draw(st.integers(0, 3))
+    text = " ".join(words)
+    pos = draw(st.integers(0, max(0, len(text) - 2)))
+    edits = [
+        text,
+        text[:pos] + text[pos + 1 :],
+        text[:pos] + text[pos + 1 : pos + 2] + text[pos] + text[pos + 2 :],
+        text[:pos] + "q" + text[pos + 1 :],
+    ]
+    return edits[typo]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(near_queries())
+@example("servidr de parametrso")  # two edits: the most a query may have
+@example("tensorflw distribuio")
+def test_batched_scoring_is_the_key_by_key_definition(shipped_index, query):
+    norm = normalize(query)
+    keys = shipped_index._word_candidates(norm) | shipped_index._compact_candidates(norm)
+    ids = sorted(keys)
+    key_texts = [shipped_index._key_norm[k] for k in ids]
+    assert shipped_index._similarities(norm, ids) == [similarity(norm, k) for k in key_texts]
+    assert shipped_index._distances(norm, ids) == [typo_distance(norm, k) for k in key_texts]
+    # The shortcut taken before scoring similarity answers what ranking every candidate would.
+    assert shipped_index._confident_typo(norm, keys) == shipped_index._confident(shipped_index._rank(norm, keys))
