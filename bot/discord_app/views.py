@@ -28,15 +28,23 @@ class TermButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
     """Opens a related term. In an ephemeral card it navigates in place; elsewhere it answers privately."""
 
     PREFIX = "glosario:term:"
+    STYLE = discord.ButtonStyle.secondary
     in_place = True  # in an ephemeral card, show the related term in place of this one
 
     def __init__(self, term_id: str, label: str = "…") -> None:
         super().__init__(
-            discord.ui.Button(
-                label=_label(label), style=discord.ButtonStyle.secondary, custom_id=f"{self.PREFIX}{term_id}"
-            )
+            discord.ui.Button(label=_label(label), style=self.STYLE, custom_id=self.custom_id_for(term_id))
         )
         self.term_id = term_id
+
+    @classmethod
+    def custom_id_for(cls, term_id: str) -> str:
+        return f"{cls.PREFIX}{term_id}"
+
+    @classmethod
+    def rendered(cls, term: Term) -> dict:
+        """This button's payload, for `ButtonsView`."""
+        return _button_payload(term.term, cls.custom_id_for(term.id), cls.STYLE)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
@@ -63,15 +71,21 @@ class PickButton(
 ):
     """A suggestion after an ambiguous query: shows the term and records (query → term) for the editors."""
 
+    STYLE = discord.ButtonStyle.primary
+
     def __init__(self, term_id: str, qhash: str, private: bool, label: str = "…") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=_label(label),
-                style=discord.ButtonStyle.primary,
-                custom_id=f"glosario:pick:{int(private)}:{qhash}:{term_id}",
-            )
-        )
+        custom_id = self.custom_id_for(term_id, qhash, private)
+        super().__init__(discord.ui.Button(label=_label(label), style=self.STYLE, custom_id=custom_id))
         self.term_id, self.qhash, self.private = term_id, qhash, private
+
+    @staticmethod
+    def custom_id_for(term_id: str, qhash: str, private: bool) -> str:
+        return f"glosario:pick:{int(private)}:{qhash}:{term_id}"
+
+    @classmethod
+    def rendered(cls, term: Term, qhash: str, private: bool) -> dict:
+        """This button's payload, for `ButtonsView`."""
+        return _button_payload(term.term, cls.custom_id_for(term.id, qhash, private), cls.STYLE)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
@@ -114,11 +128,34 @@ def render_only(items: list[discord.ui.Item]) -> discord.ui.View:
     return view
 
 
+def _button_payload(label: str, custom_id: str, style: discord.ButtonStyle) -> dict:
+    return {"type": 2, "style": style.value, "label": _label(label), "custom_id": custom_id, "disabled": False}
+
+
+class ButtonsView(discord.ui.View):
+    """Buttons kept as their payload, for the messages sent on every lookup (cards, suggestions, lists).
+
+    Their clicks reach the DynamicItems registered on the bot by custom_id, so this view needs no items:
+    building discord.py's item objects for every reply cost more than the lookup itself. It never dispatches,
+    is stopped at once (discord.py then keeps no copy of it) and can be shared by any number of messages.
+    """
+
+    def __init__(self, buttons: list[dict]) -> None:
+        super().__init__(timeout=None)
+        self._rows = [
+            {"type": 1, "components": buttons[i : i + MAX_BUTTONS]} for i in range(0, len(buttons), MAX_BUTTONS)
+        ]
+        self.stop()
+
+    def to_components(self) -> list[dict]:
+        return self._rows
+
+
 def related_view(term: Term, glossary: Glossary) -> discord.ui.View | None:
     """One "see also" button per related term (up to five)."""
     related = [r for r in (glossary.get(i) for i in term.related) if r is not None][:MAX_BUTTONS]
-    return render_only([TermButton(other.id, other.term) for other in related]) if related else None
+    return ButtonsView([TermButton.rendered(other) for other in related]) if related else None
 
 
 def suggestions_view(suggestions: tuple[Suggestion, ...], qhash: str, private: bool) -> discord.ui.View:
-    return render_only([PickButton(s.term.id, qhash, private, s.term.term) for s in suggestions[:MAX_BUTTONS]])
+    return ButtonsView([PickButton.rendered(s.term, qhash, private) for s in suggestions[:MAX_BUTTONS]])

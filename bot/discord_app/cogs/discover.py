@@ -14,7 +14,7 @@ from bot.core.normalize import normalize
 from bot.discord_app.embeds import COLOUR, echo
 from bot.discord_app.i18n import t
 from bot.discord_app.pager import Pager
-from bot.discord_app.views import NO_MENTIONS, OpenButton, render_only, show_term
+from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, show_term
 
 if TYPE_CHECKING:
     from bot.core.model import Term
@@ -143,5 +143,5 @@ class DiscoverCog(commands.Cog):
         if len(terms) > EXPLAIN_MAX:
             lines.append(t(loc, "explain_more", count=len(terms) - EXPLAIN_MAX))
         embed = discord.Embed(title=t(loc, "explain_title"), description="\n".join(lines)[:4096], colour=COLOUR)
-        view = render_only([OpenButton(term.id, term.term) for term in shown])
+        view = ButtonsView([OpenButton.rendered(term) for term in shown])
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)

@@ -1,0 +1,44 @@
+"""ButtonsView renders exactly what discord.py renders from the DynamicItems that answer the clicks."""
+
+import re
+
+import pytest
+
+from bot.discord_app.views import ButtonsView, OpenButton, PickButton, TermButton, render_only
+
+
+@pytest.fixture
+def terms(shipped_glossary):
+    return list(shipped_glossary.terms)[:7]
+
+
+def test_term_and_open_buttons_render_like_their_items(terms):
+    for cls in (TermButton, OpenButton):
+        ours = ButtonsView([cls.rendered(term) for term in terms]).to_components()
+        theirs = render_only([cls(term.id, term.term) for term in terms]).to_components()
+        assert ours == theirs
+        assert [len(row["components"]) for row in ours] == [5, 2]  # Discord's five buttons a row
+
+
+def test_pick_buttons_render_like_their_items(terms):
+    ours = ButtonsView([PickButton.rendered(term, "0a1b2c3d", True) for term in terms[:5]]).to_components()
+    theirs = render_only([PickButton(term.id, "0a1b2c3d", True, term.term) for term in terms[:5]]).to_components()
+    assert ours == theirs
+
+
+def test_rendered_ids_are_claimed_by_their_items(terms):
+    term = terms[0]
+    for payload, cls in (
+        (TermButton.rendered(term), TermButton),
+        (OpenButton.rendered(term), OpenButton),
+        (PickButton.rendered(term, "0a1b2c3d", False), PickButton),
+    ):
+        match = re.fullmatch(cls.__discord_ui_compiled_template__, payload["custom_id"])
+        assert match is not None and match["id"] == term.id
+
+
+async def test_a_buttons_view_is_never_kept_by_discord_py(terms):
+    # discord.py stores the view of a sent message unless it is finished (and dispatches only to items).
+    view = ButtonsView([TermButton.rendered(terms[0])])
+    assert view.is_finished()
+    assert not view.is_dispatchable()
