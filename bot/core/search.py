@@ -219,6 +219,9 @@ class SearchIndex:
         self._len_ids = by_len
         self._postings = {w: sorted(set(ids)) for w, ids in postings.items()}
         self._vocab = sorted(self._postings)
+        self._vocab_by_len: dict[int, list[str]] = {}  # each in alphabetical order, like _vocab
+        for word in self._vocab:
+            self._vocab_by_len.setdefault(len(word), []).append(word)
         # One-deletion neighbourhood of every vocabulary word: a misspelt word finds the words one edit away
         # (a letter missing, extra, changed or swapped) by dictionary lookups instead of a scan.
         deletions: dict[str, list[str]] = {}
@@ -388,9 +391,20 @@ class SearchIndex:
         close = tuple(w for score, w in scored if score >= WORD_MATCH)[:5]
         if close:
             return close
-        # Nothing one edit away: scan the vocabulary for anything alike enough (two edits, longer words).
-        hits = process.extract(word, self._vocab, scorer=fuzz.ratio, score_cutoff=WORD_MATCH, limit=5)
-        return tuple(w for w, _, _ in hits)
+        return self._scan_vocabulary(word)  # nothing one edit away: two edits, longer words
+
+    def _scan_vocabulary(self, word: str) -> tuple[str, ...]:
+        """The 5 vocabulary words most alike `word` (ratio ≥ WORD_MATCH), best first, then alphabetically.
+
+        Only words whose length allows that ratio (at most 200·shorter/(sum of lengths)) are compared.
+        """
+        hits = [
+            (-score, w)
+            for length, words in self._vocab_by_len.items()
+            if 200 * min(length, len(word)) >= WORD_MATCH * (length + len(word))
+            for w, score, _ in process.extract(word, words, scorer=fuzz.ratio, score_cutoff=WORD_MATCH, limit=5)
+        ]
+        return tuple(w for _, w in sorted(hits)[:5])
 
     # -- autocomplete ----------------------------------------------------------------------------
     def complete(self, prefix: str) -> list[Choice]:

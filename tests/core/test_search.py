@@ -2,10 +2,20 @@
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from rapidfuzz import fuzz, process
 
 from bot.core.loader import load_glossary_from_texts
 from bot.core.normalize import normalize
-from bot.core.search import MAX_CHOICES, Ambiguous, Found, NotFound, SearchIndex, similarity, typo_distance
+from bot.core.search import (
+    MAX_CHOICES,
+    WORD_MATCH,
+    Ambiguous,
+    Found,
+    NotFound,
+    SearchIndex,
+    similarity,
+    typo_distance,
+)
 
 
 def test_complete_prefix_first_then_word_starts(shipped_index):
@@ -128,3 +138,12 @@ def test_batched_scoring_is_the_key_by_key_definition(shipped_index, query):
     assert shipped_index._distances(norm, ids) == [typo_distance(norm, k) for k in key_texts]
     # The shortcut taken before scoring similarity answers what ranking every candidate would.
     assert shipped_index._confident_typo(norm, keys) == shipped_index._confident(shipped_index._rank(norm, keys))
+
+
+def test_vocabulary_scan_by_length_is_the_whole_scan(shipped_index):
+    vocab = shipped_index._vocab
+    variants = [v for w in vocab for v in (w + "xy", "q" + w[1:] + "z", w[: len(w) // 2] + "zz" + w[len(w) // 2 :])]
+    for variant in variants:
+        whole = process.extract(variant, vocab, scorer=fuzz.ratio, score_cutoff=WORD_MATCH, limit=5)
+        assert shipped_index._scan_vocabulary(variant) == tuple(w for w, _, _ in whole), variant
+    assert sum(1 for v in variants if shipped_index._scan_vocabulary(v)) > 20  # the variants do find words
