@@ -6,11 +6,14 @@ import time
 from collections import deque
 from collections.abc import Callable
 
+FORGET_ABOVE = 10_000  # users remembered before idle ones are forgotten
+
 
 class RateLimit:
     def __init__(self, uses: int, per: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.uses, self.per, self._clock = uses, per, clock
         self._hits: dict[int, deque[float]] = {}
+        self._forgot_at = float("-inf")
 
     def retry_after(self, key: int) -> float:
         """0 when allowed (and counted); otherwise the seconds until the next use is allowed."""
@@ -21,6 +24,13 @@ class RateLimit:
         if len(hits) >= self.uses:
             return self.per - (now - hits[0])
         hits.append(now)
-        if len(self._hits) > 10_000:  # forget idle users so memory stays flat
+        # Forget idle users so memory stays flat; at most once a window, so that a crowd of active users
+        # does not make every call walk all of them.
+        if len(self._hits) > FORGET_ABOVE and now - self._forgot_at >= self.per:
+            self._forgot_at = now
             self._hits = {k: v for k, v in self._hits.items() if v and now - v[-1] < self.per}
         return 0.0
+
+    def __len__(self) -> int:
+        """Users currently remembered."""
+        return len(self._hits)
