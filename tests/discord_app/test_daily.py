@@ -115,3 +115,17 @@ async def test_a_deleted_channel_is_reported_and_other_servers_still_get_their_p
         await fake.response(await fake.command("glosario-admin diario estado", guild=first, permissions=MODERATOR))
     )["data"]["content"]
     assert "⚠️" in status and "ya no existe" in status
+
+
+async def test_the_scheduler_outlives_a_failing_database(fake, harness):
+    bot = await harness.start()
+    scheduler = cog(bot).scheduler
+    scheduler.change_interval(seconds=0.05)
+    scheduler.restart()
+    await asyncio.sleep(0.2)  # let it tick on a working database first
+    assert scheduler.current_loop > 0
+    await bot.services.db.close()  # every read fails from here on
+    ticks = scheduler.current_loop
+    await asyncio.sleep(0.3)
+    assert scheduler.is_running() and not scheduler.failed()
+    assert scheduler.current_loop > ticks  # still ticking: the next tick will find the database again

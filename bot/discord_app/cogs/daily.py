@@ -187,7 +187,14 @@ class DailyCog(commands.Cog):
 
     @tasks.loop(seconds=CHECK_EVERY_SECONDS)
     async def scheduler(self) -> None:
-        for settings in await self.store.enabled():
+        try:
+            enabled = await self.store.enabled()
+        except Exception:  # a locked or failing database: the next tick tries again (the loop must not die)
+            log.exception(
+                "term of the day: could not read the servers' settings; retrying in %d s", CHECK_EVERY_SECONDS
+            )
+            return
+        for settings in enabled:
             try:
                 await self.post_if_due(settings)
             except Exception:  # one server's trouble must not stop the others' posts
