@@ -21,7 +21,7 @@ from bot.core.search import SearchIndex
 
 log = logging.getLogger(__name__)
 
-_CACHE_FORMAT = 2  # bumped whenever what is pickled changes shape
+_CACHE_FORMAT = 3  # bumped whenever what is pickled changes shape
 _CACHE_MIN_BYTES = 256 * 1024  # below this, parsing is as fast as unpickling: no cache file
 
 

@@ -173,6 +173,7 @@ class SearchIndex:
         self._terms: list[Term] = list(glossary.terms)
         self._exact: dict[str, int] = {}
         self._key_norm: list[str] = []
+        self._key_packed: list[str] = []  # the same keys in compact form
         self._key_term: list[int] = []
         by_len: dict[int, list[int]] = {}
         len_keys: dict[int, list[str]] = {}
@@ -190,6 +191,7 @@ class SearchIndex:
                 k_idx = len(self._key_norm)
                 packed = key.replace(" ", "")
                 self._key_norm.append(key)
+                self._key_packed.append(packed)
                 self._key_term.append(t_idx)
                 exact.setdefault(key, t_idx)
                 start_forms.append(key)
@@ -273,11 +275,12 @@ class SearchIndex:
             return NotFound()
         # Words first (cheap, and what typos hit). Candidates found through words are also compared in compact
         # form, so the scan over compact keys is only for queries none of whose words led anywhere plausible.
-        word_keys = self._word_candidates(norm)
-        found = self._confident_typo(norm, word_keys)  # most typos end here, before any similarity is scored
+        word_keys = list(self._word_candidates(norm))
+        distances = self._distances(norm, word_keys)
+        found = self._confident_typo(norm, word_keys, distances)  # most typos end here, before scoring similarity
         if found is not None:
             return found
-        ranked = self._rank(norm, word_keys)
+        ranked = self._rank(norm, word_keys, distances=distances)
         if all(score < PLAUSIBLE for score, _ in ranked.values()):
             ranked = self._rank(norm, self._compact_candidates(norm), ranked)
             found = self._confident(ranked)
@@ -302,11 +305,11 @@ class SearchIndex:
             return Found(self._terms[t_idx], score=-neg_score, exact=False)
         return None
 
-    def _confident_typo(self, norm: str, key_ids: set[int]) -> Found | None:
-        """What `_confident(self._rank(norm, key_ids))` answers, scoring similarity only for the term found."""
-        ids = list(key_ids)
+    def _confident_typo(self, norm: str, ids: list[int], distances: list[int | None]) -> Found | None:
+        """What `_confident(self._rank(norm, ids))` answers, given the keys' typo distances, scoring similarity
+        only for the term found."""
         best: dict[int, int] = {}  # term → smallest typo distance among its keys
-        for k_idx, distance in zip(ids, self._distances(norm, ids), strict=True):
+        for k_idx, distance in zip(ids, distances, strict=True):
             if distance is not None:
                 t_idx = self._key_term[k_idx]
                 best[t_idx] = min(distance, best.get(t_idx, distance))
@@ -318,12 +321,19 @@ class SearchIndex:
         return Found(self._terms[t_idx], score=max(self._similarities(norm, own)), exact=False)
 
     def _rank(
-        self, norm: str, key_ids: set[int], ranked: dict[int, tuple[float, int | None]] | None = None
+        self,
+        norm: str,
+        key_ids: set[int] | list[int],
+        ranked: dict[int, tuple[float, int | None]] | None = None,
+        distances: list[int | None] | None = None,
     ) -> dict[int, tuple[float, int | None]]:
-        """Candidate terms → (best similarity, best typo distance or None), merged into `ranked`."""
+        """Candidate terms → (best similarity, best typo distance or None), merged into `ranked`.
+        `distances`, when already known, are the keys' typo distances in the order of `key_ids`."""
         ranked = {} if ranked is None else ranked
         ids = list(key_ids)
-        for k_idx, score, distance in zip(ids, self._similarities(norm, ids), self._distances(norm, ids), strict=True):
+        if distances is None:
+            distances = self._distances(norm, ids)
+        for k_idx, score, distance in zip(ids, self._similarities(norm, ids), distances, strict=True):
             t_idx = self._key_term[k_idx]
             old = ranked.get(t_idx)
             if old is not None:
@@ -338,7 +348,7 @@ class SearchIndex:
         keys = [self._key_norm[k] for k in key_ids]
         scores = [0.0] * len(keys)
         for query, choices, scorer, weight in (
-            (compact(norm), [k.replace(" ", "") for k in keys], fuzz.ratio, 1.0),
+            (compact(norm), [self._key_packed[k] for k in key_ids], fuzz.ratio, 1.0),
             (norm, keys, fuzz.token_sort_ratio, 1.0),
             (norm, keys, fuzz.token_set_ratio, 0.85),
         ):
@@ -351,7 +361,7 @@ class SearchIndex:
         """`typo_distance(norm, key)` of each key. The compact forms' distance never exceeds the words' summed
         distance, so one batched call rules out every key more than MAX_TYPOS away."""
         keys = [self._key_norm[k] for k in key_ids]
-        packed = [k.replace(" ", "") for k in keys]
+        packed = [self._key_packed[k] for k in key_ids]
         distances: list[int | None] = [None] * len(keys)
         near = process.extract(compact(norm), packed, scorer=OSA.distance, score_cutoff=MAX_TYPOS, limit=None)
         for _, _, i in near:

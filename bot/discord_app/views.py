@@ -137,7 +137,7 @@ class ButtonsView(discord.ui.View):
 
     Their clicks reach the DynamicItems registered on the bot by custom_id, so this view needs no items:
     building discord.py's item objects for every reply cost more than the lookup itself. It never dispatches,
-    is stopped at once (discord.py then keeps no copy of it) and can be shared by any number of messages.
+    is finished from the start (discord.py then keeps no copy of it) and can be shared by any number of messages.
     """
 
     def __init__(self, buttons: list[dict]) -> None:
@@ -145,7 +145,9 @@ class ButtonsView(discord.ui.View):
         self._rows = [
             {"type": 1, "components": buttons[i : i + MAX_BUTTONS]} for i in range(0, len(buttons), MAX_BUTTONS)
         ]
-        self.stop()
+
+    def is_finished(self) -> bool:
+        return True
 
     def to_components(self) -> list[dict]:
         return self._rows

@@ -137,7 +137,10 @@ def test_batched_scoring_is_the_key_by_key_definition(shipped_index, query):
     assert shipped_index._similarities(norm, ids) == [similarity(norm, k) for k in key_texts]
     assert shipped_index._distances(norm, ids) == [typo_distance(norm, k) for k in key_texts]
     # The shortcut taken before scoring similarity answers what ranking every candidate would.
-    assert shipped_index._confident_typo(norm, keys) == shipped_index._confident(shipped_index._rank(norm, keys))
+    distances = shipped_index._distances(norm, ids)
+    shortcut = shipped_index._confident_typo(norm, ids, distances)
+    assert shortcut == shipped_index._confident(shipped_index._rank(norm, ids))
+    assert shipped_index._rank(norm, ids, distances=distances) == shipped_index._rank(norm, ids)
 
 
 def test_vocabulary_scan_by_length_is_the_whole_scan(shipped_index):

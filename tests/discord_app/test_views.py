@@ -42,3 +42,7 @@ async def test_a_buttons_view_is_never_kept_by_discord_py(terms):
     view = ButtonsView([TermButton.rendered(terms[0])])
     assert view.is_finished()
     assert not view.is_dispatchable()
+
+
+def test_a_buttons_view_built_outside_the_event_loop_is_finished_too(terms):
+    assert ButtonsView([TermButton.rendered(terms[0])]).is_finished()
