@@ -1,15 +1,22 @@
 """End-to-end probe: N /termino interactions through the fake Discord into the real bot.
 
     python -m bench.bench_e2e [--n 2000] [--terms 10000] [--concurrency 20] [--rounds 3] [--profile DIR]
+    python -m bench.bench_e2e --instructions [--n 300]       (needs valgrind)
 
-Each bot runs as its own process (`glosario-bot run`, and bench/minimal_bot.py, a minimal discord.py bot
-that answers a fixed embed), against a fake Discord in this process. Reports interactions/s and p50/p99
-from the interaction being sent to the reply arriving, for both, in the same run, and the bot process's CPU
-time per interaction (what a shared machine's noise moves least). The two bots take turns for --rounds
-rounds; each is reported by its median round. Ours serves a synthetic
-glossary of --terms terms and logs its misses to SQLite. Two query mixes: "realistic" (most people pick from
-autocomplete) and "hard" (everything typed, many typos and misses). Target: on the realistic mix, at least
-80 % of the minimal bot's throughput; the hard mix is reported beside it.
+Each bot runs as its own process against a fake Discord in this process: ours (`glosario-bot run`, serving a
+synthetic glossary of --terms terms and logging its misses to SQLite) and two baselines from
+bench/minimal_bot.py, minimal discord.py bots that answer every /termino with one fixed reply: the issue's
+baseline (a small embed) and one that sends a fixed card of ours (the same embed fields and buttons).
+The second baseline isolates the cost of our own work (lookup, card, logging) from the size of the reply.
+
+Reports interactions/s and p50/p99 from the interaction being sent to the reply arriving, and the bot
+process's CPU time per interaction. The bots take turns for --rounds rounds; each is reported by its median.
+On a shared machine wall-clock numbers move by tens of percent from run to run: --instructions runs each bot
+under valgrind's callgrind instead and counts the instructions it executes per interaction (repeatable to
+about 1 %, whatever else the machine is doing).
+
+Two query mixes: "realistic" (most people pick from autocomplete) and "hard" (everything typed, many typos
+and misses). Target (the issue's): on the realistic mix, at least 80 % of the small-embed bot's throughput.
 """
 
 from __future__ import annotations
@@ -18,8 +25,10 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -32,6 +41,12 @@ from tests.fake_discord.server import TOKEN, FakeDiscord
 ROOT = Path(__file__).resolve().parent.parent
 
 TARGET_RATIO = 0.80
+BOTS = {  # name → (module args, whether it serves the synthetic glossary)
+    "minimal bot, small embed": (["-m", "bench.minimal_bot"], False),
+    "minimal bot, fixed card": (["-m", "bench.minimal_bot", "--card"], True),
+    "Glosario IA bot": (["-m", "bot", "run"], True),
+}
+BASELINE, OURS = "minimal bot, small embed", "Glosario IA bot"
 
 
 async def drive(fake: FakeDiscord, queries: list[str], concurrency: int) -> tuple[float, list[float]]:
@@ -42,7 +57,7 @@ async def drive(fake: FakeDiscord, queries: list[str], concurrency: int) -> tupl
         async with gate:
             started = time.perf_counter()
             iid = await fake.command("termino", {"termino": query}, user_id=10_000 + i)
-            await fake.response(iid, timeout=30)
+            await fake.response(iid, timeout=120)
             latencies.append((time.perf_counter() - started) * 1000)
 
     began = time.perf_counter()
@@ -55,6 +70,7 @@ class Run:
     rate: float  # interactions/s
     latencies: list[float]  # ms, from sending the interaction to the reply arriving
     cpu_ms: float | None  # CPU time of the bot process per interaction (None where /proc is missing)
+    instructions: float | None = None  # per interaction, under callgrind
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -66,8 +82,29 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def run_process(args: list[str], env: dict[str, str], queries: list[str], concurrency: int) -> Run:
-    """Start a bot as its own process (its own core), drive it through a fresh fake Discord, stop it."""
+def callgrind_total(out_file: Path) -> int:
+    for line in out_file.read_text().splitlines():
+        if line.startswith("totals:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no instruction total in {out_file}")
+
+
+async def instrumentation(pid: int, state: str) -> None:
+    """Switch callgrind's counting on or off in a running process."""
+    control = await asyncio.create_subprocess_exec(
+        "callgrind_control", "-i", state, str(pid), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    if await control.wait():
+        raise RuntimeError(f"callgrind_control -i {state} {pid} failed")
+
+
+async def run_process(
+    args: list[str], env: dict[str, str], queries: list[str], concurrency: int, callgrind: Path | None = None
+) -> Run:
+    """Start a bot as its own process (its own core), drive it through a fresh fake Discord, stop it.
+
+    With `callgrind` (an output file), the bot runs under valgrind and only the measured interactions are
+    counted (instrumentation is switched on after the warm-up and off before the shutdown)."""
     fake = await FakeDiscord().start()
     env = {
         **env,
@@ -76,28 +113,40 @@ async def run_process(args: list[str], env: dict[str, str], queries: list[str], 
         "DISCORD_GATEWAY_URL": fake.gateway_url,
         "LOG_LEVEL": "WARNING",
     }
-    proc = await asyncio.create_subprocess_exec(sys.executable, *args, cwd=ROOT, env=env)
+    command = [sys.executable, *args]
+    if callgrind is not None:
+        command = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={callgrind}", *command]
+    proc = await asyncio.create_subprocess_exec(
+        *command, cwd=ROOT, env=env, stderr=subprocess.DEVNULL if callgrind else None
+    )
     try:
-        await fake.wait_ready(timeout=60)
+        await fake.wait_ready(timeout=600 if callgrind else 60)
         fake.find_command("termino")  # registered during start-up, before the gateway connection
         await drive(fake, queries[:50], concurrency)  # warm-up
+        if callgrind is not None:
+            await instrumentation(proc.pid, "on")
         cpu_before = cpu_seconds(proc.pid)
         rate, latencies = await drive(fake, queries, concurrency)
         cpu_after = cpu_seconds(proc.pid)
+        if callgrind is not None:
+            await instrumentation(proc.pid, "off")
         cpu_ms = None if cpu_before is None or cpu_after is None else (cpu_after - cpu_before) * 1000 / len(queries)
-        return Run(rate, latencies, cpu_ms)
     finally:
         proc.send_signal(signal.SIGTERM)
         await proc.wait()
         await fake.stop()
+    instructions = callgrind_total(callgrind) / len(queries) if callgrind is not None else None
+    return Run(rate, latencies, cpu_ms, instructions)
 
 
 def summary(name: str, run: Run) -> str:
+    if run.instructions is not None:
+        return f"{name:<26} {run.instructions / 1e6:6.3f} M instructions/interaction"
     ordered = sorted(run.latencies)
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
     cpu = f"   CPU {run.cpu_ms:.3f} ms/interaction" if run.cpu_ms is not None else ""
     return (
-        f"{name:<24} {run.rate:>7.0f} interactions/s   p50 {statistics.median(ordered):6.2f} ms"
+        f"{name:<26} {run.rate:>6.0f} interactions/s   p50 {statistics.median(ordered):6.2f} ms"
         f"   p99 {p99:7.2f} ms{cpu}"
     )
 
@@ -106,31 +155,48 @@ def median_run(runs: list[Run]) -> Run:
     return sorted(runs, key=lambda r: r.rate)[len(runs) // 2]
 
 
+def speed(run: Run) -> float:
+    """Higher is faster: interactions/s, or interactions per instruction under callgrind."""
+    return 1 / run.instructions if run.instructions is not None else run.rate
+
+
 async def main_async(args: argparse.Namespace) -> int:
+    if args.instructions and not (shutil.which("valgrind") and shutil.which("callgrind_control")):
+        print("--instructions needs valgrind (apt-get install valgrind)", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="glosario-e2e-") as tmp:
         data_dir = Path(tmp) / "glossary"
         names = generate(data_dir, args.terms)
         base_env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GLOSARIO_"))}
-        print(f"{args.n} interactions per run, {args.concurrency} in flight, our glossary: {args.terms:,} terms")
+        rounds = 1 if args.instructions else args.rounds
+        what = "instructions counted under callgrind" if args.instructions else f"{rounds} round(s)"
+        print(f"{args.n} interactions per run, {args.concurrency} in flight, {args.terms:,} terms, {what}")
         failed = False
         for mix in args.mixes:
             queries = make_queries(names, args.n, MIXES[mix], random.Random(3))
             print(f"\nmix {mix!r}: {MIX_TEXT[mix]}")
-            minimal_runs, our_runs = [], []
-            for round_ in range(1, args.rounds + 1):  # taking turns spreads the machine's slow moments over both
-                minimal_runs.append(await run_process(["-m", "bench.minimal_bot"], base_env, queries, args.concurrency))
-                db = Path(tmp) / f"{mix}-{round_}.db"
-                ours_env = {**base_env, "GLOSARIO_DATA": str(data_dir), "GLOSARIO_DB": str(db)}
-                profile = ["-m", "cProfile", "-o", f"{args.profile}/{mix}-{round_}.prof"] if args.profile else []
-                our_runs.append(await run_process([*profile, "-m", "bot", "run"], ours_env, queries, args.concurrency))
-                if args.rounds > 1:
-                    print(f"  round {round_}: ratio {our_runs[-1].rate / minimal_runs[-1].rate:.2f}")
-            minimal, ours = median_run(minimal_runs), median_run(our_runs)
-            ratio = ours.rate / minimal.rate
+            runs: dict[str, list[Run]] = {name: [] for name in BOTS}
+            for round_ in range(1, rounds + 1):  # taking turns spreads the machine's slow moments over all
+                for name, (module, serves_glossary) in BOTS.items():
+                    env = dict(base_env)
+                    if serves_glossary:
+                        env["GLOSARIO_DATA"] = str(data_dir)
+                        env["GLOSARIO_DB"] = str(Path(tmp) / f"{mix}-{round_}.db")
+                    command = list(module)
+                    if args.profile and name == OURS:
+                        command = ["-m", "cProfile", "-o", f"{args.profile}/{mix}-{round_}.prof", *command]
+                    out = Path(tmp) / f"callgrind-{mix}-{len(runs[name])}-{module[-1]}.out"
+                    run = await run_process(command, env, queries, args.concurrency, out if args.instructions else None)
+                    runs[name].append(run)
+            medians = {name: median_run(r) for name, r in runs.items()}
+            for name, run in medians.items():
+                print(summary(name, run))
+            ratio = speed(medians[OURS]) / speed(medians[BASELINE])
+            card_ratio = speed(medians[OURS]) / speed(medians["minimal bot, fixed card"])
             verdict = "ok" if ratio >= TARGET_RATIO else "MISSED"
-            print(summary("minimal discord.py bot", minimal))
-            print(summary("Glosario IA bot", ours))
-            print(f"throughput ratio: {ratio:.2f} (target ≥ {TARGET_RATIO:.2f}) {verdict}")
+            measure = "instructions" if args.instructions else "throughput"
+            print(f"{measure} ratio to the small-embed bot: {ratio:.2f} (target ≥ {TARGET_RATIO:.2f}) {verdict}")
+            print(f"{measure} ratio to the fixed-card bot:  {card_ratio:.2f} (the cost of our own work)")
             failed |= mix == "realistic" and ratio < TARGET_RATIO
     return 1 if failed else 0
 
@@ -164,13 +230,17 @@ def make_queries(names: list[str], n: int, shares: tuple[float, ...], rng: rando
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--n", type=int, default=2000)
+    parser.add_argument("--n", type=int, help="interactions per run (default 2000; 300 with --instructions)")
     parser.add_argument("--terms", type=int, default=10_000)
     parser.add_argument("--concurrency", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3, help="turns each bot takes (the median is reported)")
+    parser.add_argument("--instructions", action="store_true", help="count instructions under callgrind")
     parser.add_argument("--profile", metavar="DIR", help="write cProfile stats of our bot to DIR/<mix>-<round>.prof")
     parser.add_argument("--mixes", nargs="+", choices=sorted(MIXES), default=["realistic", "hard"])
-    return asyncio.run(main_async(parser.parse_args()))
+    args = parser.parse_args()
+    if args.n is None:
+        args.n = 300 if args.instructions else 2000
+    return asyncio.run(main_async(args))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,13 @@
-"""The baseline of bench_e2e: a minimal discord.py bot whose /termino answers one fixed embed."""
+"""The baselines of bench_e2e: a minimal discord.py bot whose /termino answers one fixed reply.
+
+python -m bench.minimal_bot            a small embed (the issue's baseline)
+python -m bench.minimal_bot --card     one card of the glossary in GLOSARIO_DATA, built once at start
+                                       (the embed and buttons our bot sends: the same reply size)
+"""
 
 import os
+import sys
+from pathlib import Path
 
 import discord
 from discord import app_commands
@@ -8,15 +15,25 @@ from discord import app_commands
 from bot.discord_app.client import use_endpoints
 
 
+def fixed_card() -> tuple[discord.Embed, discord.ui.View | None]:
+    from bot.catalog import load_catalog
+    from bot.discord_app.embeds import term_embed
+    from bot.discord_app.views import related_view
+
+    glossary = load_catalog(Path(os.environ["GLOSARIO_DATA"])).glossary
+    term = next(t for t in glossary.terms if t.en and len(t.related) >= 2)  # a typical card: fields and buttons
+    return term_embed(term, glossary, "es-ES"), related_view(term, glossary)
+
+
 class MinimalBot(discord.Client):
-    def __init__(self) -> None:
+    def __init__(self, reply: tuple[discord.Embed, discord.ui.View | None]) -> None:
         super().__init__(intents=discord.Intents.none())
         self.tree = app_commands.CommandTree(self)
-        embed = discord.Embed(title="Horovod", description="Framework de código abierto.")
+        embed, view = reply
 
         @self.tree.command(name="termino", description="fixed")
         async def termino(interaction: discord.Interaction, termino: str) -> None:
-            await interaction.response.send_message(embed=embed)
+            await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
 
     async def setup_hook(self) -> None:
         await self.tree.sync()
@@ -24,4 +41,6 @@ class MinimalBot(discord.Client):
 
 if __name__ == "__main__":
     use_endpoints(os.environ["DISCORD_API_BASE"], os.environ["DISCORD_GATEWAY_URL"])
-    MinimalBot().run(os.environ["DISCORD_TOKEN"], log_handler=None)
+    card = "--card" in sys.argv[1:]
+    reply = fixed_card() if card else (discord.Embed(title="Horovod", description="Framework de código abierto."), None)
+    MinimalBot(reply).run(os.environ["DISCORD_TOKEN"], log_handler=None)
