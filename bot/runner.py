@@ -14,6 +14,7 @@ from pathlib import Path
 
 import discord
 
+from bot import heap
 from bot.catalog import load_catalog
 from bot.config import Settings
 from bot.core.errors import GlossaryError
@@ -69,6 +70,7 @@ async def serve(settings: Settings, catalog, *, sync_only: bool = False, sync_gu
         return 1
     services = await Services.create(settings, catalog, db)
     use_endpoints(settings.api_base, settings.gateway_url)
+    heap.settle()  # the glossary and its index are loaded for good: out of the collector's way
     bot = GlossaryBot(services, auto_sync=not sync_only)
     code = 0
     try:

@@ -16,6 +16,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot import heap
 from bot.catalog import Catalog, load_catalog
 from bot.config import Settings
 from bot.core.errors import GlossaryError
@@ -301,6 +302,8 @@ class GlossaryBot(commands.Bot):
             return exc
         self.services.catalog.current = catalog
         changes = diff(old.glossary, catalog.glossary)
+        del old
+        heap.settle()  # the new glossary out of the collector's way, the old one back in it to be freed
         resolved: list[tuple[Miss, str]] = []
         by_term: dict[str, list[int]] = {}
         misses = self.services.misses

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import shutil
+import weakref
 
+from bot import heap
 from bot.core.errors import GlossaryError
 from tests.conftest import SHIPPED
 
@@ -39,6 +42,17 @@ async def test_reload_swaps_only_a_valid_glossary(fake, harness, tmp_path):
     assert isinstance(error, GlossaryError)
     assert str(data / "extra.yaml") in error.report()
     assert len(bot.services.catalog.glossary) == 18  # the last good glossary keeps serving
+
+
+async def test_a_reload_frees_the_replaced_glossary_and_keeps_the_new_one_out_of_the_collector(fake, harness):
+    bot = await harness.start()
+    heap.settle()  # as `glosario-bot run` does once the glossary is loaded
+    old_index = weakref.ref(bot.services.catalog.index)
+    bot.services.catalog.index.lookup("horovd")  # fill its caches, as serving does
+    report = await bot.reload_glossary()
+    assert old_index() is None  # frozen objects are never collected: the old glossary was let go first
+    assert gc.get_freeze_count() > len(report.catalog.glossary)  # the new one is out of the collector's way
+    assert not any(obj is report.catalog.index for obj in gc.get_objects())
 
 
 async def test_an_unexpected_failure_gets_a_short_apology_not_the_exception(fake, harness):
