@@ -299,11 +299,8 @@ class SearchIndex:
 
     def _confident(self, ranked: dict[int, tuple[float, int | None]]) -> Found | None:
         """The one term within typo distance, strictly closer than any other; else None."""
-        confident = sorted((d, -s, t) for t, (s, d) in ranked.items() if d is not None)
-        if confident and (len(confident) == 1 or confident[0][0] < confident[1][0]):
-            _, neg_score, t_idx = confident[0]
-            return Found(self._terms[t_idx], score=-neg_score, exact=False)
-        return None
+        t_idx = _closest({t: d for t, (_, d) in ranked.items() if d is not None})
+        return None if t_idx is None else Found(self._terms[t_idx], score=ranked[t_idx][0], exact=False)
 
     def _confident_typo(self, norm: str, ids: list[int], distances: list[int | None]) -> Found | None:
         """What `_confident(self._rank(norm, ids))` answers, given the keys' typo distances, scoring similarity
@@ -313,10 +310,9 @@ class SearchIndex:
             if distance is not None:
                 t_idx = self._key_term[k_idx]
                 best[t_idx] = min(distance, best.get(t_idx, distance))
-        ordered = sorted(best.values())
-        if not ordered or (len(ordered) > 1 and ordered[0] == ordered[1]):
+        t_idx = _closest(best)
+        if t_idx is None:
             return None
-        t_idx = next(t for t, d in best.items() if d == ordered[0])
         own = [k for k in ids if self._key_term[k] == t_idx]
         return Found(self._terms[t_idx], score=max(self._similarities(norm, own)), exact=False)
 
@@ -455,6 +451,14 @@ class SearchIndex:
         self.prepare_text_search()
         assert self._text is not None
         return self._text.search(normalize(text[:MAX_QUERY]), limit)
+
+
+def _closest(distances: dict[int, int]) -> int | None:
+    """The term whose typo distance is strictly smaller than every other's; None on a tie or when empty."""
+    ordered = sorted(distances.values())
+    if not ordered or (len(ordered) > 1 and ordered[0] == ordered[1]):
+        return None
+    return min(distances, key=distances.__getitem__)
 
 
 def _sorted_pairs(forms: list[str], owners: list[int]) -> tuple[list[str], list[int]]:
