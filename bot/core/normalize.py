@@ -7,8 +7,17 @@ import unicodedata
 
 # Accents are dropped, but ñ stays distinct from n ("año" is not "ano"): keep a combining tilde after n.
 _MARKS = re.compile(r"[\u0300-\u0302\u0304-\u036f]|(?<!n)\u0303")
+# Halves of UTF-16 surrogate pairs: JSON's "\ud800" escape can carry one alone, and UTF-8 cannot encode it.
+_LONE_SURROGATES = re.compile("[\ud800-\udfff]")
 # Everything that is not a letter or a digit separates words: spaces, - _ . and punctuation alike.
 _SEPARATORS = re.compile(r"[\W_]+")
+
+
+def valid_text(text: str) -> str:
+    """Text that any encoder accepts: each lone surrogate becomes U+FFFD (the replacement character)."""
+    if text.isascii() or not _LONE_SURROGATES.search(text):
+        return text
+    return _LONE_SURROGATES.sub("\ufffd", text)
 
 
 def normalize(text: str) -> str:

@@ -22,20 +22,23 @@ from bot.config import Settings
 from bot.core.errors import GlossaryError
 from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary, GlossaryDiff, Term, diff
-from bot.core.normalize import normalize
+from bot.core.normalize import normalize, valid_text
 from bot.core.search import Found, SearchIndex
 from bot.discord_app.embeds import term_embed
 from bot.discord_app.i18n import language, t
+from bot.discord_app.ratelimit import GapBudget, RateLimit
 from bot.discord_app.translator import GlossaryTranslator
-from bot.discord_app.views import NO_MENTIONS, OpenButton, PickButton, TermButton, related_view
+from bot.discord_app.views import NO_MENTIONS, OpenButton, PickButton, TermButton, UnsignedPickButton, related_view
 from bot.health import HEARTBEAT_EVERY, clear_heartbeat, heartbeat_path, write_heartbeat
 from bot.storage.daily import DailyStore, GuildRoles
-from bot.storage.db import Database
+from bot.storage.db import AppliedWrites, Database
 from bot.storage.gaps import Miss, MissLog, UsageLog, asker_hash
 from bot.storage.writer import WriteQueue
 
 log = logging.getLogger(__name__)
-LOOKUP_FLUSH_SECONDS = 5.0
+LOOKUP_FLUSH_SECONDS = 1.0  # the most a SIGKILL can take of the lookup counters (stated in the README)
+COOLDOWN_USES, COOLDOWN_SECONDS = 6, 20.0  # per member, over every interaction that does work or posts
+GAP_BUDGET, GAP_BUDGET_SECONDS = 20, 3600.0  # new gaps one member may log per hour
 
 
 class CatalogHolder:
@@ -109,11 +112,20 @@ class Services:
     @classmethod
     async def create(cls, settings: Settings, catalog: Catalog, db: Database) -> Services:
         misses, usage = MissLog(db), UsageLog(db)
+        applied = AppliedWrites(db)
+        await applied.prune()
         writer = WriteQueue(
-            {"miss": misses.record_many, "pick": misses.record_picks, "lookup": usage.record_many},
+            {
+                "miss": misses.record_many,
+                "pick": misses.record_picks,
+                "lookup": usage.record_many,
+                "unlogged": misses.record_unlogged,
+            },
             settings.db_path.with_name(settings.db_path.name + ".pending.jsonl"),
             commit=db.conn.commit,
             rollback=db.conn.rollback,
+            applied=applied,
+            rejected=settings.db_path.with_name(settings.db_path.name + ".rejected.jsonl"),
         )
         return cls(
             settings, CatalogHolder(catalog), db, misses, usage, writer, await db.salt(), DailyStore(db), GuildRoles(db)
@@ -132,6 +144,17 @@ def _replies_in_flight() -> set[asyncio.Task]:
     current = asyncio.current_task()
     prefixes = ("CommandTree-invoker", "discord-ui-dynamic-item", "discord-ui-view-dispatch")
     return {t for t in asyncio.all_tasks() if t is not current and not t.done() and t.get_name().startswith(prefixes)}
+
+
+def _valid(value: object) -> object:
+    """The same JSON value with every string made encodable (lone surrogates replaced)."""
+    if isinstance(value, str):
+        return valid_text(value)
+    if isinstance(value, dict):
+        return {k: _valid(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_valid(v) for v in value]
+    return value
 
 
 def use_endpoints(api_base: str | None, gateway_url: str | None) -> None:
@@ -160,7 +183,20 @@ class GlossaryBot(commands.Bot):
         self.auto_sync = auto_sync
         self.synced: str | None = None  # "global", "guild" or None, for logs and tests
         self.background_tasks: set[asyncio.Task] = set()  # referenced so they are not garbage-collected
+        self.shutdown_problems: list[str] = []  # what a stop could not do (the process then exits non-zero)
         self._lookup_counts: Counter[tuple[int, str, str, str]] = Counter()
+        self.rate = RateLimit(COOLDOWN_USES, COOLDOWN_SECONDS)
+        self.gap_budget = GapBudget(GAP_BUDGET, GAP_BUDGET_SECONDS)
+        # Text from Discord is made valid once, where it enters: what members typed (the interaction's data).
+        parsers = self._connection.parsers
+        parse_interaction = parsers["INTERACTION_CREATE"]
+
+        def parse_valid_interaction(data: dict) -> None:
+            if "data" in data:
+                data["data"] = _valid(data["data"])
+            parse_interaction(data)
+
+        parsers["INTERACTION_CREATE"] = parse_valid_interaction
 
     async def setup_hook(self) -> None:
         from bot.discord_app.cogs.admin import AdminCog
@@ -170,7 +206,7 @@ class GlossaryBot(commands.Bot):
         from bot.discord_app.review import ActSelect, PageButton
 
         await self.tree.set_translator(GlossaryTranslator())
-        self.add_dynamic_items(TermButton, OpenButton, PickButton, PageButton, ActSelect)
+        self.add_dynamic_items(TermButton, OpenButton, PickButton, UnsignedPickButton, PageButton, ActSelect)
         await self.add_cog(LookupCog(self))
         await self.add_cog(DiscoverCog(self))
         await self.add_cog(DailyCog(self))
@@ -234,10 +270,19 @@ class GlossaryBot(commands.Bot):
         self.flush_lookup_counts()
 
     async def close(self) -> None:
-        self._flush_lookup_counts_loop.cancel()
-        self._heartbeat_loop.cancel()
-        clear_heartbeat(heartbeat_path(self.services.settings.db_path))
-        self.flush_lookup_counts()  # the writer is drained by whoever owns it, after the bot has stopped
+        # Every step is tried whatever the others did: a read-only data directory must not keep us running.
+        steps = (
+            ("stop the lookup counter loop", self._flush_lookup_counts_loop.cancel),
+            ("stop the heartbeat loop", self._heartbeat_loop.cancel),
+            ("remove the heartbeat file", lambda: clear_heartbeat(heartbeat_path(self.services.settings.db_path))),
+            ("queue the lookup counters", self.flush_lookup_counts),  # the writer is drained by its owner
+        )
+        for what, step in steps:
+            try:
+                step()
+            except Exception as exc:
+                self.shutdown_problems.append(f"could not {what}: {exc}")
+                log.error("shutdown: could not %s: %s", what, exc)
         await super().close()
 
     # -- operation: heartbeat, graceful shutdown, reload -----------------------------------------
@@ -263,10 +308,26 @@ class GlossaryBot(commands.Bot):
         self._beat()
 
     async def _accepting_work(self, interaction: discord.Interaction) -> bool:
-        if not self.closing:
+        """Every command and context menu: not while stopping, and within the member's rate limit.
+        Autocomplete is answered from memory on every keystroke and is never limited."""
+        if interaction.type is discord.InteractionType.autocomplete:
+            return not self.closing
+        if self.closing:
+            await interaction.response.send_message(
+                t(interaction.locale, "restarting"), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+            return False
+        return await self.within_rate_limit(interaction)
+
+    async def within_rate_limit(self, interaction: discord.Interaction) -> bool:
+        """One limit for every interaction that does work or posts (commands, term buttons, menus): over it,
+        one polite private note and nothing else."""
+        wait = self.rate.retry_after(interaction.user.id)
+        if not wait:
             return True
+        log.info("rate limit: user %s waits %.0f s", interaction.user.id, wait)
         await interaction.response.send_message(
-            t(interaction.locale, "restarting"), ephemeral=True, allowed_mentions=NO_MENTIONS
+            t(interaction.locale, "cooldown", seconds=max(1, round(wait))), ephemeral=True, allowed_mentions=NO_MENTIONS
         )
         return False
 
@@ -325,28 +386,46 @@ class GlossaryBot(commands.Bot):
         return ReloadReport(catalog, changes, tuple(resolved))
 
     def record_miss(self, interaction: discord.Interaction, query: str, best_guess: str | None, kind: str) -> None:
+        """Log a gap (before the reply is sent: what was asked is a gap whether or not the answer got through).
+        A member over the hourly budget of new gaps is answered as usual, but the gap is only counted."""
+        now = self.services.clock()
+        normalized = normalize(query[:200])
+        if not self.gap_budget.allow(interaction.user.id, normalized):
+            log.info("gap budget: user %s is over %d new gaps an hour; not logging it", interaction.user.id, GAP_BUDGET)
+            self.services.writer.submit("unlogged", guild_id=self._guild(interaction), day=now.date().isoformat())
+            return
         self.services.writer.submit(
             "miss",
             guild_id=self._guild(interaction),
             sample=query[:200],
-            normalized=normalize(query[:200]),
+            normalized=normalized,
             asker=asker_hash(self.services.salt, interaction.user.id),
             best_guess=best_guess,
             kind=kind,
-            at=self.services.clock().isoformat(timespec="seconds"),
+            at=now.isoformat(timespec="seconds"),
         )
 
     def record_pick(self, interaction: discord.Interaction, qhash: str, term_id: str) -> None:
+        """A member chose this suggestion for the query behind `qhash`: counted once per person."""
         self.services.writer.submit(
             "pick",
             guild_id=self._guild(interaction),
             qhash=qhash,
             term_id=term_id,
+            asker=asker_hash(self.services.salt, interaction.user.id),
             at=self.services.clock().isoformat(timespec="seconds"),
         )
 
     # -- errors -----------------------------------------------------------------------------------
     async def on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
+            # A refusal (permission, rate limit, stopping) was already answered politely: it is not an error.
+            log.info(
+                "refused %s for user %s",
+                interaction.command and interaction.command.qualified_name,
+                interaction.user.id,
+            )
+            return
         # Exception text is never shown to users: a short apology for them, the traceback for the log.
         log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=error)
         message = t(interaction.locale, "error")

@@ -34,3 +34,29 @@ class RateLimit:
     def __len__(self) -> int:
         """Users currently remembered."""
         return len(self._hits)
+
+
+class GapBudget:
+    """How many new gaps one member may log per window: asking the same thing again costs nothing, so honest
+    members never notice it, and one member cannot flood the moderators' list."""
+
+    def __init__(self, gaps: int, per: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.gaps, self.per, self._clock = gaps, per, clock
+        self._seen: dict[int, dict[str, float]] = {}  # member → normalised query → when first logged
+        self._forgot_at = float("-inf")
+
+    def allow(self, member: int, normalized: str) -> bool:
+        """True when this gap may be logged for this member (and it is counted against the budget)."""
+        now = self._clock()
+        seen = self._seen.setdefault(member, {})
+        if normalized in seen and now - seen[normalized] < self.per:
+            return True
+        for query in [q for q, at in seen.items() if now - at >= self.per]:
+            del seen[query]
+        if len(seen) >= self.gaps:
+            return False
+        seen[normalized] = now
+        if len(self._seen) > FORGET_ABOVE and now - self._forgot_at >= self.per:
+            self._forgot_at = now
+            self._seen = {k: v for k, v in self._seen.items() if v and now - max(v.values()) < self.per}
+        return True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import re
 from typing import TYPE_CHECKING
@@ -50,6 +52,9 @@ class TermButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
         return cls(match["id"])
 
+    async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
+        return await interaction.client.within_rate_limit(interaction)
+
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         message = interaction.message
         in_place = self.in_place and message is not None and message.flags.ephemeral
@@ -65,37 +70,76 @@ class OpenButton(TermButton, template=r"glosario:open:(?P<id>[^:]{1,72})"):
     in_place = False
 
 
+def pick_signature(secret: str, private: bool, qhash: str, term_id: str) -> str:
+    """A short keyed hash over a suggestion: only the bot can make one, so a forged pick is recognised."""
+    key = secret.encode()
+    return hmac.new(key, f"{int(private)}:{qhash}:{term_id}".encode(), hashlib.blake2s).hexdigest()[:6]
+
+
 class PickButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"glosario:pick:(?P<private>[01]):(?P<qhash>[0-9a-f]{8}):(?P<id>[^:]{1,72})",
+    template=r"glosario:pk:(?P<private>[01])(?P<qhash>[0-9a-f]{8})(?P<sig>[0-9a-f]{6}):(?P<id>[^:]{1,72})",
 ):
-    """A suggestion after an ambiguous query: shows the term and records (query → term) for the editors."""
+    """A suggestion after an ambiguous query: shows the term and records (query → term) for the editors.
+
+    The custom_id carries the query's hash and a signature over (privacy, hash, term): a click counts as a
+    proposal only when the bot itself offered that term for that query."""
 
     STYLE = discord.ButtonStyle.primary
 
-    def __init__(self, term_id: str, qhash: str, private: bool, label: str = "…") -> None:
-        custom_id = self.custom_id_for(term_id, qhash, private)
+    def __init__(self, term_id: str, qhash: str, private: bool, sig: str = "", label: str = "…") -> None:
+        custom_id = self.custom_id_for(term_id, qhash, private, sig)
         super().__init__(discord.ui.Button(label=_label(label), style=self.STYLE, custom_id=custom_id))
-        self.term_id, self.qhash, self.private = term_id, qhash, private
+        self.term_id, self.qhash, self.private, self.sig = term_id, qhash, private, sig
 
     @staticmethod
-    def custom_id_for(term_id: str, qhash: str, private: bool) -> str:
-        return f"glosario:pick:{int(private)}:{qhash}:{term_id}"
+    def custom_id_for(term_id: str, qhash: str, private: bool, sig: str) -> str:
+        return f"glosario:pk:{int(private)}{qhash}{sig}:{term_id}"
 
     @classmethod
-    def rendered(cls, term: Term, qhash: str, private: bool) -> dict:
+    def rendered(cls, term: Term, qhash: str, private: bool, secret: str) -> dict:
         """This button's payload, for `ButtonsView`."""
-        return _button_payload(term.term, cls.custom_id_for(term.id, qhash, private), cls.STYLE)
+        sig = pick_signature(secret, private, qhash, term.id)
+        return _button_payload(term.term, cls.custom_id_for(term.id, qhash, private, sig), cls.STYLE)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(match["id"], match["qhash"], match["private"] == "1", match["sig"])
+
+    async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
+        return await interaction.client.within_rate_limit(interaction)
+
+    def offered(self, secret: str) -> bool:
+        expected = pick_signature(secret, self.private, self.qhash, self.term_id)
+        return hmac.compare_digest(expected, self.sig)
+
+    async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        # Private suggestions turn into the answer; public ones answer publicly, as the question was.
+        term = await show_term(interaction, self.term_id, "edit" if self.private else "public")
+        if term is None:
+            return
+        if self.offered(interaction.client.services.salt):
+            interaction.client.record_pick(interaction, self.qhash, term.id)
+        else:
+            log.info(
+                "pick of %r for query %s by user %s was not offered by the bot: not counted",
+                self.term_id,
+                self.qhash,
+                interaction.user.id,
+            )
+
+
+class UnsignedPickButton(
+    PickButton, template=r"glosario:pick:(?P<private>[01]):(?P<qhash>[0-9a-f]{8}):(?P<id>[^:]{1,72})"
+):
+    """Suggestions sent before picks were signed: they still open the term, and propose nothing."""
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
         return cls(match["id"], match["qhash"], match["private"] == "1")
 
-    async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
-        # Private suggestions turn into the answer; public ones answer publicly, as the question was.
-        term = await show_term(interaction, self.term_id, "edit" if self.private else "public")
-        if term is not None:
-            interaction.client.record_pick(interaction, self.qhash, term.id)
+    def offered(self, secret: str) -> bool:
+        return False
 
 
 async def show_term(interaction: discord.Interaction[GlossaryBot], term_id: str, how: str) -> Term | None:
@@ -159,5 +203,5 @@ def related_view(term: Term, glossary: Glossary) -> discord.ui.View | None:
     return ButtonsView([TermButton.rendered(other) for other in related]) if related else None
 
 
-def suggestions_view(suggestions: tuple[Suggestion, ...], qhash: str, private: bool) -> discord.ui.View:
-    return ButtonsView([PickButton.rendered(s.term, qhash, private) for s in suggestions[:MAX_BUTTONS]])
+def suggestions_view(suggestions: tuple[Suggestion, ...], qhash: str, private: bool, secret: str) -> discord.ui.View:
+    return ButtonsView([PickButton.rendered(s.term, qhash, private, secret) for s in suggestions[:MAX_BUTTONS]])

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import sqlite3
+import tempfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import aiosqlite
@@ -99,6 +102,24 @@ MIGRATIONS: list[str] = [
     INSERT INTO miss_spellings (miss_id, sample, count) SELECT id, sample, count FROM misses;
     ALTER TABLE guild_settings ADD COLUMN editor_role_id INTEGER;
     """,
+    # 4: ids of the writes already applied (journal replays count nothing twice), the people behind each alias
+    # proposal (counted once each, like gap askers), gaps not logged because a member was over budget
+    """
+    CREATE TABLE applied_writes (id TEXT PRIMARY KEY, day TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TABLE pick_askers (
+        guild_id INTEGER NOT NULL,
+        normalized TEXT NOT NULL,
+        term_id TEXT NOT NULL,
+        asker TEXT NOT NULL,
+        PRIMARY KEY (guild_id, normalized, term_id, asker)
+    ) WITHOUT ROWID;
+    CREATE TABLE unlogged_misses (
+        guild_id INTEGER NOT NULL,
+        day TEXT NOT NULL,
+        count INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, day)
+    ) WITHOUT ROWID;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -125,6 +146,7 @@ class Database:
                 f"No se puede crear el directorio de la base de datos {path.parent} ({exc.strerror}). "
                 "Crea el directorio con permisos de escritura para el usuario del bot o indica otro con GLOSARIO_DB."
             ) from None
+        _check_writable(path)
         try:
             conn = await aiosqlite.connect(path)
         except sqlite3.Error as exc:
@@ -184,6 +206,56 @@ class Database:
             salt = secrets.token_hex(16)
             await self.set_meta("asker_salt", salt)
         return salt
+
+
+class AppliedWrites:
+    """Ids of the write-queue records the database holds, written in each batch's own transaction."""
+
+    KEEP = timedelta(days=60)  # longer than any journal waits to be replayed
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def mark(self, ids: list[str]) -> None:
+        day = datetime.now(UTC).date().isoformat()
+        await self.db.conn.executemany(
+            "INSERT OR IGNORE INTO applied_writes (id, day) VALUES (?, ?)", [(i, day) for i in ids]
+        )
+
+    async def applied(self, ids: list[str]) -> set[str]:
+        found: set[str] = set()
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            rows = await (
+                await self.db.conn.execute(
+                    f"SELECT id FROM applied_writes WHERE id IN ({','.join('?' * len(chunk))})", chunk
+                )
+            ).fetchall()
+            found.update(r[0] for r in rows)
+        return found
+
+    async def prune(self) -> None:
+        cutoff = (datetime.now(UTC) - self.KEEP).date().isoformat()
+        await self.db.conn.execute("DELETE FROM applied_writes WHERE day < ?", (cutoff,))
+        await self.db.conn.commit()
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse, with the path and the fix, a database directory or file the bot cannot write: finding out at
+    the first write would mean logged questions with nowhere to go."""
+    problem = None
+    try:
+        with tempfile.TemporaryFile(dir=path.parent):
+            pass
+    except OSError as exc:
+        problem = f"el directorio {path.parent} no admite escritura ({exc.strerror})"
+    if problem is None and path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
+        problem = f"{path} es un directorio" if path.is_dir() else f"el archivo {path} es de solo lectura"
+    if problem is not None:
+        raise StorageError(
+            f"No se puede escribir en la base de datos {path}: {problem}. Da permiso de escritura al usuario "
+            f"del bot, o indica otra ruta con GLOSARIO_DB."
+        )
 
 
 def _explain(path: Path, exc: sqlite3.DatabaseError) -> str:

@@ -98,7 +98,8 @@ class MissLog:
     async def record_picks(self, picks: list[dict]) -> None:
         """Someone chose term_id among the suggestions for the query with hash qhash: alias proposals.
 
-        Each pick: guild_id, qhash, term_id, at. The caller commits.
+        Each pick: guild_id, qhash, term_id, asker (salted hash), at. A pick counts once per person, and only
+        for a query this server really asked (a hash no gap of this server has is dropped). The caller commits.
         """
         conn = self.db.conn
         for pick in picks:
@@ -109,7 +110,15 @@ class MissLog:
                     (pick["guild_id"], pick["qhash"]),
                 )
             ).fetchone()
-            normalized, sample = row if row else (f"#{pick['qhash']}", f"#{pick['qhash']}")
+            if row is None:
+                continue
+            normalized, sample = row
+            cursor = await conn.execute(
+                "INSERT OR IGNORE INTO pick_askers (guild_id, normalized, term_id, asker) VALUES (?, ?, ?, ?)",
+                (pick["guild_id"], normalized, pick["term_id"], pick.get("asker") or ""),
+            )
+            if cursor.rowcount == 0:  # this person already proposed this: one voice each
+                continue
             await conn.execute(
                 """
                 INSERT INTO picks (guild_id, normalized, sample, term_id, count, last_seen) VALUES (?, ?, ?, ?, 1, ?)
@@ -118,6 +127,21 @@ class MissLog:
                 """,
                 (pick["guild_id"], normalized, sample, pick["term_id"], pick["at"]),
             )
+
+    async def record_unlogged(self, records: list[dict]) -> None:
+        """Gaps answered but not logged (the member was over budget): counted per guild and day."""
+        await self.db.conn.executemany(
+            "INSERT INTO unlogged_misses (guild_id, day, count) VALUES (?, ?, 1) "
+            "ON CONFLICT (guild_id, day) DO UPDATE SET count = count + 1",
+            [(r["guild_id"], r["day"]) for r in records],
+        )
+
+    async def unlogged(self, *, guild_id: int | None = None) -> int:
+        """How many gaps were answered but not logged because a member was over budget."""
+        sql, args = "SELECT COALESCE(SUM(count), 0) FROM unlogged_misses", ()
+        if guild_id is not None:
+            sql, args = sql + " WHERE guild_id = ?", (guild_id,)
+        return (await (await self.db.conn.execute(sql, args)).fetchone())[0]
 
     async def get(self, miss_id: int, *, guild_id: int | None = None) -> Miss | None:
         """One gap by id (only within `guild_id` when given)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 
 import pytest
@@ -79,7 +80,7 @@ async def test_ambiguous_offers_buttons_and_a_click_answers_and_is_recorded(fake
     assert "¿Quisiste decir" in data["content"]
     qhash = query_hash("paralelismo de modelos")
     custom_ids = [b["custom_id"] for b in buttons(data)]
-    assert custom_ids[0] == f"glosario:pick:0:{qhash}:paralelismo-de-datos"
+    assert re.fullmatch(rf"glosario:pk:0{qhash}[0-9a-f]{{6}}:paralelismo-de-datos", custom_ids[0])
     message = {**harness_message(data), "flags": EPHEMERAL}
     click = await fake.response(await fake.click(message, custom_ids[0], user_id=222))
     assert click["type"] == 4
@@ -94,7 +95,7 @@ async def test_ambiguous_offers_buttons_and_a_click_answers_and_is_recorded(fake
 async def test_private_pick_turns_the_suggestions_into_the_answer(fake, bot):
     data = (await fake.response(await fake.command("termino", {"termino": "tensorflow", "privado": True})))["data"]
     (first, *_) = buttons(data)
-    assert first["custom_id"].startswith("glosario:pick:1:")
+    assert first["custom_id"].startswith("glosario:pk:1")
     click = await fake.response(await fake.click({**harness_message(data), "flags": EPHEMERAL}, first["custom_id"]))
     assert click["type"] == 7  # update the ephemeral message in place
     assert click["data"]["embeds"][0]["title"] == "TensorFlow Distribuido"

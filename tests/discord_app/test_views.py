@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from bot.discord_app.views import ButtonsView, OpenButton, PickButton, TermButton, render_only
+from bot.discord_app.views import ButtonsView, OpenButton, PickButton, TermButton, pick_signature, render_only
 
 
 @pytest.fixture
@@ -21,8 +21,11 @@ def test_term_and_open_buttons_render_like_their_items(terms):
 
 
 def test_pick_buttons_render_like_their_items(terms):
-    ours = ButtonsView([PickButton.rendered(term, "0a1b2c3d", True) for term in terms[:5]]).to_components()
-    theirs = render_only([PickButton(term.id, "0a1b2c3d", True, term.term) for term in terms[:5]]).to_components()
+    ours = ButtonsView([PickButton.rendered(term, "0a1b2c3d", True, "s") for term in terms[:5]]).to_components()
+    sigs = [pick_signature("s", True, "0a1b2c3d", term.id) for term in terms[:5]]
+    theirs = render_only(
+        [PickButton(term.id, "0a1b2c3d", True, sig, term.term) for term, sig in zip(terms, sigs, strict=False)]
+    ).to_components()
     assert ours == theirs
 
 
@@ -31,7 +34,7 @@ def test_rendered_ids_are_claimed_by_their_items(terms):
     for payload, cls in (
         (TermButton.rendered(term), TermButton),
         (OpenButton.rendered(term), OpenButton),
-        (PickButton.rendered(term, "0a1b2c3d", False), PickButton),
+        (PickButton.rendered(term, "0a1b2c3d", False, "s"), PickButton),
     ):
         match = re.fullmatch(cls.__discord_ui_compiled_template__, payload["custom_id"])
         assert match is not None and match["id"] == term.id

@@ -82,10 +82,12 @@ async def test_picks_are_alias_proposals(db):
     await log.record(
         guild_id=1, sample="horovd x", normalized="horovd x", asker="a", best_guess="horovod", kind="lookup", at="t"
     )
-    for _ in range(2):
-        await log.record_pick(guild_id=1, qhash=query_hash("horovd x"), term_id="horovod", at="t")
-    await log.record_pick(guild_id=1, qhash="deadbeef", term_id="ray", at="t")  # its miss never landed
-    assert await log.picks(guild_id=1) == [("horovd x", "horovod", 2), ("#deadbeef", "ray", 1)]
+    for asker in ("a", "a", "a", "b"):  # one member clicking three times is one voice
+        await log.record_pick(guild_id=1, qhash=query_hash("horovd x"), term_id="horovod", asker=asker, at="t")
+    await log.record_pick(guild_id=1, qhash="deadbeef", term_id="ray", asker="c", at="t")  # no such question here
+    await log.record_pick(guild_id=2, qhash=query_hash("horovd x"), term_id="ray", asker="c", at="t")  # nor there
+    assert await log.picks(guild_id=1) == [("horovd x", "horovod", 2)]
+    assert await log.picks(guild_id=2) == []
 
 
 async def test_usage_counts(db):

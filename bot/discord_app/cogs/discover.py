@@ -37,6 +37,8 @@ class DiscoverCog(commands.Cog):
         self.bot.tree.remove_command(self.explain_menu.name, type=self.explain_menu.type)
 
     async def _open(self, interaction: discord.Interaction, term_id: str) -> None:
+        if not await self.bot.within_rate_limit(interaction):  # a card each: the same limit as /termino
+            return
         term = await show_term(interaction, term_id, "private")
         if term is not None:
             self.bot.record_lookup(interaction, "found", term.id)
@@ -47,11 +49,11 @@ class DiscoverCog(commands.Cog):
         hits = self.bot.services.catalog.index.search(texto)
         loc = interaction.locale
         if not hits:
+            if normalize(texto):  # recorded first: the question is a gap whether or not the reply gets through
+                self.bot.record_miss(interaction, texto, None, "search")
             await interaction.response.send_message(
                 t(loc, "search_none", query=echo(texto)), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
-            if normalize(texto):
-                self.bot.record_miss(interaction, texto, None, "search")
             return
         terms = [hit.term for hit in hits]
         title = t(loc, "search_title", query=echo(texto))

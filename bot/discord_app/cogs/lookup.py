@@ -12,32 +12,22 @@ from bot.core.normalize import normalize
 from bot.core.search import Ambiguous, Found
 from bot.discord_app.embeds import echo
 from bot.discord_app.i18n import t
-from bot.discord_app.ratelimit import RateLimit
 from bot.discord_app.views import NO_MENTIONS, suggestions_view
 from bot.storage.gaps import query_hash
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
 
-COOLDOWN_USES, COOLDOWN_SECONDS = 6, 20.0
-
 
 class LookupCog(commands.Cog):
     def __init__(self, bot: GlossaryBot) -> None:
         self.bot = bot
-        self.rate = RateLimit(COOLDOWN_USES, COOLDOWN_SECONDS)  # per bot, per user
 
     @app_commands.command(name="termino", description="Explica un término del glosario de IA")
     @app_commands.describe(termino="El término que quieres consultar", privado="Solo tú verás la respuesta")
     async def termino(self, interaction: discord.Interaction, termino: str, privado: bool = False) -> None:
-        wait = self.rate.retry_after(interaction.user.id)
-        if wait:
-            await interaction.response.send_message(
-                t(interaction.locale, "cooldown", seconds=max(1, round(wait))),
-                ephemeral=True,
-                allowed_mentions=NO_MENTIONS,
-            )
-            return
+        # (the rate limit is the tree's, shared by every command and button.) What was asked is recorded
+        # before the reply is sent: a reply Discord refuses or loses must not lose the question.
         catalog = self.bot.services.catalog.current  # one snapshot for the whole answer, even during a reload
         glossary, index = catalog.glossary, catalog.index
         if not normalize(termino):
@@ -51,30 +41,30 @@ class LookupCog(commands.Cog):
         if isinstance(result, Found):
             term = result.term
             embed, view = self.bot.services.catalog.card(term, interaction.locale)
+            self.bot.record_lookup(interaction, "found", term.id)
             await interaction.response.send_message(
                 embed=embed,
                 view=view or discord.utils.MISSING,
                 ephemeral=privado,
                 allowed_mentions=NO_MENTIONS,
             )
-            self.bot.record_lookup(interaction, "found", term.id)
             return
         if isinstance(result, Ambiguous):
             qhash = query_hash(normalize(termino[:200]))
+            self.bot.record_lookup(interaction, "ambiguous", None)
+            self.bot.record_miss(interaction, termino, result.candidates[0].term.id, "lookup")
             await interaction.response.send_message(
                 t(interaction.locale, "did_you_mean", query=echo(termino)),
-                view=suggestions_view(result.candidates, qhash, privado),
+                view=suggestions_view(result.candidates, qhash, privado, self.bot.services.salt),
                 ephemeral=True,
                 allowed_mentions=NO_MENTIONS,
             )
-            self.bot.record_lookup(interaction, "ambiguous", None)
-            self.bot.record_miss(interaction, termino, result.candidates[0].term.id, "lookup")
             return
+        self.bot.record_lookup(interaction, "not_found", None)
+        self.bot.record_miss(interaction, termino, result.best_guess and result.best_guess.term.id, "lookup")
         await interaction.response.send_message(
             t(interaction.locale, "not_found", query=echo(termino)), ephemeral=True, allowed_mentions=NO_MENTIONS
         )
-        self.bot.record_lookup(interaction, "not_found", None)
-        self.bot.record_miss(interaction, termino, result.best_guess and result.best_guess.term.id, "lookup")
 
     @termino.autocomplete("termino")
     async def termino_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
