@@ -30,8 +30,11 @@ _NOT_TEXT = re.compile(
 )
 
 META_FILE = "glossary.yaml"
-# Discord's embed limits: title 256, description 4,096, field value 1,024.
-TITLE_LIMIT, DESCRIPTION_LIMIT, FIELD_LIMIT = 256, 4096, 1024
+# Discord's embed limits: title 256, description 4,096, field value 1,024, and 6,000 across a message's embeds.
+TITLE_LIMIT, DESCRIPTION_LIMIT, FIELD_LIMIT, EMBED_TOTAL = 256, 4096, 1024, 6000
+# What a card adds to the term's own text: field names in either language ("También se busca como"…) and the
+# term of the day's heading with its date. A card must fit whole with these.
+CARD_FRAME = 200
 
 _META_KEYS = {"title", "subtitle", "language"}
 _FILE_KEYS = {"category", "terms"}
@@ -112,6 +115,7 @@ class _Builder:
                 files[0][0] if files else "glossary.yaml", 0, "no hay ningún término: añade un archivo de categoría"
             )
         terms = self._link_terms()
+        self._check_cards(terms)
         if self.problems:
             raise GlossaryError(self.problems)
         return Glossary(
@@ -120,6 +124,32 @@ class _Builder:
             language=self.meta.get("language", "es"),
             terms=tuple(terms),
         )
+
+    def _check_cards(self, terms: list[Term]) -> None:
+        """Each field within its limit is not enough: Discord refuses a card over 6,000 characters in total."""
+        title, subtitle = self.meta.get("title", ""), self.meta.get("subtitle", "")
+        footer = len(f"{title} — {subtitle}" if subtitle else title)
+        names = {term.id: term.term for term in terms}
+        for term in terms:
+            size = (
+                CARD_FRAME
+                + footer
+                + len(term.term)
+                + len(term.definition)
+                + len(term.en or "")
+                + len(term.category)
+                + len(", ".join(term.aliases))
+                + len(", ".join(names.get(r, r) for r in term.related))
+                + len("\n".join(f"[{link.title}]({link.url})" for link in term.links))
+            )
+            if size > EMBED_TOTAL:
+                file, _, line = term.source.rpartition(":")
+                self._add(
+                    file,
+                    int(line),
+                    f"la ficha de '{term.term}' suma {size} caracteres con sus rótulos y Discord admite {EMBED_TOTAL} "
+                    "en total: acorta la definición, los alias o los enlaces",
+                )
 
     def _add(self, file: str, line: int, message: str) -> None:
         self.problems.append(Problem(file, line, message))

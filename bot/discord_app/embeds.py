@@ -9,6 +9,80 @@ from bot.discord_app.i18n import t
 
 COLOUR = discord.Colour(0x2B6CB0)
 MAX_ECHO = 100
+# Discord's limits for one embed: each part, the number of fields, and the total across a message's embeds.
+LIMITS = {"title": 256, "description": 4096, "field_name": 256, "field_value": 1024, "footer": 2048, "author": 256}
+MAX_FIELDS, TOTAL = 25, 6000
+ELLIPSIS = "…"
+
+
+def shorten(text: str, limit: int) -> str:
+    """At most `limit` characters; a cut text ends in "…"."""
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - 1, 0)] + ELLIPSIS if limit > 0 else ""
+
+
+def join_within(lines: list[str], limit: int, more: str = "… (+{count})") -> str:
+    """Whole lines, one per row, within `limit` characters; the lines left out are counted on a last row."""
+    out: list[str] = []
+    used = 0
+    for i, line in enumerate(lines):
+        left = len(lines) - i - 1
+        tail = len(more.format(count=left)) + 1 if left else 0
+        line = shorten(line, limit - tail) if not out else line
+        if used + len(line) + (1 if out else 0) + tail > limit:
+            return "\n".join([*out, more.format(count=len(lines) - i)])
+        out.append(line)
+        used += len(line) + (1 if len(out) > 1 else 0)
+    return "\n".join(out)
+
+
+def fit(embed: discord.Embed) -> discord.Embed:
+    """Fit an embed to Discord's limits in place, per part and in total (the one place that does it).
+
+    Each part is first cut to its own limit. If the whole is still over 6,000 characters, parts are shortened
+    in this order until it fits: the footer, the author line, the fields from the last to the first, then the
+    description; the title and field names stay. A cut part ends in "…"; nothing is dropped silently."""
+    if embed.title:
+        embed.title = shorten(embed.title, LIMITS["title"])
+    if embed.description:
+        embed.description = shorten(embed.description, LIMITS["description"])
+    fields = embed.fields
+    while len(embed.fields) > MAX_FIELDS:
+        embed.remove_field(len(embed.fields) - 1)
+    for i, f in enumerate(fields[:MAX_FIELDS]):
+        name, value = (
+            shorten(f.name or ELLIPSIS, LIMITS["field_name"]),
+            shorten(f.value or ELLIPSIS, LIMITS["field_value"]),
+        )
+        if (name, value) != (f.name, f.value):
+            embed.set_field_at(i, name=name, value=value, inline=f.inline)
+    if embed.footer.text:
+        embed.set_footer(text=shorten(embed.footer.text, LIMITS["footer"]), icon_url=embed.footer.icon_url)
+    if embed.author.name:
+        embed.set_author(name=shorten(embed.author.name, LIMITS["author"]), url=embed.author.url)
+    excess = len(embed) - TOTAL
+    if excess <= 0:
+        return embed
+    if embed.footer.text:
+        kept = max(len(embed.footer.text) - excess, 0)
+        excess -= len(embed.footer.text) - kept
+        embed.set_footer(text=shorten(embed.footer.text, kept) or None)
+    if excess > 0 and embed.author.name:
+        kept = max(len(embed.author.name) - excess, 0)
+        excess -= len(embed.author.name) - kept
+        embed.set_author(name=shorten(embed.author.name, kept) or ELLIPSIS)
+    for i in reversed(range(len(embed.fields))):
+        if excess <= 0:
+            break
+        f = embed.fields[i]
+        kept = max(len(f.value) - excess, 1)
+        excess -= len(f.value) - kept
+        embed.set_field_at(i, name=f.name, value=shorten(f.value, kept), inline=f.inline)
+    if excess > 0 and embed.description:
+        kept = max(len(embed.description) - excess, 1)
+        embed.description = shorten(embed.description, kept)
+    return embed
 
 
 def echo(text: str) -> str:
@@ -37,5 +111,5 @@ def term_embed(term: Term, glossary: Glossary, locale: object, *, heading: str |
     if term.links:
         embed.add_field(name=t(locale, "links"), value="\n".join(f"[{k.title}]({k.url})" for k in term.links))
     footer = f"{glossary.title} — {glossary.subtitle}" if glossary.subtitle else glossary.title
-    embed.set_footer(text=footer[:2048])
-    return embed
+    embed.set_footer(text=footer)
+    return fit(embed)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import discord
 
 from bot.core.model import Term
+from bot.discord_app.embeds import fit
 from bot.discord_app.i18n import t
 from bot.discord_app.views import NO_MENTIONS
 
@@ -47,6 +48,7 @@ class Pager(discord.ui.View):
         """The embed of the current page (and the view's items set for it)."""
         embed, terms = self._render(self.page)
         embed.set_footer(text=t(self.locale, "pager_page", page=self.page + 1, pages=self.pages))
+        fit(embed)
         self.prev.disabled = self.page == 0
         self.next.disabled = self.page >= self.pages - 1
         for item in self.openers:

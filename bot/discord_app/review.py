@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.core.search import Found
-from bot.discord_app.embeds import COLOUR, echo
+from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
 from bot.discord_app.i18n import t
 from bot.discord_app.views import NO_MENTIONS, render_only
 
@@ -86,8 +86,12 @@ async def render(
         if named is not None:
             key = "gaps_resolved_as" if gap.status == "resolved" and gap.resolved_term else "gaps_guess"
             line += " · " + t(locale, key, term=named.term)
-        lines.append(line)
+        # Every entry of the page is shown (the menus below offer all of them): each gets its share of room.
+        lines.append(shorten(line, LIMITS["description"] // PAGE_SIZE - 1))
     embed.description = "\n".join(lines) or t(locale, "gaps_empty", status=status_name)
+    unlogged = await misses.unlogged(guild_id=guild_id)
+    if unlogged:
+        embed.add_field(name="⚠️", value=t(locale, "gaps_unlogged", count=unlogged), inline=False)
     proposals = await misses.picks(guild_id=guild_id, limit=10)
     if proposals:
         lines = []
@@ -100,10 +104,10 @@ async def render(
                     query=echo(sample),
                     term=named.term if named else term_id,
                     times=times,
-                    times_word=_plural(locale, "gaps_times", times),
+                    times_word=_plural(locale, "gaps_people", times),
                 )
             )
-        embed.add_field(name=t(locale, "gaps_proposals"), value="\n".join(lines)[:1024], inline=False)
+        embed.add_field(name=t(locale, "gaps_proposals"), value=join_within(lines, LIMITS["field_value"]), inline=False)
     embed.set_footer(text=t(locale, "gaps_page", page=page + 1, pages=pages, total=total))
     state = f"{page}:{order}:{status}"
     items: list[discord.ui.Item] = [
@@ -120,7 +124,7 @@ async def render(
             items.append(ActSelect("resolve", state, t(locale, "gaps_resolve"), options, many=False))
         else:
             items.append(ActSelect("reopen", state, t(locale, "gaps_reopen"), options, many=True))
-    return embed, render_only(items)
+    return fit(embed), render_only(items)
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:gaps:" + _STATE):

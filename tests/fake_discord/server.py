@@ -155,6 +155,8 @@ class FakeDiscord:
         self.member_roles: dict[int, list[int]] = {}  # user id → role ids they have
         self.sent_messages: dict[str, dict] = {}  # interaction id → the message its reply created
         self.callback_delay = 0.0
+        self.callback_errors: list[int] = []  # statuses the next interaction callbacks get instead (500, 429…)
+        self.failed_callbacks: list[tuple[str, int]] = []
         self.callbacks_started = 0
         self.identified = 0
         self.resumed = 0
@@ -540,6 +542,11 @@ class FakeDiscord:
             return _json(registered)
         if parts[0] == "interactions" and parts[-1] == "callback":
             interaction_id = parts[1]
+            if self.callback_errors:  # an unlucky moment: Discord fails the reply (a 429 here has no Via header)
+                status = self.callback_errors.pop(0)
+                self.failed_callbacks.append((interaction_id, status))
+                retry = {"retry_after": 0.01, "global": False} if status == 429 else {}
+                return _json({"message": f"fake failure {status}", "code": 0, **retry}, status=status)
             if self.callback_delay:  # a slow Discord: the reply is recorded only if the bot waits for it
                 self.callbacks_started += 1
                 await self._notify()

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.errors import GlossaryError
-from bot.discord_app.embeds import COLOUR, echo
+from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within
 from bot.discord_app.i18n import t
 from bot.discord_app.review import ORDER_CHOICES, STATUS_CHOICES, deny, moderator_or_denied, render
 from bot.discord_app.views import NO_MENTIONS
@@ -25,9 +25,16 @@ _EVERYTHING = 1_000_000
 
 
 def _names(terms, limit: int = 15) -> str:
+    """Up to `limit` names, as many as fit in one field, and how many more there are."""
     names = [term.term for term in terms]
-    more = len(names) - limit
-    return ", ".join(names[:limit]) + (f" … (+{more})" if more > 0 else "")
+    shown: list[str] = []
+    for name in names[:limit]:
+        more = len(names) - len(shown) - 1
+        if len(", ".join([*shown, name])) + len(f" … (+{more})") > LIMITS["field_value"]:
+            break
+        shown.append(name)
+    more = len(names) - len(shown)
+    return ", ".join(shown) + (f" … (+{more})" if more > 0 else "")
 
 
 class AdminCog(commands.Cog):
@@ -133,13 +140,15 @@ class AdminCog(commands.Cog):
             ("reload_changed", changes.changed),
         ):
             if terms:
-                embed.add_field(name=t(loc, key), value=_names(terms)[:1024], inline=False)
+                embed.add_field(name=t(loc, key), value=_names(terms), inline=False)
         here = [(gap, term_id) for gap, term_id in report.resolved if gap.guild_id == interaction.guild_id]
         if here:
             glossary = report.catalog.glossary
-            lines = [f"«{echo(gap.sample)}» → {glossary.get(term_id).term}" for gap, term_id in here[:15]]
-            embed.add_field(name=t(loc, "reload_resolved"), value="\n".join(lines)[:1024], inline=False)
-        await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            lines = [f"«{echo(gap.sample)}» → {glossary.get(term_id).term}" for gap, term_id in here]
+            embed.add_field(
+                name=t(loc, "reload_resolved"), value=join_within(lines, LIMITS["field_value"]), inline=False
+            )
+        await interaction.followup.send(embed=fit(embed), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @admin.command(name="estadisticas", description="Consultas, aciertos y lagunas de este servidor")
     async def estadisticas(self, interaction: discord.Interaction) -> None:
@@ -169,18 +178,17 @@ class AdminCog(commands.Cog):
         )
         embed.add_field(
             name=t(loc, "stats_top"),
-            value="\n".join(f"{glossary.get(term_id).term} — {n}" for n, term_id in top) or none,
+            value=join_within([f"{glossary.get(term_id).term} — {n}" for n, term_id in top], LIMITS["field_value"])
+            or none,
             inline=False,
         )
         embed.add_field(
             name=t(loc, "stats_gaps"),
-            value="\n".join(f"«{echo(g.sample)}» — {g.count}" for g in gaps) or none,
+            value=join_within([f"«{echo(g.sample)}» — {g.count}" for g in gaps], LIMITS["field_value"]) or none,
             inline=False,
         )
-        embed.add_field(
-            name=f"{t(loc, 'stats_never')} ({len(never)})", value=_names(never, 20)[:1024] or none, inline=False
-        )
-        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        embed.add_field(name=f"{t(loc, 'stats_never')} ({len(never)})", value=_names(never, 20) or none, inline=False)
+        await interaction.response.send_message(embed=fit(embed), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @admin.command(name="rol-editor", description="Quién, además de los moderadores, puede revisar el glosario")
     @app_commands.describe(rol="Rol de los editores del glosario")

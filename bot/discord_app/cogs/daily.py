@@ -238,7 +238,16 @@ class DailyCog(commands.Cog):
             await self.store.failed(settings.guild_id, day, f"Discord: {exc.text or 'forbidden'}", at, retry=False)
             log.warning("term of the day for guild %s: forbidden (%s)", settings.guild_id, exc.text)
             return False
-        except (discord.HTTPException, OSError) as exc:  # Discord trouble: free the day for the next tick
+        except discord.HTTPException as exc:
+            # Discord trouble (5xx, 429) frees the day for the next tick; a refusal of the message itself (another
+            # 4xx) would be refused again every 30 s all day: it is recorded as the day's problem instead.
+            retry = exc.status >= 500 or exc.status == 429
+            await self.store.failed(settings.guild_id, day, f"Discord {exc.status}: {exc.text or exc}", at, retry=retry)
+            log.warning(
+                "term of the day for guild %s %s: %s", settings.guild_id, "will be retried" if retry else "refused", exc
+            )
+            return False
+        except OSError as exc:  # the network: free the day for the next tick
             await self.store.failed(settings.guild_id, day, f"Discord: {exc}", at, retry=True)
             log.warning("term of the day for guild %s will be retried: %s", settings.guild_id, exc)
             return False

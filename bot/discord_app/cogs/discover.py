@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import TYPE_CHECKING
 
@@ -11,7 +12,7 @@ from discord.ext import commands
 
 from bot.core.mentions import first_sentence
 from bot.core.normalize import normalize
-from bot.discord_app.embeds import COLOUR, echo
+from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
 from bot.discord_app.i18n import t
 from bot.discord_app.pager import Pager
 from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, show_term
@@ -21,6 +22,15 @@ if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
 
 SEARCH_PAGE, LIST_PAGE, EXPLAIN_MAX = 5, 20, 10
+CHOICE_VALUE = 100  # Discord's limit for an autocomplete choice's value
+
+
+def category_value(category: str) -> str:
+    """What autocomplete submits for a category: its name, or (over Discord's 100 characters) a stable key
+    that `/glosario lista` recognises, so that a long category is never offered cut and then not found."""
+    if len(category) <= CHOICE_VALUE:
+        return category
+    return "#" + hashlib.blake2b(category.encode(), digest_size=8).hexdigest()
 
 
 class DiscoverCog(commands.Cog):
@@ -64,7 +74,9 @@ class DiscoverCog(commands.Cog):
                 f"**{term.term}**" + (f" ({term.en})" if term.en else "") + f" — {first_sentence(term.definition)}"
                 for term in chunk
             ]
-            return discord.Embed(title=title, description="\n".join(lines)[:4096], colour=COLOUR), chunk
+            return discord.Embed(
+                title=title, description=join_within(lines, LIMITS["description"]), colour=COLOUR
+            ), chunk
 
         pager = Pager(interaction.user.id, loc, -(-len(terms) // SEARCH_PAGE), render, self._open, buttons=True)
         await pager.send(interaction)
@@ -75,7 +87,9 @@ class DiscoverCog(commands.Cog):
         glossary, loc = self.bot.services.catalog.glossary, interaction.locale
         categories = list(glossary.categories)
         if categoria:
-            wanted = [c for c in categories if normalize(c) == normalize(categoria)]
+            wanted = [
+                c for c in categories if categoria in (c, category_value(c)) or normalize(c) == normalize(categoria)
+            ]
             if not wanted:
                 await interaction.response.send_message(
                     t(loc, "list_unknown_category", category=echo(categoria)),
@@ -104,7 +118,9 @@ class DiscoverCog(commands.Cog):
                     heading = term.category
                     lines.append(f"__{heading}__")
                 lines.append(f"• {term.term}" + (f" — *{term.en}*" if term.en else ""))
-            return discord.Embed(title=title, description="\n".join(lines)[:4096], colour=COLOUR), chunk
+            return discord.Embed(
+                title=title, description=join_within(lines, LIMITS["description"]), colour=COLOUR
+            ), chunk
 
         await Pager(interaction.user.id, loc, max(1, -(-len(terms) // LIST_PAGE)), render, self._open).send(interaction)
 
@@ -114,7 +130,7 @@ class DiscoverCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         needle = normalize(current)
         names = [c for c in self.bot.services.catalog.glossary.categories if needle in normalize(c)]
-        return [app_commands.Choice(name=c[:100], value=c[:100]) for c in names[:25]]
+        return [app_commands.Choice(name=shorten(c, 100), value=category_value(c)) for c in names[:25]]
 
     @glosario.command(name="aleatorio", description="Un término al azar")
     async def aleatorio(self, interaction: discord.Interaction) -> None:
@@ -144,6 +160,6 @@ class DiscoverCog(commands.Cog):
         lines = [f"**{term.term}** — {first_sentence(term.definition)}" for term in shown]
         if len(terms) > EXPLAIN_MAX:
             lines.append(t(loc, "explain_more", count=len(terms) - EXPLAIN_MAX))
-        embed = discord.Embed(title=t(loc, "explain_title"), description="\n".join(lines)[:4096], colour=COLOUR)
+        embed = fit(discord.Embed(title=t(loc, "explain_title"), description=join_within(lines, 4096), colour=COLOUR))
         view = ButtonsView([OpenButton.rendered(term) for term in shown])
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
