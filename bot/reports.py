@@ -7,6 +7,7 @@ import io
 import json
 from dataclasses import dataclass, field
 
+from bot.core.normalize import compact
 from bot.core.search import typo_distance
 from bot.storage.gaps import Miss
 
@@ -18,6 +19,16 @@ class _Stub:
     count: int
     askers: int
     spellings: list[str] = field(default_factory=list)
+
+
+_MAX_CANDIDATES = 32
+
+
+def _variants(packed: str) -> set[str]:
+    """The text and every form of it with one character left out; none for ≤ 3 characters (never a typo)."""
+    if len(packed) <= 3:
+        return set()
+    return {packed, *(packed[:i] + packed[i + 1 :] for i in range(len(packed)))}
 
 
 def _q(text: str) -> str:
@@ -32,10 +43,19 @@ def gaps_yaml(
     the name, the other spellings as aliases, `definition: ""` to fill. Alias proposals go in comments, so the
     file loads (once the definitions are written) as it is."""
     stubs: list[_Stub] = []
+    # Linear, not gap × stub: a gap is compared only with the stubs that share a one-deletion variant of its
+    # compact form (every pair one typo apart does, and many two apart), at most _MAX_CANDIDATES of them.
+    by_variant: dict[str, list[int]] = {}
     for gap in sorted(gaps, key=lambda g: (-g.count, g.id)):
         seen = [s for s, _ in spellings.get(gap.id, [])] or [gap.sample]
-        home = next((s for s in stubs if typo_distance(gap.normalized, s.normalized) is not None), None)
+        variants = _variants(compact(gap.normalized))
+        candidates = sorted({i for v in variants for i in by_variant.get(v, ())})[:_MAX_CANDIDATES]
+        home = next(
+            (stubs[i] for i in candidates if typo_distance(gap.normalized, stubs[i].normalized) is not None), None
+        )
         if home is None:
+            for variant in variants:
+                by_variant.setdefault(variant, []).append(len(stubs))
             stubs.append(_Stub(seen[0], gap.normalized, gap.count, gap.askers))
         else:
             home.count += gap.count
@@ -77,13 +97,26 @@ CSV_COLUMNS = (
 )
 
 
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A cell a spreadsheet will not run: text starting like a formula gets a leading apostrophe (OWASP's advice
+    for CSV injection); numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def gaps_csv(gaps: list[Miss]) -> str:
+    """The gaps as CSV, one row each; text that would start a formula is neutralised."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for g in gaps:
         writer.writerow(
-            (
+            spreadsheet_safe(cell)
+            for cell in (
                 g.id,
                 g.guild_id,
                 g.sample,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -16,6 +17,7 @@ from bot.discord_app.views import NO_MENTIONS, render_only
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
 
+log = logging.getLogger(__name__)
 PAGE_SIZE = 10
 STATUS_CHOICES = {"abiertas": "open", "ignoradas": "ignored", "resueltas": "resolved"}
 ORDER_CHOICES = {"frecuentes": "count", "recientes": "recent"}
@@ -186,17 +188,40 @@ class ActSelect(
         return await moderator_or_denied(interaction)
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
-        ids = [int(v) for v in (interaction.data or {}).get("values", []) if str(v).isdigit()]
+        ids = gap_ids((interaction.data or {}).get("values", []))
         bot = interaction.client
-        if self.action == "resolve" and ids:
-            gap = await bot.services.misses.get(ids[0], guild_id=interaction.guild_id)
+        if self.action == "resolve":
+            gap = await bot.services.misses.get(ids[0], guild_id=interaction.guild_id) if ids else None
             if gap is not None:
                 await interaction.response.send_modal(ResolveModal(gap.id, gap.sample, self, interaction.locale))
-            return
-        status = "ignored" if self.action == "ignore" else "open"
-        await bot.services.misses.set_status(ids, status, guild_id=interaction.guild_id)
+                return
+        else:
+            status = "ignored" if self.action == "ignore" else "open"
+            if ids and await bot.services.misses.set_status(ids, status, guild_id=interaction.guild_id):
+                embed, view = await render(
+                    bot, interaction.guild_id, interaction.locale, self.page, self.order, self.status
+                )
+                await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+                return
+        # Nothing of this server's matched (a forged or stale value): say so, and show the list as it is now.
+        log.info("gap action %s with values %r by user %s matched nothing", self.action, ids, interaction.user.id)
         embed, view = await render(bot, interaction.guild_id, interaction.locale, self.page, self.order, self.status)
-        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        await interaction.response.edit_message(
+            content=t(interaction.locale, "gaps_gone"), embed=embed, view=view, allowed_mentions=NO_MENTIONS
+        )
+
+
+MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger "id" names no gap
+
+
+def gap_ids(values: list) -> list[int]:
+    """The gap ids chosen in a menu; anything else (text, huge or negative numbers) is dropped."""
+    ids = []
+    for value in values[:25]:
+        text = str(value)
+        if text.isascii() and text.isdigit() and len(text) <= 19 and int(text) <= MAX_ID:
+            ids.append(int(text))
+    return ids
 
 
 class ResolveModal(discord.ui.Modal):
@@ -207,6 +232,10 @@ class ResolveModal(discord.ui.Modal):
         self.miss_id, self.source, self.locale = miss_id, source, locale
         self.term = discord.ui.TextInput(label=t(locale, "gaps_modal_label")[:45], required=False, max_length=100)
         self.add_item(self.term)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """discord.py finds a modal by its custom_id alone: whoever submits it is checked like the command."""
+        return await moderator_or_denied(interaction)
 
     async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         bot = interaction.client

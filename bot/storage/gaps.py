@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from dataclasses import dataclass
 
@@ -37,6 +38,19 @@ class Miss:
 
     def to_dict(self) -> dict:
         return {f: getattr(self, f) for f in self.__slots__}
+
+
+_GAP_COLUMNS = """
+    SELECT m.id, m.guild_id, m.normalized, m.sample, m.kind, m.count,
+           (SELECT COUNT(*) FROM miss_askers a WHERE a.miss_id = m.id),
+           m.first_seen, m.last_seen, m.best_guess, m.status, m.resolved_term"""
+
+
+def _by_gap(rows: list) -> dict[int, list[tuple[str, int]]]:
+    out: dict[int, list[tuple[str, int]]] = {}
+    for miss_id, sample, count in rows:
+        out.setdefault(miss_id, []).append((sample, count))
+    return out
 
 
 class MissLog:
@@ -181,13 +195,7 @@ class MissLog:
             where += (" AND " if where else "WHERE ") + f"m.id IN ({','.join('?' * len(ids))})"
             args.extend(ids)
         order_by = "m.last_seen DESC" if order == "recent" else "m.count DESC, m.last_seen DESC"
-        sql = f"""
-            SELECT m.id, m.guild_id, m.normalized, m.sample, m.kind, m.count,
-                   (SELECT COUNT(*) FROM miss_askers a WHERE a.miss_id = m.id),
-                   m.first_seen, m.last_seen, m.best_guess, m.status, m.resolved_term
-            FROM misses m {where}
-            ORDER BY {order_by}, m.id LIMIT ? OFFSET ?
-        """
+        sql = f"{_GAP_COLUMNS} FROM misses m {where} ORDER BY {order_by}, m.id LIMIT ? OFFSET ?"
         rows = await (await self.db.conn.execute(sql, (*args, limit, offset))).fetchall()
         return [Miss(*row) for row in rows]
 
@@ -212,20 +220,36 @@ class MissLog:
 
     async def spellings(self, miss_ids: list[int]) -> dict[int, list[tuple[str, int]]]:
         """Every spelling seen for each gap, most frequent first."""
-        if not miss_ids:
-            return {}
-        marks = ",".join("?" * len(miss_ids))
-        rows = await (
+        rows: list = []
+        for start in range(0, len(miss_ids), 500):  # SQLite takes a bounded number of parameters
+            chunk = miss_ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows += await (
+                await self.db.conn.execute(
+                    f"SELECT miss_id, sample, count FROM miss_spellings WHERE miss_id IN ({marks}) "
+                    "ORDER BY miss_id, count DESC, sample",
+                    chunk,
+                )
+            ).fetchall()
+        return _by_gap(rows)
+
+    async def export(self, *, guild_id: int | None, status: str = "open") -> tuple[list[Miss], dict[int, list]]:
+        """Every gap of a guild (most asked first) with its spellings, for exports: two queries, and the objects
+        built in a worker thread, so that 100,000 gaps never hold up the event loop."""
+        where, args = self._where(guild_id, status)
+        gap_rows = await (
             await self.db.conn.execute(
-                f"SELECT miss_id, sample, count FROM miss_spellings WHERE miss_id IN ({marks}) "
-                "ORDER BY miss_id, count DESC, sample",
-                miss_ids,
+                f"{_GAP_COLUMNS} FROM misses m {where} ORDER BY m.count DESC, m.last_seen DESC, m.id", args
             )
         ).fetchall()
-        out: dict[int, list[tuple[str, int]]] = {}
-        for miss_id, sample, count in rows:
-            out.setdefault(miss_id, []).append((sample, count))
-        return out
+        spelling_rows = await (
+            await self.db.conn.execute(
+                f"SELECT s.miss_id, s.sample, s.count FROM miss_spellings s JOIN misses m ON m.id = s.miss_id {where} "
+                "ORDER BY s.miss_id, s.count DESC, s.sample",
+                args,
+            )
+        ).fetchall()
+        return await asyncio.to_thread(lambda: ([Miss(*row) for row in gap_rows], _by_gap(spelling_rows)))
 
     async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[tuple[str, str, int]]:
         """(query sample, chosen term id, times) — most frequent first."""

@@ -31,6 +31,14 @@ async def admin(fake, path, options=None, *, permissions=MODERATOR, guild=None, 
     return iid, await fake.response(iid)
 
 
+async def export(fake, formato, **kw) -> str:
+    """The file `/glosario-admin exportar` sends (after deferring: a big export takes a moment)."""
+    iid, first = await admin(fake, "exportar", {"formato": formato}, **kw)
+    assert first["type"] == 5
+    (data,) = (await fake.response(iid, 1))["_files"].values()
+    return data.decode()
+
+
 def buttons_and_selects(data):
     return [c for row in data.get("components", []) for c in row["components"]]
 
@@ -130,8 +138,7 @@ async def test_export_yaml_stubs_load_once_filled_and_csv_has_the_counts(fake, b
     for user, query in [(1, "tokenización"), (2, "Tokenizacion"), (3, "tokenisacion"), (4, "embeddings")]:
         await ask(fake, query, user_id=user)
     await harness.flushed(bot)
-    _, reply = await admin(fake, "exportar", {"formato": "yaml"})
-    (text,) = [v.decode() for v in reply["_files"].values()]
+    text = await export(fake, "yaml")
     stubs = yaml.safe_load(text)
     names = [t["term"] for t in stubs["terms"]]
     assert names[0] in ("tokenización", "Tokenizacion") and "embeddings" in names
@@ -142,8 +149,7 @@ async def test_export_yaml_stubs_load_once_filled_and_csv_has_the_counts(fake, b
         text.replace('definition: ""', 'definition: "Por escribir."'), encoding="utf-8"
     )
     assert len(load_glossary(tmp_path)) == 2
-    _, reply = await admin(fake, "exportar", {"formato": "csv"})
-    (csv_text,) = [v.decode() for v in reply["_files"].values()]
+    csv_text = await export(fake, "csv")
     lines = csv_text.splitlines()
     assert lines[0].startswith("id,guild_id,query,kind,count,askers")
     assert len(lines) == 4
@@ -187,8 +193,7 @@ async def test_another_servers_gaps_are_never_shown_or_touched(fake, harness):
     message = harness_message({**reply["data"], "components": [{"type": 1, "components": [forged]}]})
     await fake.response(await fake.click(message, ignore["custom_id"], permissions=MODERATOR, values=[str(their_id)]))
     assert harness.rows("SELECT status FROM misses WHERE guild_id = ?", other.id) == [("open",)]
-    _, csv_reply = await admin(fake, "exportar", {"formato": "csv"})
-    assert "secreto" not in next(iter(csv_reply["_files"].values())).decode()
+    assert "secreto" not in await export(fake, "csv")
 
 
 async def test_editor_role_and_statistics(fake, bot, harness):

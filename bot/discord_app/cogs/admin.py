@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from datetime import timedelta
 from typing import TYPE_CHECKING
@@ -20,8 +21,6 @@ from bot.reports import gaps_csv, gaps_yaml
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
     from bot.discord_app.cogs.daily import DailyCog
-
-_EVERYTHING = 1_000_000
 
 
 def _names(terms, limit: int = 15) -> str:
@@ -89,20 +88,17 @@ class AdminCog(commands.Cog):
         formato=[app_commands.Choice(name="yaml", value="yaml"), app_commands.Choice(name="csv", value="csv")]
     )
     async def exportar(self, interaction: discord.Interaction, formato: str = "yaml") -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # 100,000 gaps take a second or two
         misses = self.bot.services.misses
-        gaps = await misses.gaps(guild_id=interaction.guild_id, status="open", limit=_EVERYTHING)
+        gaps, spellings = await misses.export(guild_id=interaction.guild_id, status="open")
         if formato == "csv":
-            text = gaps_csv(gaps)
+            text = await asyncio.to_thread(gaps_csv, gaps)
         else:
             title = f"{t(interaction.locale, 'export_title')} ({interaction.guild.name if interaction.guild else ''})"
-            text = gaps_yaml(
-                gaps,
-                await misses.spellings([g.id for g in gaps]),
-                await misses.picks(guild_id=interaction.guild_id),
-                title=title,
-            )
+            picks = await misses.picks(guild_id=interaction.guild_id)
+            text = await asyncio.to_thread(gaps_yaml, gaps, spellings, picks, title=title)
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"glosario-pendientes.{formato}")
-        await interaction.response.send_message(
+        await interaction.followup.send(
             t(interaction.locale, "export_done", count=len(gaps), format=formato.upper()),
             file=file,
             ephemeral=True,
