@@ -7,8 +7,8 @@ import io
 import json
 from dataclasses import dataclass, field
 
-from bot.core.normalize import compact
 from bot.core.search import typo_distance
+from bot.heap import collector_paused
 from bot.storage.gaps import Miss
 
 
@@ -24,43 +24,53 @@ class _Stub:
 _MAX_CANDIDATES = 32
 
 
-def _variants(packed: str) -> set[str]:
-    """The text and every form of it with one character left out; none for ≤ 3 characters (never a typo)."""
-    if len(packed) <= 3:
-        return set()
-    return {packed, *(packed[:i] + packed[i + 1 :] for i in range(len(packed)))}
+def _group(gaps: list[Miss]) -> list[_Stub]:
+    """Gaps that are typos of each other, as one stub each (most asked first; a gap joins the first stub it is a
+    typo of). Linear, not gap × stub: a gap is compared only with the stubs that share a one-deletion variant of
+    its compact form (every pair one typo apart does, and many two apart), at most _MAX_CANDIDATES of them."""
+    with collector_paused():  # a million short strings and no cycles: collections would only cost time
+        return _group_typos(gaps)
 
 
-def _q(text: str) -> str:
-    """A YAML double-quoted scalar (JSON strings are valid YAML)."""
-    return json.dumps(text, ensure_ascii=False)
-
-
-def gaps_yaml(
-    gaps: list[Miss], spellings: dict[int, list[tuple[str, int]]], picks: list[tuple[str, str, int]], *, title: str
-) -> str:
-    """Ready-to-edit stubs: one term per group of gaps that are typos of each other, the most asked spelling as
-    the name, the other spellings as aliases, `definition: ""` to fill. Alias proposals go in comments, so the
-    file loads (once the definitions are written) as it is."""
+def _group_typos(gaps: list[Miss]) -> list[_Stub]:
     stubs: list[_Stub] = []
-    # Linear, not gap × stub: a gap is compared only with the stubs that share a one-deletion variant of its
-    # compact form (every pair one typo apart does, and many two apart), at most _MAX_CANDIDATES of them.
-    by_variant: dict[str, list[int]] = {}
+    first_owner: dict[str, int] = {}  # variant → the first stub that has it (set operations, not a Python loop)
+    more_owners: dict[str, list[int]] = {}  # the few variants several stubs share
     for gap in sorted(gaps, key=lambda g: (-g.count, g.id)):
-        seen = [s for s, _ in spellings.get(gap.id, [])] or [gap.sample]
-        variants = _variants(compact(gap.normalized))
-        candidates = sorted({i for v in variants for i in by_variant.get(v, ())})[:_MAX_CANDIDATES]
-        home = next(
-            (stubs[i] for i in candidates if typo_distance(gap.normalized, stubs[i].normalized) is not None), None
-        )
+        packed = gap.normalized.replace(" ", "")
+        variants = {packed, *[packed[:i] + packed[i + 1 :] for i in range(len(packed))]} if len(packed) > 3 else set()
+        shared = variants & first_owner.keys()
+        home = None
+        if shared:
+            found = {first_owner[v] for v in shared}
+            found.update(i for v in shared for i in more_owners.get(v, ()))
+            candidates = sorted(found)[:_MAX_CANDIDATES]
+            home = next((i for i in candidates if typo_distance(gap.normalized, stubs[i].normalized) is not None), None)
         if home is None:
-            for variant in variants:
-                by_variant.setdefault(variant, []).append(len(stubs))
-            stubs.append(_Stub(seen[0], gap.normalized, gap.count, gap.askers))
+            number = len(stubs)
+            first_owner.update(dict.fromkeys(variants - shared, number))
+            for variant in shared:  # the earliest stubs are the ones a gap joins: later ones need not be kept
+                owners = more_owners.setdefault(variant, [])
+                if len(owners) < _MAX_CANDIDATES:
+                    owners.append(number)
+            stubs.append(_Stub(gap.sample, gap.normalized, gap.count, gap.askers))
         else:
-            home.count += gap.count
-            home.askers += gap.askers
-            home.spellings.append(seen[0])
+            stub = stubs[home]
+            stub.count += gap.count
+            stub.askers += gap.askers
+            stub.spellings.append(gap.sample)
+    return stubs
+
+
+# A YAML double-quoted scalar: JSON's string encoding (JSON strings are valid YAML), called directly.
+_q = json.encoder.encode_basestring  # type: ignore[attr-defined]
+
+
+def gaps_yaml(gaps: list[Miss], picks: list[tuple[str, str, int]], *, title: str) -> str:
+    """Ready-to-edit stubs: one term per group of gaps that are typos of each other, the gap's spelling (its most
+    asked one, from `MissLog.export(most_asked=True)`) as the name, the other gaps' as aliases, `definition: ""`
+    to fill. Alias proposals go in comments, so the file loads (once the definitions are written) as it is."""
+    stubs = _group(gaps)
     lines = [
         f"# {title}",
         "# Rellena cada 'definition', revisa nombres y alias, y mueve los términos a su archivo de categoría.",

@@ -203,21 +203,21 @@ async def _misses(settings: Settings, args: argparse.Namespace) -> int:
         return 1
     log_ = MissLog(db)
     try:
-        gaps = await log_.gaps(guild_id=args.guild, status=args.status, limit=args.limit)
         if args.format == "yaml" and not args.json:
             from bot.reports import gaps_yaml
 
+            gaps = (await log_.export(guild_id=args.guild, status=args.status, most_asked=True))[: args.limit]
             where = f"servidor {args.guild}" if args.guild is not None else "todos los servidores"
             print(
                 gaps_yaml(
                     gaps,
-                    await log_.spellings([g.id for g in gaps]),
                     await log_.picks(guild_id=args.guild),
                     title=f"Glosario IA — términos pedidos y no encontrados ({where})",
                 ),
                 end="",
             )
             return 0
+        gaps = await log_.gaps(guild_id=args.guild, status=args.status, limit=args.limit)
     finally:
         await db.close()
     if args.format == "csv" and not args.json:

@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 from dataclasses import dataclass
 
+from bot.heap import collector_paused
 from bot.storage.db import Database
 
 STATUSES = ("open", "resolved", "ignored")
@@ -46,11 +47,9 @@ _GAP_COLUMNS = """
            m.first_seen, m.last_seen, m.best_guess, m.status, m.resolved_term"""
 
 
-def _by_gap(rows: list) -> dict[int, list[tuple[str, int]]]:
-    out: dict[int, list[tuple[str, int]]] = {}
-    for miss_id, sample, count in rows:
-        out.setdefault(miss_id, []).append((sample, count))
-    return out
+def _misses(rows: list) -> list[Miss]:
+    with collector_paused():
+        return [Miss(*row) for row in rows]
 
 
 class MissLog:
@@ -218,38 +217,22 @@ class MissLog:
         await self.db.conn.commit()
         return cursor.rowcount
 
-    async def spellings(self, miss_ids: list[int]) -> dict[int, list[tuple[str, int]]]:
-        """Every spelling seen for each gap, most frequent first."""
-        rows: list = []
-        for start in range(0, len(miss_ids), 500):  # SQLite takes a bounded number of parameters
-            chunk = miss_ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows += await (
-                await self.db.conn.execute(
-                    f"SELECT miss_id, sample, count FROM miss_spellings WHERE miss_id IN ({marks}) "
-                    "ORDER BY miss_id, count DESC, sample",
-                    chunk,
-                )
-            ).fetchall()
-        return _by_gap(rows)
-
-    async def export(self, *, guild_id: int | None, status: str = "open") -> tuple[list[Miss], dict[int, list]]:
-        """Every gap of a guild (most asked first) with its spellings, for exports: two queries, and the objects
-        built in a worker thread, so that 100,000 gaps never hold up the event loop."""
+    async def export(self, *, guild_id: int | None, status: str = "open", most_asked: bool = False) -> list[Miss]:
+        """Every gap of a guild, most asked first, for exports (with `most_asked`, each gap's `sample` is its most
+        asked spelling rather than the latest). The rows become objects in a worker thread, so that 100,000
+        gaps never hold up the event loop."""
         where, args = self._where(guild_id, status)
-        gap_rows = await (
-            await self.db.conn.execute(
-                f"{_GAP_COLUMNS} FROM misses m {where} ORDER BY m.count DESC, m.last_seen DESC, m.id", args
+        columns = _GAP_COLUMNS
+        if most_asked:
+            columns = columns.replace(
+                "m.sample,",
+                "COALESCE((SELECT s.sample FROM miss_spellings s WHERE s.miss_id = m.id "
+                "ORDER BY s.count DESC, s.sample LIMIT 1), m.sample),",
+                1,
             )
-        ).fetchall()
-        spelling_rows = await (
-            await self.db.conn.execute(
-                f"SELECT s.miss_id, s.sample, s.count FROM miss_spellings s JOIN misses m ON m.id = s.miss_id {where} "
-                "ORDER BY s.miss_id, s.count DESC, s.sample",
-                args,
-            )
-        ).fetchall()
-        return await asyncio.to_thread(lambda: ([Miss(*row) for row in gap_rows], _by_gap(spelling_rows)))
+        sql = f"{columns} FROM misses m {where} ORDER BY m.count DESC, m.last_seen DESC, m.id"
+        rows = await (await self.db.conn.execute(sql, args)).fetchall()
+        return await asyncio.to_thread(_misses, rows)
 
     async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[tuple[str, str, int]]:
         """(query sample, chosen term id, times) — most frequent first."""

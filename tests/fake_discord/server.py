@@ -22,6 +22,7 @@ ALL_PERMISSIONS = str((1 << 50) - 1)
 MANAGE_GUILD, MANAGE_MESSAGES, SEND_MESSAGES, VIEW_CHANNEL, EMBED_LINKS = 1 << 5, 1 << 13, 1 << 11, 1 << 10, 1 << 14
 MEMBER_PERMISSIONS = str(VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | (1 << 31))  # + use application commands
 
+ATTACHMENT_LIMIT = 8 * 1024 * 1024  # what an interaction's "attachment_size_limit" says (a server with no boost)
 _ids = itertools.count(1_000_000_000_000_000_000)
 
 
@@ -169,7 +170,7 @@ class FakeDiscord:
 
     # -- lifecycle --------------------------------------------------------------------------------
     async def start(self) -> FakeDiscord:
-        app = web.Application()
+        app = web.Application(client_max_size=64 * 1024 * 1024)  # Discord's own limit is per file (below)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None)
@@ -305,7 +306,7 @@ class FakeDiscord:
             "entitlements": [],
             "authorizing_integration_owners": {"0": "1"},
             "context": 0,
-            "attachment_size_limit": 8388608,
+            "attachment_size_limit": ATTACHMENT_LIMIT,
         }
         if message is not None:
             payload["message"] = message
@@ -499,6 +500,8 @@ class FakeDiscord:
                 else:
                     files[part.filename] = await part.read()
             body["_files"] = files
+            if any(len(data) > ATTACHMENT_LIMIT for data in files.values()):
+                return _json({"message": "Request entity too large", "code": 40005}, status=413)
         elif request.can_read_body:
             text = await request.text()
             if request.content_type == "application/json" and text:

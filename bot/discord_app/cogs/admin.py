@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import zipfile
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,13 @@ from bot.reports import gaps_csv, gaps_yaml
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
     from bot.discord_app.cogs.daily import DailyCog
+
+
+def _zipped(name: str, data: bytes) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(name, data)
+    return out.getvalue()
 
 
 def _names(terms, limit: int = 15) -> str:
@@ -90,17 +98,27 @@ class AdminCog(commands.Cog):
     async def exportar(self, interaction: discord.Interaction, formato: str = "yaml") -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)  # 100,000 gaps take a second or two
         misses = self.bot.services.misses
-        gaps, spellings = await misses.export(guild_id=interaction.guild_id, status="open")
+        gaps = await misses.export(guild_id=interaction.guild_id, most_asked=formato == "yaml")
         if formato == "csv":
             text = await asyncio.to_thread(gaps_csv, gaps)
         else:
             title = f"{t(interaction.locale, 'export_title')} ({interaction.guild.name if interaction.guild else ''})"
             picks = await misses.picks(guild_id=interaction.guild_id)
-            text = await asyncio.to_thread(gaps_yaml, gaps, spellings, picks, title=title)
-        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"glosario-pendientes.{formato}")
+            text = await asyncio.to_thread(gaps_yaml, gaps, picks, title=title)
+        name = f"glosario-pendientes.{formato}"
+        data = text.encode("utf-8")
+        if len(data) > interaction.filesize_limit:  # Discord refuses a bigger file: zipped, text shrinks a lot
+            data, name = await asyncio.to_thread(_zipped, name, data), name + ".zip"
+        if len(data) > interaction.filesize_limit:
+            await interaction.followup.send(
+                t(interaction.locale, "export_too_big", count=len(gaps), guild=interaction.guild_id, format=formato),
+                ephemeral=True,
+                allowed_mentions=NO_MENTIONS,
+            )
+            return
         await interaction.followup.send(
             t(interaction.locale, "export_done", count=len(gaps), format=formato.upper()),
-            file=file,
+            file=discord.File(io.BytesIO(data), filename=name),
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,
         )
