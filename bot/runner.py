@@ -8,6 +8,7 @@ import contextlib
 import functools
 import json
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ from bot.storage.db import Database, StorageError
 from bot.storage.gaps import MissLog
 
 log = logging.getLogger(__name__)
+SHUTDOWN_DEADLINE = 9.0  # seconds from SIGTERM to exit, whatever fails (Docker kills at 10)
 
 NO_TOKEN = """Falta DISCORD_TOKEN: el token del bot de tu aplicación de Discord.
 Créalo en https://discord.com/developers/applications → tu aplicación → Bot → Reset Token, y pásalo por el
@@ -87,8 +89,18 @@ async def serve(settings: Settings, catalog, *, sync_only: bool = False, sync_gu
         log.error("could not stay connected to Discord: %s", exc)
         code = 1
     finally:
-        await services.writer.close(grace=3.0)
-        await db.close()
+        lost = await services.writer.close(grace=3.0)
+        try:
+            await db.close()
+        except Exception as exc:
+            bot.shutdown_problems.append(f"could not close the database: {exc}")
+            log.error("shutdown: could not close the database %s: %s", settings.db_path, exc)
+    if lost or bot.shutdown_problems:
+        log.error(
+            "stopped with problems: %s",
+            "; ".join([*bot.shutdown_problems, *([f"{lost} write(s) lost"] if lost else [])]),
+        )
+        return code or 1
     log.info("stopped")
     return code
 
@@ -113,9 +125,25 @@ def _install_signal_handlers(bot) -> None:
 
 def _on_signal(bot, sig: signal.Signals, action) -> None:
     log.info("received %s: %s", sig.name, "reloading the glossary" if sig == signal.SIGHUP else "shutting down")
-    task = asyncio.get_running_loop().create_task(action(), name=f"glosario-{sig.name.lower()}")
+    loop = asyncio.get_running_loop()
+    if sig != signal.SIGHUP and not bot.closing:  # whatever fails or hangs below, the process ends in time
+        loop.call_later(SHUTDOWN_DEADLINE, _exit_now, bot)
+    task = loop.create_task(action(), name=f"glosario-{sig.name.lower()}")
     bot.background_tasks.add(task)
     task.add_done_callback(functools.partial(_forget_and_log, bot.background_tasks))
+
+
+def _exit_now(bot) -> None:
+    """The stop did not finish in time: journal what is still queued, say what could not be saved, and end."""
+    lost = bot.services.writer.save_now()
+    log.error(
+        "shutdown did not finish within %.0f s (%s); exiting now%s",
+        SHUTDOWN_DEADLINE,
+        "; ".join(bot.shutdown_problems) or "something hung",
+        f"; {lost} write(s) could be saved nowhere and are lost" if lost else "",
+    )
+    logging.shutdown()
+    os._exit(1)
 
 
 def _forget_and_log(owner: set[asyncio.Task], task: asyncio.Task) -> None:

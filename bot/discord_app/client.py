@@ -345,7 +345,11 @@ class GlossaryBot(commands.Bot):
                 break
             log.info("waiting for %d repl(ies) in flight", len(in_flight))
             await asyncio.wait(in_flight, timeout=remaining)
-        await self.close()
+        try:
+            await self.close()
+        except Exception as exc:  # the process must still end: the runner reports what went wrong
+            self.shutdown_problems.append(f"could not disconnect cleanly: {exc}")
+            log.exception("shutdown: closing the connection to Discord failed")
 
     async def reload_glossary(self) -> ReloadReport | GlossaryError:
         """Load the glossary again, off the event loop; swap it in only if it is valid, then mark the open

@@ -131,6 +131,16 @@ class WriteQueue:
             )
         return lost
 
+    def save_now(self) -> int:
+        """Last resort when the process must end this instant: journal everything not yet written (without
+        waiting for the database). Returns how many records could be saved nowhere."""
+        self._unsaved.extend(self._in_flight)
+        self._in_flight = []
+        while not self._queue.empty():
+            self._unsaved.append(self._queue.get_nowait())
+        self._flush_unsaved_to_journal()
+        return len(self._unsaved)
+
     async def _run(self) -> None:
         while True:
             batch = [await self._queue.get()]

@@ -1,0 +1,100 @@
+"""Faults a real `glosario-bot run` process survives: a read-only data directory, SIGKILL, lost replies."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.fake_discord.process import env_for, finish, run_bot, serving
+
+
+@contextlib.contextmanager
+def read_only(directory: Path):
+    """Make a directory read-only for the bot, even when the tests run as root (who ignores permission bits):
+    there the directory is made immutable, which root cannot write either."""
+    if os.geteuid() != 0:
+        directory.chmod(0o555)
+        try:
+            yield
+        finally:
+            directory.chmod(0o755)
+        return
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(directory)]).returncode != 0:
+        pytest.skip("running as root and this file system cannot make a directory immutable (chattr +i)")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(directory)], check=True)
+
+
+def journaled_and_stored(data: Path) -> list[str]:
+    """Every miss the bot kept: in the database, or in its journal waiting to be replayed."""
+    with sqlite3.connect(data / "glosario.db") as conn:
+        stored = [sample for (sample,) in conn.execute("SELECT sample FROM misses")]
+    journal = data / "glosario.db.pending.jsonl"
+    if journal.exists():
+        import json
+
+        stored += [json.loads(line)["sample"] for line in journal.read_text().splitlines() if '"miss"' in line]
+    return stored
+
+
+async def test_sigterm_with_a_read_only_data_directory_still_stops_and_says_what_failed(fake, tmp_path):
+    data = tmp_path / "data"
+    proc = await run_bot(env_for(fake, tmp_path), "run")
+    try:
+        await serving(fake, proc)
+        for _ in range(200):  # written as the gateway connection opens
+            if (data / "heartbeat").exists():
+                break
+            await asyncio.sleep(0.05)
+        with read_only(data):
+            reply = await fake.response(await fake.command("termino", {"termino": "computación cuántica"}))
+            assert "todavía no está" in reply["data"]["content"]
+            proc.send_signal(signal.SIGTERM)
+            code, out = await finish(proc, within=12)  # Docker waits 10 s before it kills
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+    assert code == 1, out
+    assert "ERROR" in out and "could not remove the heartbeat file" in out
+    assert "Traceback" not in out.split("could not remove the heartbeat file")[0][-2000:]
+    assert journaled_and_stored(data) == ["computación cuántica"]  # nothing lost on the way out
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["new", "existing database"])
+async def test_start_up_refuses_a_data_directory_it_cannot_write(fake, tmp_path, existing):
+    data = tmp_path / "data"
+    data.mkdir()
+    if existing:
+        sqlite3.connect(data / "glosario.db").close()
+    with read_only(data):
+        code, out = await finish(await run_bot(env_for(fake, tmp_path), "run"))
+    assert code == 1, out
+    assert f"No se puede escribir en la base de datos {data / 'glosario.db'}" in out
+    assert f"el directorio {data} no admite escritura" in out and "GLOSARIO_DB" in out
+    assert "Traceback" not in out
+    assert fake.requests == []  # refused before talking to Discord
+
+
+async def test_sigkill_half_a_second_after_50_misses_loses_none(fake, tmp_path):
+    proc = await run_bot(env_for(fake, tmp_path, LOG_LEVEL="INFO"), "run")
+    try:
+        await serving(fake, proc)
+        queries = [f"laguna número {n}" for n in range(50)]
+        ids = [await fake.command("termino", {"termino": q}, user_id=7000 + n) for n, q in enumerate(queries)]
+        for iid in ids:
+            assert "todavía no está" in (await fake.response(iid))["data"]["content"]
+        await asyncio.sleep(0.5)  # the window the README promises (misses reach the disk within 100 ms)
+    finally:
+        proc.kill()
+    await finish(proc)
+    assert sorted(journaled_and_stored(tmp_path / "data")) == sorted(queries)
