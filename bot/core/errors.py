@@ -24,5 +24,13 @@ class GlossaryError(Exception):
         self.problems = sorted(problems, key=lambda p: (p.file, p.line, p.message))
         super().__init__(self.report())
 
-    def report(self) -> str:
-        return "\n".join(str(p) for p in self.problems)
+    def report(self, relative_to: str | None = None) -> str:
+        """One `file:line: message` per problem; with `relative_to` (the glossary directory), file names are
+        shown relative to it, as moderators in Discord should see them (not the server's own paths)."""
+        if relative_to is None:
+            return "\n".join(str(p) for p in self.problems)
+        prefix = relative_to.rstrip("/\\") + "/"
+        return "\n".join(
+            str(Problem(p.file.removeprefix(prefix), p.line, p.message)) if p.file.startswith(prefix) else str(p)
+            for p in self.problems
+        )

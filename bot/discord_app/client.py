@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -39,6 +40,7 @@ log = logging.getLogger(__name__)
 LOOKUP_FLUSH_SECONDS = 1.0  # the most a SIGKILL can take of the lookup counters (stated in the README)
 COOLDOWN_USES, COOLDOWN_SECONDS = 6, 20.0  # per member, over every interaction that does work or posts
 GAP_BUDGET, GAP_BUDGET_SECONDS = 20, 3600.0  # new gaps one member may log per hour
+UNANSWERED_AFTER = 2.5  # seconds: Discord gives an interaction 3
 
 
 class CatalogHolder:
@@ -306,6 +308,28 @@ class GlossaryBot(commands.Bot):
 
     async def on_resumed(self) -> None:
         self._beat()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every button, menu and modal gets an answer: one that nothing handled (a forged or unknown custom_id,
+        or a list whose buttons died with a restart) gets a short private note before Discord's 3 s are up."""
+        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            task = asyncio.get_running_loop().create_task(self._answer_if_unanswered(interaction))
+            self.background_tasks.add(task)
+            task.add_done_callback(self.background_tasks.discard)
+
+    async def _answer_if_unanswered(self, interaction: discord.Interaction) -> None:
+        await asyncio.sleep(UNANSWERED_AFTER)
+        if interaction.response.is_done() or self.is_closed():
+            return
+        log.info(
+            "nothing answered %s from user %s: telling them",
+            (interaction.data or {}).get("custom_id"),
+            interaction.user.id,
+        )
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(
+                t(interaction.locale, "stale_interaction"), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
 
     async def _accepting_work(self, interaction: discord.Interaction) -> bool:
         """Every command and context menu: not while stopping, and within the member's rate limit.

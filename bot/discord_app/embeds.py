@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 
 from bot.core.model import Glossary, Term
@@ -22,16 +24,16 @@ def shorten(text: str, limit: int) -> str:
     return text[: max(limit - 1, 0)] + ELLIPSIS if limit > 0 else ""
 
 
-def join_within(lines: list[str], limit: int, more: str = "… (+{count})") -> str:
+def join_within(lines: list[str], limit: int, more: Callable[[int], str] = lambda n: f"… (+{n})") -> str:
     """Whole lines, one per row, within `limit` characters; the lines left out are counted on a last row."""
     out: list[str] = []
     used = 0
     for i, line in enumerate(lines):
         left = len(lines) - i - 1
-        tail = len(more.format(count=left)) + 1 if left else 0
+        tail = len(more(left)) + 1 if left else 0
         line = shorten(line, limit - tail) if not out else line
         if used + len(line) + (1 if out else 0) + tail > limit:
-            return "\n".join([*out, more.format(count=len(lines) - i)])
+            return "\n".join([*out, more(len(lines) - i)])
         out.append(line)
         used += len(line) + (1 if len(out) > 1 else 0)
     return "\n".join(out)

@@ -158,6 +158,8 @@ class FakeDiscord:
         self.callback_delay = 0.0
         self.callback_errors: list[int] = []  # statuses the next interaction callbacks get instead (500, 429…)
         self.failed_callbacks: list[tuple[str, int]] = []
+        self.refused: list[tuple[list[str], str]] = []  # messages refused for breaking Discord's limits
+        self.channel_errors: list[int] = []  # statuses the next channel posts get instead
         self.callbacks_started = 0
         self.identified = 0
         self.resumed = 0
@@ -517,6 +519,10 @@ class FakeDiscord:
             await self._notify()
 
     async def _route(self, method: str, parts: list[str], body: Any) -> web.Response:
+        problem = message_problem(body if isinstance(body, dict) else {})
+        if problem is not None:  # what Discord answers to a message over its limits: 400, nothing sent
+            self.refused.append((parts, problem))
+            return _json({"message": "Invalid Form Body", "code": 50035, "errors": problem}, status=400)
         if parts == ["users", "@me"]:
             return _json(user_payload(BOT_ID, "Glosario IA", bot=True))
         if parts == ["oauth2", "applications", "@me"]:
@@ -574,10 +580,48 @@ class FakeDiscord:
             self.responses.setdefault(interaction_id, []).append({"webhook": method, **(body or {})})
             return _json(bot_message(body or {}, "0"))
         if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
+            if self.channel_errors:
+                status = self.channel_errors.pop(0)
+                return _json({"message": f"fake failure {status}", "code": 0}, status=status)
             msg = bot_message(body, parts[1])
             self.channel_messages.setdefault(parts[1], []).append(msg)
             return _json(msg)
         return _json({"message": f"fake Discord has no route {method} /{'/'.join(parts)}", "code": 0}, status=404)
+
+
+EMBED_LIMITS = {"title": 256, "description": 4096, "footer": 2048, "author": 256, "name": 256, "value": 1024}
+
+
+def message_problem(body: dict) -> str | None:
+    """Why Discord would refuse this message (or interaction reply), or None: each part of each embed within
+    its limit, at most 25 fields, 6,000 characters across all embeds, 2,000 of content."""
+    data = body.get("data") if isinstance(body.get("data"), dict) else body
+    content = data.get("content") or ""
+    if len(content) > 2000:
+        return f"content: {len(content)} > 2000"
+    total = 0
+    for n, embed in enumerate(data.get("embeds") or []):
+        parts = {
+            "title": embed.get("title") or "",
+            "description": embed.get("description") or "",
+            "footer": (embed.get("footer") or {}).get("text") or "",
+            "author": (embed.get("author") or {}).get("name") or "",
+        }
+        fields = embed.get("fields") or []
+        if len(fields) > 25:
+            return f"embeds.{n}.fields: {len(fields)} > 25"
+        for i, f in enumerate(fields):
+            parts[f"fields.{i}.name"], parts[f"fields.{i}.value"] = f.get("name") or "", f.get("value") or ""
+            if not parts[f"fields.{i}.value"]:
+                return f"embeds.{n}.fields.{i}.value: empty"
+        for key, text in parts.items():
+            limit = EMBED_LIMITS[key.rsplit(".", 1)[-1]]
+            if len(text) > limit:
+                return f"embeds.{n}.{key}: {len(text)} > {limit}"
+            total += len(text)
+    if total > 6000:
+        return f"embeds: {total} characters in all > 6000"
+    return None
 
 
 def bot_message(body: dict, channel_id: str, *, flags: int = 0) -> dict:

@@ -130,10 +130,8 @@ class AdminCog(commands.Cog):
         report = await self.bot.reload_glossary()
         if isinstance(report, GlossaryError):
             head = t(loc, "reload_failed", count=len(report.problems), terms=len(self.bot.services.catalog.glossary))
-            body = report.report()
-            room = 1900 - len(head)
-            if len(body) > room:
-                body = body[: room - 2] + "\n…"
+            body = report.report(relative_to=str(self.bot.services.settings.data_dir))
+            body = join_within(body.splitlines(), 1900 - len(head), lambda n: t(loc, "reload_more", count=n))
             await interaction.followup.send(f"{head}\n```\n{body}\n```", ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
         changes = report.changes
