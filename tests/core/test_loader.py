@@ -292,3 +292,19 @@ def test_arbitrary_structures_only_raise_glossary_error(terms, category):
         assert exc.problems
     else:
         assert all(t.term and t.definition for t in glossary)
+
+
+def test_a_card_over_discords_total_is_refused_though_each_field_fits(tmp_path):
+    definition = "Palabra " * 500  # 4,000 characters: within the description's 4,096
+    aliases = ", ".join(f"alias número {n:03d}" for n in range(60))[:1000]  # within a field's 1,024
+    links = "\n".join(f"      - {{title: Enlace {n}, url: 'https://example.org/{'x' * 60}{n}'}}" for n in range(9))
+    found = problems(
+        tmp_path,
+        {
+            "a.yaml": f"category: Pruebas\nterms:\n  - term: Enorme\n    definition: {definition.strip()}\n"
+            f"    aliases: [{aliases.rsplit(',', 1)[0]}]\n    links:\n{links}\n"
+        },
+    )
+    (problem,) = found
+    assert problem.startswith(f"{tmp_path / 'a.yaml'}:3: la ficha de 'Enorme' suma ")
+    assert "Discord admite 6000 en total" in problem
