@@ -32,7 +32,7 @@ from bot.discord_app.translator import GlossaryTranslator
 from bot.discord_app.views import NO_MENTIONS, OpenButton, PickButton, TermButton, UnsignedPickButton, related_view
 from bot.health import HEARTBEAT_EVERY, clear_heartbeat, heartbeat_path, write_heartbeat
 from bot.storage.daily import DailyStore, GuildRoles
-from bot.storage.db import AppliedWrites, Database
+from bot.storage.db import AppliedWrites, Database, DatabaseBusy
 from bot.storage.gaps import Miss, MissLog, UsageLog, asker_hash
 from bot.storage.writer import WriteQueue
 
@@ -157,6 +157,12 @@ def _valid(value: object) -> object:
     if isinstance(value, list):
         return [_valid(v) for v in value]
     return value
+
+
+def _what(interaction: discord.Interaction) -> str:
+    if interaction.command is not None:
+        return interaction.command.qualified_name
+    return str((interaction.data or {}).get("custom_id", interaction.type))
 
 
 def use_endpoints(api_base: str | None, gateway_url: str | None) -> None:
@@ -454,9 +460,17 @@ class GlossaryBot(commands.Bot):
                 interaction.user.id,
             )
             return
-        # Exception text is never shown to users: a short apology for them, the traceback for the log.
-        log.error("command %s failed", interaction.command and interaction.command.qualified_name, exc_info=error)
-        message = t(interaction.locale, "error")
+        await self.on_interaction_error(interaction, getattr(error, "original", error))
+
+    async def on_interaction_error(self, interaction: discord.Interaction, error: BaseException) -> None:
+        """Anything a command, button, menu or modal did not handle. Exception text is never shown to users: a
+        short apology for them, the traceback for the log; a database busy elsewhere is a note, not an error."""
+        if isinstance(error, DatabaseBusy):
+            log.warning("database busy for user %s: %s", interaction.user.id, error)
+            message = t(interaction.locale, "db_busy")
+        else:
+            log.error("interaction %s failed", _what(interaction), exc_info=error)
+            message = t(interaction.locale, "error")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)

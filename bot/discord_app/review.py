@@ -13,6 +13,7 @@ from bot.core.search import Found
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
 from bot.discord_app.i18n import t
 from bot.discord_app.views import NO_MENTIONS, render_only
+from bot.storage.db import DatabaseBusy, within_a_second
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
@@ -188,6 +189,12 @@ class ActSelect(
         return await moderator_or_denied(interaction)
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        try:
+            await self._act(interaction)
+        except DatabaseBusy as exc:  # (items built from a message have no view of ours to route errors)
+            await interaction.client.on_interaction_error(interaction, exc)
+
+    async def _act(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         ids = gap_ids((interaction.data or {}).get("values", []))
         bot = interaction.client
         if self.action == "resolve":
@@ -197,7 +204,9 @@ class ActSelect(
                 return
         else:
             status = "ignored" if self.action == "ignore" else "open"
-            if ids and await bot.services.misses.set_status(ids, status, guild_id=interaction.guild_id):
+            if ids and await within_a_second(
+                bot.services.misses.set_status(ids, status, guild_id=interaction.guild_id)
+            ):
                 embed, view = await render(
                     bot, interaction.guild_id, interaction.locale, self.page, self.order, self.status
                 )
@@ -237,6 +246,9 @@ class ResolveModal(discord.ui.Modal):
         """discord.py finds a modal by its custom_id alone: whoever submits it is checked like the command."""
         return await moderator_or_denied(interaction)
 
+    async def on_error(self, interaction: discord.Interaction[GlossaryBot], error: Exception, /) -> None:
+        await interaction.client.on_interaction_error(interaction, error)
+
     async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         bot = interaction.client
         name = (self.term.value or "").strip()
@@ -251,7 +263,9 @@ class ResolveModal(discord.ui.Modal):
                 )
                 return
             term_id = result.term.id
-        await bot.services.misses.set_status([self.miss_id], "resolved", guild_id=interaction.guild_id, term_id=term_id)
+        await within_a_second(
+            bot.services.misses.set_status([self.miss_id], "resolved", guild_id=interaction.guild_id, term_id=term_id)
+        )
         src = self.source
         embed, view = await render(bot, interaction.guild_id, interaction.locale, src.page, src.order, src.status)
         await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)

@@ -40,7 +40,7 @@ class DailyStore:
 
     async def settings(self, guild_id: int) -> DailySettings | None:
         row = await (
-            await self.db.conn.execute(
+            await self.db.reader.execute(
                 f"SELECT {_SETTINGS} FROM guild_settings WHERE guild_id = ?",
                 (guild_id,),
             )
@@ -49,7 +49,7 @@ class DailyStore:
 
     async def enabled(self) -> list[DailySettings]:
         rows = await (
-            await self.db.conn.execute(f"SELECT {_SETTINGS} FROM guild_settings WHERE daily_enabled = 1")
+            await self.db.reader.execute(f"SELECT {_SETTINGS} FROM guild_settings WHERE daily_enabled = 1")
         ).fetchall()
         return [_settings(row) for row in rows]
 
@@ -86,7 +86,7 @@ class DailyStore:
         if before is not None:
             sql += " AND day < ?"
             args.append(before.isoformat())
-        rows = await (await self.db.conn.execute(sql + " ORDER BY day", args)).fetchall()
+        rows = await (await self.db.reader.execute(sql + " ORDER BY day", args)).fetchall()
         return [DailyEntry(date.fromisoformat(d), t, c) for d, t, c in rows]
 
     async def record_pick(self, guild_id: int, entry: DailyEntry) -> DailyEntry:
@@ -106,7 +106,7 @@ class DailyStore:
 
     async def last_post(self, guild_id: int) -> DailyPost | None:
         row = await (
-            await self.db.conn.execute(
+            await self.db.reader.execute(
                 "SELECT day, channel_id, status, message_id, detail FROM daily_posts WHERE guild_id = ? "
                 "ORDER BY day DESC LIMIT 1",
                 (guild_id,),
@@ -164,7 +164,7 @@ class GuildRoles:
 
     async def editor_role(self, guild_id: int) -> int | None:
         row = await (
-            await self.db.conn.execute("SELECT editor_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            await self.db.reader.execute("SELECT editor_role_id FROM guild_settings WHERE guild_id = ?", (guild_id,))
         ).fetchone()
         return row[0] if row else None
 

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import secrets
 import sqlite3
 import tempfile
+from collections.abc import Awaitable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TypeVar
 
 import aiosqlite
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
-BUSY_TIMEOUT_MS = 2000
+BUSY_TIMEOUT_MS = 1000  # the longest a statement waits for another process's lock (replies wait no longer)
 
 # Numbered migrations: index + 1 is the schema version they bring. Append only; never edit a released one.
 MIGRATIONS: list[str] = [
@@ -124,15 +128,33 @@ MIGRATIONS: list[str] = [
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+REPLY_WAIT = 1.0  # seconds a reply may wait for a database write
+
+
+class DatabaseBusy(Exception):
+    """A write a reply was waiting for did not go through within a second (another process holds the lock)."""
+
+
+async def within_a_second(awaitable: Awaitable[T]) -> T:
+    """A database write on a reply's path: done within REPLY_WAIT seconds, or DatabaseBusy."""
+    try:
+        return await asyncio.wait_for(awaitable, REPLY_WAIT)
+    except (TimeoutError, sqlite3.OperationalError) as exc:
+        raise DatabaseBusy(str(exc) or "timed out") from exc
+
+
 class StorageError(Exception):
     """The database cannot be used (the operator's fault or the machine's): says which path and what to do."""
 
 
 class Database:
-    """One aiosqlite connection, shared by the storage modules. Writes go through one task at a time."""
+    """Two aiosqlite connections shared by the storage modules: `conn` writes (one statement at a time, in
+    order), `reader` only reads. With WAL, reads never wait for a writer, and never queue behind a write that
+    is itself waiting for another process's lock."""
 
     def __init__(self, conn: aiosqlite.Connection, path: Path):
         self.conn = conn
+        self.reader = conn  # until the read-only connection is open (migrations run on `conn`)
         self.path = path
 
     @classmethod
@@ -158,11 +180,13 @@ class Database:
         try:
             await db._configure()
             await db._migrate()
+            db.reader = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
+            await db.reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         except StorageError:
-            await conn.close()
+            await db.close()
             raise
         except sqlite3.DatabaseError as exc:
-            await conn.close()
+            await db.close()
             raise StorageError(_explain(path, exc)) from None
         return db
 
@@ -186,10 +210,12 @@ class Database:
             await self.conn.executescript(f"BEGIN;\n{MIGRATIONS[number - 1]}\nPRAGMA user_version = {number};\nCOMMIT;")
 
     async def close(self) -> None:
+        if self.reader is not self.conn:
+            await self.reader.close()
         await self.conn.close()
 
     async def get_meta(self, key: str) -> str | None:
-        row = await (await self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,))).fetchone()
+        row = await (await self.reader.execute("SELECT value FROM meta WHERE key = ?", (key,))).fetchone()
         return row[0] if row else None
 
     async def set_meta(self, key: str, value: str) -> None:

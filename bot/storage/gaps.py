@@ -154,7 +154,7 @@ class MissLog:
         sql, args = "SELECT COALESCE(SUM(count), 0) FROM unlogged_misses", ()
         if guild_id is not None:
             sql, args = sql + " WHERE guild_id = ?", (guild_id,)
-        return (await (await self.db.conn.execute(sql, args)).fetchone())[0]
+        return (await (await self.db.reader.execute(sql, args)).fetchone())[0]
 
     async def get(self, miss_id: int, *, guild_id: int | None = None) -> Miss | None:
         """One gap by id (only within `guild_id` when given)."""
@@ -164,7 +164,7 @@ class MissLog:
 
     async def count(self, *, guild_id: int | None = None, status: str = "open") -> int:
         where, args = self._where(guild_id, status)
-        row = await (await self.db.conn.execute(f"SELECT COUNT(*) FROM misses m {where}", args)).fetchone()
+        row = await (await self.db.reader.execute(f"SELECT COUNT(*) FROM misses m {where}", args)).fetchone()
         return row[0]
 
     @staticmethod
@@ -195,7 +195,7 @@ class MissLog:
             args.extend(ids)
         order_by = "m.last_seen DESC" if order == "recent" else "m.count DESC, m.last_seen DESC"
         sql = f"{_GAP_COLUMNS} FROM misses m {where} ORDER BY {order_by}, m.id LIMIT ? OFFSET ?"
-        rows = await (await self.db.conn.execute(sql, (*args, limit, offset))).fetchall()
+        rows = await (await self.db.reader.execute(sql, (*args, limit, offset))).fetchall()
         return [Miss(*row) for row in rows]
 
     async def set_status(
@@ -231,7 +231,7 @@ class MissLog:
                 1,
             )
         sql = f"{columns} FROM misses m {where} ORDER BY m.count DESC, m.last_seen DESC, m.id"
-        rows = await (await self.db.conn.execute(sql, args)).fetchall()
+        rows = await (await self.db.reader.execute(sql, args)).fetchall()
         return await asyncio.to_thread(_misses, rows)
 
     async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[tuple[str, str, int]]:
@@ -242,7 +242,7 @@ class MissLog:
             sql += " WHERE guild_id = ?"
             args.append(guild_id)
         sql += " GROUP BY normalized, term_id ORDER BY n DESC, sample LIMIT ?"
-        return [tuple(r) for r in await (await self.db.conn.execute(sql, (*args, limit))).fetchall()]
+        return [tuple(r) for r in await (await self.db.reader.execute(sql, (*args, limit))).fetchall()]
 
 
 class UsageLog:
@@ -275,7 +275,7 @@ class UsageLog:
         if since is not None:
             sql += " AND day >= ?"
             args.append(since)
-        rows = await (await self.db.conn.execute(sql + " GROUP BY outcome", args)).fetchall()
+        rows = await (await self.db.reader.execute(sql + " GROUP BY outcome", args)).fetchall()
         return {outcome: n for outcome, n in rows}
 
     async def term_counts(self, *, guild_id: int | None = None) -> dict[str, int]:
@@ -284,5 +284,5 @@ class UsageLog:
         if guild_id is not None:
             sql += " AND guild_id = ?"
             args = (guild_id,)
-        rows = await (await self.db.conn.execute(sql + " GROUP BY term_id", args)).fetchall()
+        rows = await (await self.db.reader.execute(sql + " GROUP BY term_id", args)).fetchall()
         return {term: n for term, n in rows}

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.fake_discord.process import env_for, finish, run_bot, serving
+from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS
 
 
 @contextlib.contextmanager
@@ -98,3 +99,25 @@ async def test_sigkill_half_a_second_after_50_misses_loses_none(fake, tmp_path):
         proc.kill()
     await finish(proc)
     assert sorted(journaled_and_stored(tmp_path / "data")) == sorted(queries)
+
+
+async def test_replies_do_not_wait_behind_another_process_holding_the_write_lock(fake, harness):
+    bot = await harness.start()
+    locker = sqlite3.connect(harness.db_path, timeout=0)
+    locker.execute("BEGIN IMMEDIATE")  # another process writing, for longer than Discord's 3 s
+    try:
+        miss = await fake.command("termino", {"termino": "computación cuántica"}, user_id=5)
+        assert "todavía no está" in (await fake.response(miss, timeout=2.5))["data"]["content"]
+        # the write queue is now waiting for the lock: replies that read or write must not queue behind it
+        today = await fake.command("termino-del-dia", user_id=6)
+        assert (await fake.response(today, timeout=2.5))["data"]["embeds"][0]["author"]["name"].startswith(
+            "Término del día"
+        )
+        moderator = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES)
+        listing = await fake.command("glosario-admin pendientes", permissions=moderator, user_id=7)
+        assert (await fake.response(listing, timeout=2.5))["data"]["embeds"]
+    finally:
+        locker.rollback()
+        locker.close()
+    await harness.flushed(bot, within=20)
+    assert harness.rows("SELECT sample FROM misses") == [("computación cuántica",)]  # and nothing was lost

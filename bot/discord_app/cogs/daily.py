@@ -18,6 +18,7 @@ from bot.discord_app.embeds import term_embed
 from bot.discord_app.i18n import long_date, t
 from bot.discord_app.views import NO_MENTIONS, related_view
 from bot.storage.daily import DailySettings
+from bot.storage.db import DatabaseBusy, within_a_second
 
 if TYPE_CHECKING:
     from bot.core.model import Term
@@ -60,7 +61,11 @@ class DailyCog(commands.Cog):
         glossary = self.bot.services.catalog.glossary
         day = daily.local_date(now, schedule)
         term, cycle = daily.pick(glossary, guild_id, day, await self.store.history(guild_id))
-        entry = await self.store.record_pick(guild_id, DailyEntry(day, term.id, cycle))
+        try:
+            entry = await within_a_second(self.store.record_pick(guild_id, DailyEntry(day, term.id, cycle)))
+        except DatabaseBusy as exc:  # the pick is deterministic: answer now, it is recorded by the next caller
+            log.warning("term of the day for guild %s answered without recording it: %s", guild_id, exc)
+            return term, DailyEntry(day, term.id, cycle)
         return glossary.get(entry.term_id) or term, entry
 
     def card(self, term: Term, entry: DailyEntry, locale: object) -> tuple[discord.Embed, discord.ui.View | None]:
