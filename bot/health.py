@@ -17,12 +17,22 @@ def heartbeat_path(db_path: Path) -> Path:
     return db_path.with_name("heartbeat")
 
 
-def write_heartbeat(path: Path, now: datetime) -> None:
-    """Record that the bot is connected to Discord right now (atomic: temp file + rename)."""
+def file_identity(path: Path) -> str | None:
+    """Which file is at `path` (device and inode): a database replaced or moved under the bot shows up here."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{st.st_dev}:{st.st_ino}"
+
+
+def write_heartbeat(path: Path, now: datetime, database: str | None = None) -> None:
+    """Record that the bot is connected to Discord right now, and which database file it has open
+    (atomic: temp file + rename). The first line is the time, the second the file's identity."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".heartbeat-")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(now.isoformat())
+        fh.write(now.isoformat() + (f"\n{database}" if database else ""))
     os.replace(tmp, path)
 
 
@@ -34,7 +44,8 @@ def check(db_path: Path, now: datetime) -> tuple[bool, str]:
     """(healthy, reason): connected to Discord recently, and the database opens."""
     path = heartbeat_path(db_path)
     try:
-        beat = datetime.fromisoformat(path.read_text(encoding="utf-8").strip())
+        stamp, _, database = path.read_text(encoding="utf-8").strip().partition("\n")
+        beat = datetime.fromisoformat(stamp)
     except FileNotFoundError:
         return False, f"no heartbeat at {path}: the bot is not running or has not connected to Discord yet"
     except (OSError, ValueError) as exc:
@@ -44,6 +55,12 @@ def check(db_path: Path, now: datetime) -> tuple[bool, str]:
         return (
             False,
             f"last connected to Discord {int(age.total_seconds())} s ago (limit {HEARTBEAT_MAX_AGE.seconds} s)",
+        )
+    if database and file_identity(db_path) != database:
+        return (
+            False,
+            f"database {db_path} is not the file the bot has open (replaced, moved or deleted while it runs): "
+            "what the bot writes now goes nowhere; restart it",
         )
     try:
         with contextlib.closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=2)) as conn:

@@ -30,7 +30,7 @@ from bot.discord_app.i18n import language, t
 from bot.discord_app.ratelimit import GapBudget, RateLimit
 from bot.discord_app.translator import GlossaryTranslator
 from bot.discord_app.views import NO_MENTIONS, OpenButton, PickButton, TermButton, UnsignedPickButton, related_view
-from bot.health import HEARTBEAT_EVERY, clear_heartbeat, heartbeat_path, write_heartbeat
+from bot.health import HEARTBEAT_EVERY, clear_heartbeat, file_identity, heartbeat_path, write_heartbeat
 from bot.storage.daily import DailyStore, GuildRoles
 from bot.storage.db import AppliedWrites, Database, DatabaseBusy
 from bot.storage.gaps import Miss, MissLog, UsageLog, asker_hash
@@ -296,7 +296,10 @@ class GlossaryBot(commands.Bot):
     # -- operation: heartbeat, graceful shutdown, reload -----------------------------------------
     def _beat(self) -> None:
         try:
-            write_heartbeat(heartbeat_path(self.services.settings.db_path), self.services.clock())
+            db = self.services.db
+            write_heartbeat(heartbeat_path(db.path), self.services.clock(), db.identity)
+            if file_identity(db.path) != db.identity:
+                log.error("the database %s is no longer the file the bot opened: restart the bot", db.path)
         except OSError:
             log.warning("could not write the heartbeat file", exc_info=True)
 

@@ -156,6 +156,7 @@ class Database:
         self.conn = conn
         self.reader = conn  # until the read-only connection is open (migrations run on `conn`)
         self.path = path
+        self.identity: str | None = None  # the opened file's device and inode (see bot.health)
 
     @classmethod
     async def open(cls, path: Path) -> Database:
@@ -180,6 +181,8 @@ class Database:
         try:
             await db._configure()
             await db._migrate()
+            st = os.stat(path)
+            db.identity = f"{st.st_dev}:{st.st_ino}"
             db.reader = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
             await db.reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         except StorageError:

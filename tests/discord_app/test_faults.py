@@ -121,3 +121,25 @@ async def test_replies_do_not_wait_behind_another_process_holding_the_write_lock
         locker.close()
     await harness.flushed(bot, within=20)
     assert harness.rows("SELECT sample FROM misses") == [("computación cuántica",)]  # and nothing was lost
+
+
+async def test_health_notices_the_database_was_replaced_under_the_running_bot(fake, harness):
+    from datetime import UTC, datetime
+
+    from bot.health import check
+
+    bot = await harness.start()
+    db_path = harness.db_path
+    for _ in range(100):  # the heartbeat is written as the gateway connection opens
+        if db_path.with_name("heartbeat").exists():
+            break
+        await asyncio.sleep(0.05)
+    assert check(db_path, datetime.now(UTC))[0] is True
+    db_path.rename(db_path.with_name("moved-away.db"))
+    db_path.mkdir()  # an operator's mistake: a directory where the database was
+    healthy, reason = check(db_path, datetime.now(UTC))
+    assert healthy is False and "is not the file the bot has open" in reason
+    db_path.rmdir()
+    shutil.copy(db_path.with_name("moved-away.db"), db_path)  # a copy is another file, too
+    assert "is not the file the bot has open" in check(db_path, datetime.now(UTC))[1]
+    del bot
