@@ -1,15 +1,16 @@
 """The glossary in service: a validated Glossary with its SearchIndex, loaded from disk with an optional cache.
 
-Large glossaries take seconds to parse; an unchanged set of files is loaded from a pickle written next to
-the database instead (keyed by a hash of every file's bytes, so any edit invalidates it).
+Large glossaries take seconds to parse; an unchanged set of files is loaded from a cache written next to
+the database instead (keyed by a hash of every file's bytes, so any edit invalidates it). The cache is JSON:
+plain data, so whoever can write the cache directory can at worst make the bot rebuild, never run code.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
-import pickle
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,10 +19,11 @@ from bot import __version__
 from bot.core.loader import iter_term_files, load_glossary, load_glossary_from_texts
 from bot.core.model import Glossary
 from bot.core.search import SearchIndex
+from bot.heap import collector_paused
 
 log = logging.getLogger(__name__)
 
-_CACHE_FORMAT = 3  # bumped whenever what is pickled changes shape
+_CACHE_FORMAT = 4  # bumped whenever what is cached changes shape
 _CACHE_MIN_BYTES = 256 * 1024  # below this, parsing is as fast as unpickling: no cache file
 
 
@@ -48,7 +50,7 @@ def fingerprint(files: list[tuple[str, bytes]]) -> tuple[str, int]:
 
 
 def _cache_file(cache_dir: Path, key: str) -> Path:
-    return Path(cache_dir) / f"glossary-{key}.pickle"
+    return Path(cache_dir) / f"glossary-{key}.json"
 
 
 def load_catalog(data_dir: Path, cache_dir: Path | None = None) -> Catalog:
@@ -61,12 +63,14 @@ def load_catalog(data_dir: Path, cache_dir: Path | None = None) -> Catalog:
     cache_file = _cache_file(cache_dir, key) if cache_dir is not None and size >= _CACHE_MIN_BYTES else None
     if cache_file is not None and cache_file.is_file():
         try:
-            with cache_file.open("rb") as fh:
-                glossary, index = pickle.load(fh)
+            with collector_paused():  # millions of acyclic objects: collections during the read only cost time
+                data = json.loads(cache_file.read_bytes())
+                glossary = Glossary.from_data(data["glossary"])
+                index = SearchIndex.from_data(glossary, data["index"])
             log.info("glossary loaded from cache %s", cache_file.name)
             return Catalog(glossary, index, key)
-        except Exception:
-            log.warning("ignoring unreadable glossary cache %s", cache_file, exc_info=True)
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            log.warning("ignoring unreadable glossary cache %s: rebuilding it", cache_file, exc_info=True)
     glossary = load_glossary_from_texts(files)
     index = SearchIndex(glossary)
     if cache_file is not None:
@@ -81,14 +85,15 @@ def cache_path(data_dir: Path, cache_dir: Path) -> Path:
 
 def write_cache(cache_file: Path, glossary: Glossary, index: SearchIndex) -> None:
     """Write the cache atomically (temp file + rename); a failure is logged, never raised."""
-    payload = (glossary, index)
+    payload = {"glossary": glossary.to_data(), "index": index.to_data()}
     try:
         cache_file.parent.mkdir(parents=True, exist_ok=True)
-        for old in cache_file.parent.glob("glossary-*.pickle"):
-            old.unlink(missing_ok=True)
+        for pattern in ("glossary-*.json", "glossary-*.pickle"):  # (caches of older versions were pickles)
+            for old in cache_file.parent.glob(pattern):
+                old.unlink(missing_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cache_file.parent, prefix=".glossary-", suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(payload, fh, ensure_ascii=False, separators=(",", ":"))
         os.replace(tmp, cache_file)
     except OSError:
         # A cache is an optimisation: a read-only or full disk must not stop the bot from serving.

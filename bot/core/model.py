@@ -27,22 +27,6 @@ class Term:
     links: tuple[Link, ...] = ()
     source: str = ""  # "file.yaml:12", for editors
 
-    def __reduce__(self):  # positional fields unpickle several times faster than slot state
-        return (
-            Term,
-            (
-                self.id,
-                self.term,
-                self.definition,
-                self.category,
-                self.en,
-                self.aliases,
-                self.related,
-                self.links,
-                self.source,
-            ),
-        )
-
     def spellings(self) -> tuple[str, ...]:
         """Every searchable spelling: name, English equivalent, aliases."""
         return (self.term, *((self.en,) if self.en else ()), *self.aliases)
@@ -73,8 +57,31 @@ class Glossary:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", MappingProxyType({t.id: t for t in self.terms}))
 
-    def __reduce__(self):  # MappingProxyType does not pickle; rebuild it on load
-        return (Glossary, (self.title, self.subtitle, self.language, self.terms))
+    def to_data(self) -> dict:
+        """The glossary as plain data (str, lists, dicts) for a cache file; `from_data` undoes it."""
+        terms = [
+            [
+                t.id,
+                t.term,
+                t.definition,
+                t.category,
+                t.en,
+                t.aliases,
+                t.related,
+                [[k.title, k.url] for k in t.links],
+                t.source,
+            ]
+            for t in self.terms
+        ]
+        return {"title": self.title, "subtitle": self.subtitle, "language": self.language, "terms": terms}
+
+    @classmethod
+    def from_data(cls, data: dict) -> Glossary:
+        terms = tuple(
+            Term(i, term, definition, category, en, tuple(aliases), tuple(related), tuple(Link(*k) for k in links), src)
+            for i, term, definition, category, en, aliases, related, links, src in data["terms"]
+        )
+        return cls(str(data["title"]), str(data["subtitle"]), str(data["language"]), terms)
 
     def __len__(self) -> int:
         return len(self.terms)

@@ -243,15 +243,38 @@ class SearchIndex:
         self._lookup_cached = functools.lru_cache(maxsize=4096)(self._lookup)
         self._similar_words = functools.lru_cache(maxsize=16384)(self._similar_words_uncached)
 
-    def __getstate__(self) -> dict:
-        state = self.__dict__.copy()
-        state["_text"] = None  # rebuilt on first use: cheaper than pickling it
-        del state["_lookup_cached"], state["_similar_words"]
-        return state
+    # What a built index is made of, as plain data for a cache file (see `to_data`): lists and dicts of str and
+    # int. The dicts keyed by int become lists of [key, value] pairs, since JSON keys are strings.
+    _DATA = ("_exact", "_key_norm", "_key_packed", "_key_term", "_postings", "_vocab", "_deletions", "_alphabetical")
+    _INT_KEYED = ("_len_keys", "_len_ids", "_vocab_by_len")
+    _PAIRS = ("_starts", "_inner")
 
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._add_caches()
+    def to_data(self) -> dict:
+        """The built index as plain data (nothing in it can run code when read back); `from_data` undoes it."""
+        data: dict = {name: getattr(self, name) for name in (*self._DATA, *self._PAIRS)}
+        data.update({name: list(getattr(self, name).items()) for name in self._INT_KEYED})
+        return data
+
+    @classmethod
+    def from_data(cls, glossary: Glossary, data: dict) -> SearchIndex:
+        """The index `to_data` described, over this glossary, without building it again."""
+        index = cls.__new__(cls)
+        index.glossary = glossary
+        index._terms = list(glossary.terms)
+        for name in cls._DATA:
+            setattr(index, name, data[name])
+        for name in cls._PAIRS:
+            forms, owners = data[name]
+            setattr(index, name, (forms, owners))
+        for name in cls._INT_KEYED:
+            setattr(index, name, dict(map(tuple, data[name])))
+        index._text = None
+        index._add_caches()
+        if len(index._key_norm) != len(index._key_term) or (
+            index._key_term and max(index._key_term) >= len(index._terms)
+        ):
+            raise ValueError("the index data does not match the glossary")
+        return index
 
     def prepare_text_search(self) -> None:
         """Build the full-text index now (it is otherwise built by the first `search`)."""
