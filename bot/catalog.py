@@ -83,6 +83,26 @@ def cache_path(data_dir: Path, cache_dir: Path) -> Path:
     return _cache_file(cache_dir, fingerprint(read_term_files(Path(data_dir)))[0])
 
 
+def _write_json(fh, value: object, depth: int = 2) -> None:
+    """`json.dump` of the cache, part by part with the C encoder: `json.dump` itself encodes in Python (seconds
+    at 100,000 terms), and one `json.dumps` of everything would double the memory for a moment. The outer
+    `depth` levels of dicts are written key by key, long lists 10,000 items at a time."""
+    if isinstance(value, dict) and depth > 0:
+        fh.write("{")
+        for n, (key, part) in enumerate(value.items()):
+            fh.write(("," if n else "") + json.dumps(key) + ":")
+            _write_json(fh, part, depth - 1)
+        fh.write("}")
+    elif isinstance(value, list) and len(value) > 10_000:
+        fh.write("[")
+        for start in range(0, len(value), 10_000):
+            chunk = json.dumps(value[start : start + 10_000], ensure_ascii=False, separators=(",", ":"))
+            fh.write(("," if start else "") + chunk[1:-1])
+        fh.write("]")
+    else:
+        fh.write(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
 def write_cache(cache_file: Path, glossary: Glossary, index: SearchIndex) -> None:
     """Write the cache atomically (temp file + rename); a failure is logged, never raised."""
     payload = {"glossary": glossary.to_data(), "index": index.to_data()}
@@ -93,7 +113,7 @@ def write_cache(cache_file: Path, glossary: Glossary, index: SearchIndex) -> Non
                 old.unlink(missing_ok=True)
         fd, tmp = tempfile.mkstemp(dir=cache_file.parent, prefix=".glossary-", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(payload, fh, ensure_ascii=False, separators=(",", ":"))
+            _write_json(fh, payload)
         os.replace(tmp, cache_file)
     except OSError:
         # A cache is an optimisation: a read-only or full disk must not stop the bot from serving.

@@ -52,3 +52,15 @@ def test_a_planted_cache_file_runs_nothing_and_is_rebuilt(tmp_path, caplog):
     assert isinstance(again.index.lookup(names[3]), Found)
     cached.write_text('{"glossary": {"title": 1, "terms": [[1]]}, "index": {}}')  # JSON, but not ours
     assert isinstance(load_catalog(data, cache).index.lookup(names[3]), Found)
+
+
+def test_the_index_read_from_the_cache_is_the_one_that_was_built(tmp_path):
+    data, cache = tmp_path / "g", tmp_path / "cache"
+    generate(data, 12_000)  # more than one chunk of 10,000 in the file
+    built = load_catalog(data, cache)
+    loaded = load_catalog(data, cache)
+    skip = {"_lookup_cached", "_similar_words", "glossary", "_terms"}
+    assert {k: v for k, v in vars(loaded.index).items() if k not in skip} == {
+        k: v for k, v in vars(built.index).items() if k not in skip
+    }
+    assert loaded.glossary == built.glossary

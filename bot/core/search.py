@@ -175,8 +175,6 @@ class SearchIndex:
         self._key_norm: list[str] = []
         self._key_packed: list[str] = []  # the same keys in compact form
         self._key_term: list[int] = []
-        by_len: dict[int, list[int]] = {}
-        len_keys: dict[int, list[str]] = {}
         postings: dict[str, list[int]] = {}
         start_forms: list[str] = []
         start_terms: list[int] = []
@@ -196,8 +194,6 @@ class SearchIndex:
                 exact.setdefault(key, t_idx)
                 start_forms.append(key)
                 start_terms.append(t_idx)
-                len_keys.setdefault(len(packed), []).append(packed)
-                by_len.setdefault(len(packed), []).append(k_idx)
                 if packed == key:  # one word: no inner words, no other order
                     if key not in STOPWORDS:
                         postings.setdefault(key, []).append(k_idx)
@@ -217,9 +213,21 @@ class SearchIndex:
                     ambiguous_sorted.add(form)
         for form in ambiguous_sorted:  # two terms with the same words in another order: no shortcut
             del exact[form]
-        self._len_keys = len_keys
-        self._len_ids = by_len
         self._postings = {w: sorted(set(ids)) for w, ids in postings.items()}
+        self._derive()
+        self._starts = _sorted_pairs(start_forms, start_terms)
+        self._inner = _sorted_pairs(inner_forms, inner_terms)
+        self._alphabetical = sorted(range(len(self._terms)), key=lambda i: self._key_norm[first_key[i]])
+        self._text: _TextIndex | None = None
+        self._add_caches()
+
+    def _derive(self) -> None:
+        """The parts that follow quickly from the keys and the postings (on a build, and on a load from cache)."""
+        self._len_keys: dict[int, list[str]] = {}
+        self._len_ids: dict[int, list[int]] = {}
+        for k_idx, packed in enumerate(self._key_packed):
+            self._len_keys.setdefault(len(packed), []).append(packed)
+            self._len_ids.setdefault(len(packed), []).append(k_idx)
         self._vocab = sorted(self._postings)
         self._vocab_by_len: dict[int, list[str]] = {}  # each in alphabetical order, like _vocab
         for word in self._vocab:
@@ -232,28 +240,20 @@ class SearchIndex:
                 for variant in {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}:
                     deletions.setdefault(variant, []).append(word)
         self._deletions = deletions
-        self._starts = _sorted_pairs(start_forms, start_terms)
-        self._inner = _sorted_pairs(inner_forms, inner_terms)
-        self._alphabetical = sorted(range(len(self._terms)), key=lambda i: self._key_norm[first_key[i]])
-        self._text: _TextIndex | None = None
-        self._add_caches()
 
     def _add_caches(self) -> None:
         # People ask the same things again and again: identical queries and words are answered from memory.
         self._lookup_cached = functools.lru_cache(maxsize=4096)(self._lookup)
         self._similar_words = functools.lru_cache(maxsize=16384)(self._similar_words_uncached)
 
-    # What a built index is made of, as plain data for a cache file (see `to_data`): lists and dicts of str and
-    # int. The dicts keyed by int become lists of [key, value] pairs, since JSON keys are strings.
-    _DATA = ("_exact", "_key_norm", "_key_packed", "_key_term", "_postings", "_vocab", "_deletions", "_alphabetical")
-    _INT_KEYED = ("_len_keys", "_len_ids", "_vocab_by_len")
-    _PAIRS = ("_starts", "_inner")
+    # What a built index is made of, as plain data for a cache file (see `to_data`): only what takes time to
+    # compute. The rest is derived again on load in a fraction of a second, sharing its strings with these.
+    _DATA = ("_exact", "_key_norm", "_key_term", "_postings", "_alphabetical", "_starts", "_inner")
 
     def to_data(self) -> dict:
-        """The built index as plain data (nothing in it can run code when read back); `from_data` undoes it."""
-        data: dict = {name: getattr(self, name) for name in (*self._DATA, *self._PAIRS)}
-        data.update({name: list(getattr(self, name).items()) for name in self._INT_KEYED})
-        return data
+        """The built index as plain data (lists and dicts of str and int: nothing in it can run code when read
+        back); `from_data` undoes it."""
+        return {name: getattr(self, name) for name in self._DATA}
 
     @classmethod
     def from_data(cls, glossary: Glossary, data: dict) -> SearchIndex:
@@ -261,19 +261,22 @@ class SearchIndex:
         index = cls.__new__(cls)
         index.glossary = glossary
         index._terms = list(glossary.terms)
-        for name in cls._DATA:
-            setattr(index, name, data[name])
-        for name in cls._PAIRS:
-            forms, owners = data[name]
-            setattr(index, name, (forms, owners))
-        for name in cls._INT_KEYED:
-            setattr(index, name, dict(map(tuple, data[name])))
+        key_norm, key_term = data["_key_norm"], data["_key_term"]
+        if len(key_norm) != len(key_term) or (key_term and max(key_term) >= len(index._terms)):
+            raise ValueError("the index data does not match the glossary")
+        index._key_norm, index._key_term = key_norm, key_term
+        index._key_packed = [key.replace(" ", "") for key in key_norm]
+        # The sorted forms are the keys again: one object per text, as a fresh build has.
+        canon = dict(zip(key_norm, key_norm, strict=True))
+        canon.update(zip(index._key_packed, index._key_packed, strict=True))
+        index._exact = data["_exact"]
+        index._starts = ([canon.get(f, f) for f in data["_starts"][0]], data["_starts"][1])
+        index._inner = tuple(data["_inner"])
+        index._postings = data["_postings"]
+        index._alphabetical = data["_alphabetical"]
+        index._derive()
         index._text = None
         index._add_caches()
-        if len(index._key_norm) != len(index._key_term) or (
-            index._key_term and max(index._key_term) >= len(index._terms)
-        ):
-            raise ValueError("the index data does not match the glossary")
         return index
 
     def prepare_text_search(self) -> None:
