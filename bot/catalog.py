@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +25,14 @@ from bot.heap import collector_paused
 log = logging.getLogger(__name__)
 
 _CACHE_FORMAT = 4  # bumped whenever what is cached changes shape
-_CACHE_MIN_BYTES = 256 * 1024  # below this, parsing is as fast as unpickling: no cache file
+_CACHE_MIN_BYTES = 256 * 1024  # below this, parsing is as fast as reading a cache: no cache file
+_CACHE_WRITERS: list[threading.Thread] = []
+
+
+def wait_for_cache_writes() -> None:
+    """Block until every cache file being written in the background is in place."""
+    while _CACHE_WRITERS:
+        _CACHE_WRITERS.pop().join()
 
 
 @dataclass(frozen=True)
@@ -74,7 +82,11 @@ def load_catalog(data_dir: Path, cache_dir: Path | None = None) -> Catalog:
     glossary = load_glossary_from_texts(files)
     index = SearchIndex(glossary)
     if cache_file is not None:
-        write_cache(cache_file, glossary, index)
+        # Written beside the start-up, not before it: the glossary is served meanwhile. Not a daemon: the
+        # process finishes the file before it exits (an interrupted one is never renamed into place).
+        writer = threading.Thread(target=write_cache, args=(cache_file, glossary, index), name="glossary-cache")
+        _CACHE_WRITERS.append(writer)
+        writer.start()
     return Catalog(glossary, index, key)
 
 
