@@ -17,44 +17,67 @@ from bot.core.search import Ambiguous, Found, LookupResult, NotFound
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
+def _positive_int(text: str) -> int:
+    """A whole number above zero (ids, limits): anything else is refused with a sentence, not a traceback."""
+    if not (text.isascii() and text.isdigit()) or int(text) <= 0:
+        raise argparse.ArgumentTypeError(f"'{text}' no es un número entero mayor que 0")
+    return int(text)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="glosario-bot", description="Glosario IA: bot de Discord y herramientas.")
-    parser.add_argument("--data", type=Path, help="carpeta de términos (por defecto GLOSARIO_DATA o glossary_data/)")
+    data_help = "carpeta de términos (por defecto GLOSARIO_DATA o el glosario incluido)"
+    parser.add_argument("--data", type=Path, help=data_help)
     sub = parser.add_subparsers(dest="command", metavar="COMANDO")
-    sub.add_parser("run", help="conecta el bot a Discord (necesita DISCORD_TOKEN)")
-    p = sub.add_parser("lookup", help="busca uno o varios términos como /termino")
-    p.add_argument("queries", nargs="+", metavar="CONSULTA")
-    p.add_argument("--json", action="store_true", help="un objeto JSON por línea")
-    p = sub.add_parser("search", help="busca palabras en los nombres y definiciones")
-    p.add_argument("text", nargs="+", metavar="TEXTO")
-    p.add_argument("--json", action="store_true")
-    p = sub.add_parser("validate", help="comprueba los archivos de términos")
-    p.add_argument("directory", nargs="?", type=Path, metavar="DIR")
-    sub.add_parser("list", help="lista todos los términos por categoría")
-    p = sub.add_parser("misses", help="consultas sin respuesta registradas por el bot")
-    p.add_argument("--guild", type=int, help="solo este servidor (id)")
-    p.add_argument("--status", choices=["open", "resolved", "ignored", "all"], default="open")
-    p.add_argument("--json", action="store_true", help="un objeto JSON por línea")
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        # --data is accepted after the command too (`lookup --data DIR q`); given there, it wins.
+        p.add_argument("--data", type=Path, default=argparse.SUPPRESS, help=data_help)
+        return p
+
+    command("run", "conecta el bot a Discord (necesita DISCORD_TOKEN)")
+    p = command("lookup", "busca uno o varios términos como /termino")
+    p.add_argument("queries", nargs="+", metavar="CONSULTA", help="lo que buscarías con /termino (una o varias)")
+    p.add_argument("--json", action="store_true", help="JSON Lines: un objeto por consulta y línea")
+    p = command("search", "busca palabras en los nombres y definiciones")
+    p.add_argument("text", nargs="+", metavar="TEXTO", help="palabras que deben aparecer")
+    p.add_argument("--json", action="store_true", help="JSON Lines: un objeto por término y línea")
+    p = command("validate", "comprueba los archivos de términos")
+    p.add_argument("directory", nargs="?", type=Path, metavar="DIR", help="carpeta a comprobar (por defecto --data)")
+    command("list", "lista todos los términos por categoría")
+    p = command("misses", "consultas sin respuesta registradas por el bot")
+    p.add_argument("--guild", type=_positive_int, help="solo este servidor (id)")
+    p.add_argument(
+        "--status",
+        choices=["open", "resolved", "ignored", "all"],
+        default="open",
+        help="cuáles: abiertas (open, por defecto), resueltas (resolved), ignoradas (ignored) o todas (all)",
+    )
+    p.add_argument("--json", action="store_true", help="JSON Lines: un objeto por consulta y línea")
     p.add_argument(
         "--format",
         choices=["table", "csv", "yaml"],
-        default="table",
-        help="yaml: plantillas de términos listas para rellenar (como /glosario-admin exportar)",
+        default=None,
+        help="table (por defecto), csv, o yaml: plantillas de términos listas para rellenar (como "
+        "/glosario-admin exportar)",
     )
-    p.add_argument("--limit", type=int, default=100)
-    p = sub.add_parser("resolve", help="marca consultas como resueltas (por id, ver `misses`)")
-    p.add_argument("ids", nargs="+", type=int, metavar="ID")
+    p.add_argument("--limit", type=_positive_int, help="como mucho estas consultas (por defecto, todas)")
+    p = command("resolve", "marca consultas como resueltas (por id, ver `misses`)")
+    p.add_argument("ids", nargs="+", type=_positive_int, metavar="ID", help="ids de la columna id de `misses`")
     p.add_argument("--term", help="el término que ahora las responde")
-    p = sub.add_parser("ignore", help="marca consultas como ignoradas (por id)")
-    p.add_argument("ids", nargs="+", type=int, metavar="ID")
-    p = sub.add_parser("sync", help="publica los comandos de barra en Discord ahora")
-    p.add_argument("--guild", type=int, help="solo en este servidor (instantáneo)")
-    p = sub.add_parser("daily", help="el término del día de un servidor y una fecha")
+    p = command("ignore", "marca consultas como ignoradas (por id)")
+    p.add_argument("ids", nargs="+", type=_positive_int, metavar="ID", help="ids de la columna id de `misses`")
+    p = command("sync", "publica los comandos de barra en Discord ahora")
+    p.add_argument("--guild", type=_positive_int, help="solo en este servidor (instantáneo)")
+    p = command("daily", "el término del día de un servidor y una fecha")
     p.add_argument("--guild", type=int, default=0, help="id del servidor (por defecto 0: sin servidor)")
     p.add_argument("--date", type=_iso_date, help="YYYY-MM-DD (por defecto hoy)")
-    sub.add_parser("health", help="0 si el bot está conectado a Discord y su base de datos abre (HEALTHCHECK)")
-    p = sub.add_parser("invite-url", help="el enlace para invitar al bot a un servidor")
-    p.add_argument("--app-id", type=int, help="id de la aplicación (por defecto DISCORD_APPLICATION_ID o el token)")
+    command("health", "0 si el bot está conectado a Discord y su base de datos abre (HEALTHCHECK)")
+    p = command("invite-url", "el enlace para invitar al bot a un servidor")
+    p.add_argument(
+        "--app-id", type=_positive_int, help="id de la aplicación (por defecto DISCORD_APPLICATION_ID o el token)"
+    )
     return parser
 
 
@@ -67,7 +90,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "json", False) and getattr(args, "format", None) not in (None, "table"):
+        parser.error("--json y --format no van juntos: elige uno de los dos")
     try:
         settings = Settings.from_env()
     except SettingsError as exc:
@@ -118,8 +144,9 @@ def _main(argv: list[str] | None) -> int:
             )
         return EXIT_OK if all(isinstance(r, Found) for _, r in results) else EXIT_FAIL
     hits = index.search(" ".join(args.text))
-    if args.json:
-        print(json.dumps([{"id": h.term.id, "term": h.term.term, "score": h.score} for h in hits], ensure_ascii=False))
+    if args.json:  # JSON Lines, like `lookup --json`: one object a line, for streaming and jq
+        for h in hits:
+            print(json.dumps({"id": h.term.id, "term": h.term.term, "score": h.score}, ensure_ascii=False))
     elif not hits:
         print("Ningún término contiene esas palabras.")
     for hit in [] if args.json else hits:

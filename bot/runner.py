@@ -29,6 +29,7 @@ SHUTDOWN_DEADLINE = 9.0  # seconds from SIGTERM to exit, whatever fails (Docker 
 NO_TOKEN = """Falta DISCORD_TOKEN: el token del bot de tu aplicación de Discord.
 Créalo en https://discord.com/developers/applications → tu aplicación → Bot → Reset Token, y pásalo por el
 entorno (export DISCORD_TOKEN=… o un archivo .env con Docker). Nunca lo escribas en el código ni en el repositorio."""
+ELSEWHERE = "Si la base de datos está en otro sitio, indícalo con GLOSARIO_DB=/ruta/a/glosario.db."
 BAD_TOKEN = """Discord ha rechazado DISCORD_TOKEN (token no válido o revocado).
 Genera uno nuevo en https://discord.com/developers/applications → tu aplicación → Bot → Reset Token."""
 
@@ -153,13 +154,15 @@ def _forget_and_log(owner: set[asyncio.Task], task: asyncio.Task) -> None:
         log.error("background task %s failed", task.get_name(), exc_info=task.exception())
 
 
-async def _open_existing(settings: Settings, missing: str) -> Database | None:
-    """The database for an editor's command, or None after saying why (missing, or unusable)."""
-    if not settings.db_path.exists():
-        print(missing.format(path=settings.db_path), file=sys.stderr)
+async def _open_existing(settings: Settings, missing: str, *, read_only: bool = False) -> Database | None:
+    """The database for an editor's command, or None after saying why (missing, or unusable). Every message
+    names the database's absolute path and how to point at another one."""
+    path = settings.db_path.resolve()
+    if not path.exists():
+        print(missing.format(path=path) + " " + ELSEWHERE, file=sys.stderr)
         return None
     try:
-        return await Database.open(settings.db_path)
+        return await (Database.open_read_only(path) if read_only else Database.open(path))
     except StorageError as exc:
         print(str(exc), file=sys.stderr)
         return None
@@ -183,14 +186,26 @@ async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Pa
     db = await _open_existing(settings, "No hay base de datos en {path}.")
     if db is None:
         return 1
+    log_ = MissLog(db)
     try:
+        known = {gap.id for gap in await log_.gaps(status="all", ids=args.ids, limit=len(args.ids))}
         status = "resolved" if command == "resolve" else "ignored"
-        changed = await MissLog(db).set_status(args.ids, status, term_id=term_id)
+        changed = await log_.set_status(sorted(known), status, term_id=term_id) if known else 0
     finally:
         await db.close()
+    unknown = [str(i) for i in dict.fromkeys(args.ids) if i not in known]
+    if unknown:
+        print(
+            f"No hay ninguna consulta con el id {', '.join(unknown)} "
+            "(mira los ids con `glosario-bot misses --status all`).",
+            file=sys.stderr,
+        )
     marked = "resueltas" if command == "resolve" else "ignoradas"
-    print(f"{changed} de {len(args.ids)} consulta(s) marcada(s) como {marked}" + (f" (→ {term_id})" if term_id else ""))
-    return 0 if changed == len(args.ids) else 1
+    print(
+        f"{changed} de {len(set(args.ids))} consulta(s) marcada(s) como {marked}"
+        + (f" (→ {term_id})" if term_id else "")
+    )
+    return 0 if not unknown else 1
 
 
 async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -> int:
@@ -206,7 +221,7 @@ async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -
         return 1
     history, schedule = [], None
     if settings.db_path.exists():  # without a database the pick is the deterministic one, with no history
-        db = await _open_existing(settings, "")
+        db = await _open_existing(settings, "", read_only=True)
         if db is None:
             return 1
         try:
@@ -225,45 +240,51 @@ async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -
 
 async def _misses(settings: Settings, args: argparse.Namespace) -> int:
     db = await _open_existing(
-        settings, "No hay base de datos en {path} todavía: el bot aún no ha registrado consultas."
+        settings, "No hay base de datos en {path} todavía: el bot aún no ha registrado consultas ahí.", read_only=True
     )
     if db is None:
         return 1
     log_ = MissLog(db)
+    fmt = args.format or "table"
     try:
-        if args.format == "yaml" and not args.json:
+        total = await log_.count(guild_id=args.guild, status=args.status)
+        if fmt == "yaml":
             from bot.reports import gaps_yaml
 
             gaps = (await log_.export(guild_id=args.guild, status=args.status, most_asked=True))[: args.limit]
             where = f"servidor {args.guild}" if args.guild is not None else "todos los servidores"
-            print(
-                gaps_yaml(
-                    gaps,
-                    await log_.picks(guild_id=args.guild),
-                    title=f"Glosario IA — términos pedidos y no encontrados ({where})",
-                ),
-                end="",
+            text = gaps_yaml(
+                gaps,
+                await log_.picks(guild_id=args.guild),
+                title=f"Glosario IA — términos pedidos y no encontrados ({where})",
             )
-            return 0
-        gaps = await log_.gaps(guild_id=args.guild, status=args.status, limit=args.limit)
+        else:
+            gaps = await log_.export(guild_id=args.guild, status=args.status)
+            gaps = gaps[: args.limit] if args.limit else gaps
     finally:
         await db.close()
-    if args.format == "csv" and not args.json:
+    shown = f"{len(gaps)} de {total} consultas (sin --limit salen todas)" if len(gaps) < total else None
+    if fmt == "yaml":
+        print(text, end="")
+    elif fmt == "csv":
         from bot.reports import gaps_csv
 
         print(gaps_csv(gaps), end="")
-        return 0
-    if args.json:
+    elif args.json:
         for gap in gaps:
             print(json.dumps(gap.to_dict(), ensure_ascii=False))
-        return 0
-    if not gaps:
+    elif not gaps:
         print("No hay consultas sin respuesta con ese filtro.")
-        return 0
-    print(f"{'id':>5}  {'veces':>5}  {'personas':>8}  {'estado':<9} {'servidor':<20} {'última':<20} consulta")
-    for g in gaps:
-        print(
-            f"{g.id:>5}  {g.count:>5}  {g.askers:>8}  {g.status:<9} {g.guild_id:<20} {g.last_seen:<20} {g.sample}"
-            + (f"  (¿{g.best_guess}?)" if g.best_guess else "")
-        )
+    else:
+        print(f"{'id':>5}  {'veces':>5}  {'personas':>8}  {'estado':<9} {'servidor':<20} {'última':<20} consulta")
+        for g in gaps:
+            print(
+                f"{g.id:>5}  {g.count:>5}  {g.askers:>8}  {STATUS_ES.get(g.status, g.status):<9} {g.guild_id:<20} "
+                f"{g.last_seen:<20} {g.sample}" + (f"  (¿{g.best_guess}?)" if g.best_guess else "")
+            )
+    if shown:  # a limited list says so (on stderr: files and pipes get only the data)
+        print(shown, file=sys.stderr if fmt != "table" or args.json else sys.stdout)
     return 0
+
+
+STATUS_ES = {"open": "abierta", "resolved": "resuelta", "ignored": "ignorada"}

@@ -54,7 +54,8 @@ def test_search(capsys):
     code, out, _ = run(capsys, "search", "parquet")
     assert code == 0 and out.startswith("Petastorm")
     code, out, _ = run(capsys, "search", "--json", "gradientes")
-    assert {hit["id"] for hit in json.loads(out)} >= {"allreduce", "servidor-de-parametros"}
+    hits = [json.loads(line) for line in out.splitlines()]  # JSON Lines, like lookup --json
+    assert {hit["id"] for hit in hits} >= {"allreduce", "servidor-de-parametros"}
 
 
 def test_validate_ok(capsys):
@@ -165,7 +166,8 @@ def test_misses_lists_gaps_most_asked_first(tmp_path, capsys, monkeypatch):
 def test_misses_without_database(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "nada.db"))
     code, _, err = run(capsys, "misses")
-    assert code == 1 and "No hay base de datos" in err
+    assert code == 1 and f"No hay base de datos en {(tmp_path / 'nada.db').resolve()}" in err
+    assert "GLOSARIO_DB" in err
 
 
 def test_invite_url_from_app_id_env_or_token(capsys, monkeypatch):
@@ -257,11 +259,94 @@ def test_misses_formats_and_resolve_ignore_by_id(tmp_path, capsys, monkeypatch):
     }
     code, out, _ = run(capsys, "resolve", str(rows["embeddings"]), "--term", "horovd")
     assert code == 0 and "(→ horovod)" in out
-    code, out, _ = run(capsys, "ignore", str(rows["rag"]), "999")
-    assert code == 1 and out.startswith("1 de 2")
+    code, out, err = run(capsys, "ignore", str(rows["rag"]), "999")
+    assert code == 1 and out.startswith("1 de 2") and "No hay ninguna consulta con el id 999" in err
     _, out, _ = run(capsys, "misses", "--json", "--status", "all")
     assert {
         (json.loads(r)["sample"], json.loads(r)["status"], json.loads(r)["resolved_term"]) for r in out.splitlines()
     } == {("embeddings", "resolved", "horovod"), ("rag", "ignored", None)}
     code, _, err = run(capsys, "resolve", "1", "--term", "quantum foam")
     assert code == 1 and "no es un término" in err
+
+
+def test_data_works_before_and_after_the_command(tmp_path, capsys):
+    data = tmp_path / "g"
+    shutil.copytree(SHIPPED, data)
+    (data / "extra.yaml").write_text("category: Extra\nterms:\n  - term: Cuantización\n    definition: Menos bits.\n")
+    for argv in (["--data", str(data), "lookup", "cuantizacion"], ["lookup", "--data", str(data), "cuantizacion"]):
+        code, out, _ = run(capsys, *argv)
+        assert code == 0 and out.startswith("Cuantización"), argv
+
+
+def test_misses_is_whole_by_default_and_a_limited_list_says_so(tmp_path, capsys, monkeypatch):
+    import asyncio
+
+    from bot.storage.db import Database
+    from bot.storage.gaps import MissLog
+
+    path = tmp_path / "g.db"
+
+    async def seed():
+        db = await Database.open(path)
+        rows = [
+            dict(
+                guild_id=1,
+                sample=f"q{n:03d}",
+                normalized=f"q{n:03d}",
+                asker="a",
+                best_guess=None,
+                kind="lookup",
+                at="t",
+            )
+            for n in range(154)
+        ]
+        await MissLog(db).record_many(rows)
+        await db.conn.commit()
+        await db.close()
+
+    asyncio.run(seed())
+    monkeypatch.setenv("GLOSARIO_DB", str(path))
+    assert len(run(capsys, "misses", "--json")[1].splitlines()) == 154
+    assert len(run(capsys, "misses", "--format", "csv")[1].splitlines()) == 155  # and the header
+    code, out, _ = run(capsys, "misses", "--limit", "100")
+    assert code == 0 and out.rstrip().endswith("100 de 154 consultas (sin --limit salen todas)")
+    _, out, err = run(capsys, "misses", "--format", "yaml", "--limit", "100")
+    assert "100 de 154" in err and "100 de 154" not in out  # the file stays a clean term file
+    for bad in ("0", "-3", "diez"):
+        with pytest.raises(SystemExit) as info:
+            main(["misses", "--limit", bad])
+        assert info.value.code == 2 and "no es un número entero mayor que 0" in capsys.readouterr().err
+
+
+def test_json_and_format_together_are_refused(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["misses", "--json", "--format", "csv"])
+    assert info.value.code == 2 and "--json y --format no van juntos" in capsys.readouterr().err
+
+
+def test_invite_url_refuses_an_id_that_is_not_one(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["invite-url", "--app-id", "-5"])
+    assert info.value.code == 2 and "'-5' no es un número entero mayor que 0" in capsys.readouterr().err
+
+
+def test_read_only_commands_work_on_a_read_only_database(tmp_path, capsys, monkeypatch):
+    import asyncio
+    import os
+
+    path = tmp_path / "g.db"
+    asyncio.run(_seed_misses(path))
+    path.chmod(0o444)
+    if os.geteuid() == 0:  # root writes through permission bits: make the file immutable instead
+        if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(path)]).returncode:
+            pytest.skip("running as root on a file system without chattr +i")
+    monkeypatch.setenv("GLOSARIO_DB", str(path))
+    try:
+        code, out, err = run(capsys, "misses")
+        assert code == 0 and "embeddings" in out, err
+        assert "abierta" in out and " open " not in out  # statuses in the table's language
+        code, out, err = run(capsys, "daily", "--guild", "5")
+        assert code == 0, err
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(path)], check=True)

@@ -175,6 +175,9 @@ def use_endpoints(api_base: str | None, gateway_url: str | None) -> None:
 
 class GlossaryBot(commands.Bot):
     def __init__(self, services: Services, *, guild_ready_timeout: float = 2.0, auto_sync: bool = True) -> None:
+        # The bot has no voice: discord.py's warnings about voice libraries would alarm operators for nothing.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # nothing else: no message content, no members
         super().__init__(

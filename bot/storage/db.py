@@ -193,6 +193,31 @@ class Database:
             raise StorageError(_explain(path, exc)) from None
         return db
 
+    @classmethod
+    async def open_read_only(cls, path: Path) -> Database:
+        """Open an existing database only to read it (the editors' `misses`, `daily`): works on a read-only file
+        or directory, and never migrates; a schema this bot does not know is refused as in `open`."""
+        path = Path(path)
+        try:
+            conn = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
+        except sqlite3.Error as exc:
+            raise StorageError(_explain(path, exc)) from None
+        db = cls(conn, path)
+        try:
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            (version,) = await (await conn.execute("PRAGMA user_version")).fetchone()
+        except sqlite3.DatabaseError as exc:
+            await conn.close()
+            raise StorageError(_explain(path, exc)) from None
+        if version != SCHEMA_VERSION:
+            await conn.close()
+            newer = version > SCHEMA_VERSION
+            raise StorageError(
+                f"La base de datos {path} tiene el esquema {version} y esta versión del bot usa el {SCHEMA_VERSION}. "
+                + ("Actualiza el bot." if newer else "Arranca el bot (o `glosario-bot run`) una vez para migrarla.")
+            )
+        return db
+
     async def _configure(self) -> None:
         await self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         mode = await (await self.conn.execute("PRAGMA journal_mode = WAL")).fetchone()

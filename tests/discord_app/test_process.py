@@ -53,6 +53,7 @@ async def test_serves_then_stops_cleanly_on_sigterm_without_leaking_the_token(fa
     assert code == 0, out
     assert TOKEN not in out
     assert "received SIGTERM" in out
+    assert "PyNaCl" not in out and "davey" not in out  # no voice: no warnings about voice libraries
     import sqlite3
 
     with sqlite3.connect(tmp_path / "data" / "glosario.db") as conn:
