@@ -337,9 +337,10 @@ def test_read_only_commands_work_on_a_read_only_database(tmp_path, capsys, monke
     path = tmp_path / "g.db"
     asyncio.run(_seed_misses(path))
     path.chmod(0o444)
-    if os.geteuid() == 0:  # root writes through permission bits: make the file immutable instead
-        if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(path)]).returncode:
-            pytest.skip("running as root on a file system without chattr +i")
+    # root writes through permission bits: there the file is made immutable instead
+    root = os.geteuid() == 0
+    if root and (shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(path)]).returncode):
+        pytest.skip("running as root on a file system without chattr +i")
     monkeypatch.setenv("GLOSARIO_DB", str(path))
     try:
         code, out, err = run(capsys, "misses")
@@ -348,5 +349,5 @@ def test_read_only_commands_work_on_a_read_only_database(tmp_path, capsys, monke
         code, out, err = run(capsys, "daily", "--guild", "5")
         assert code == 0, err
     finally:
-        if os.geteuid() == 0:
+        if root:
             subprocess.run(["chattr", "-i", str(path)], check=True)
