@@ -8,6 +8,7 @@ WORKDIR /src
 RUN python -m venv /opt/venv
 COPY pyproject.toml README.md ./
 COPY bot ./bot
+COPY glossary_data ./glossary_data
 RUN /opt/venv/bin/pip install --no-cache-dir .
 
 # --- runtime stage: no compilers, no pip cache, a non-root user ------------------------------------------

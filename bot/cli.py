@@ -190,6 +190,14 @@ def _iso_date(text: str):
 
 
 def load_or_report(data_dir: Path) -> Glossary | None:
+    if not Path(data_dir).is_dir():
+        print(
+            f"No existe la carpeta del glosario {Path(data_dir).resolve()}. Indica la carpeta de los archivos de "
+            "términos con --data DIR (antes o después del comando) o con la variable GLOSARIO_DATA; sin ninguna de "
+            "las dos se usa el glosario incluido en el paquete.",
+            file=sys.stderr,
+        )
+        return None
     try:
         return load_glossary(data_dir)
     except GlossaryError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from importlib import resources
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,8 +16,13 @@ class SettingsError(ValueError):
 
 
 def default_data_dir() -> Path:
-    """The project's glossary_data/ (source checkout or editable install), else ./glossary_data."""
-    return PROJECT_DATA if PROJECT_DATA.is_dir() else Path.cwd() / "glossary_data"
+    """The glossary shipped with the package (`bot.glossary_data`: the repository's glossary_data/ in a checkout
+    or an editable install, a copy inside the wheel otherwise)."""
+    try:
+        shipped = Path(str(resources.files("bot.glossary_data")))
+    except (ModuleNotFoundError, TypeError):  # running from a checkout that was never installed
+        shipped = PROJECT_DATA
+    return shipped if shipped.is_dir() else PROJECT_DATA
 
 
 @dataclass(frozen=True)

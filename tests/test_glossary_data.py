@@ -42,3 +42,43 @@ def test_every_key_finds_its_own_term(shipped_glossary, shipped_index):
         for key in term.spellings():
             result = shipped_index.lookup(key)
             assert isinstance(result, Found) and result.term.id == term.id, key
+
+
+def test_the_wheel_carries_the_glossary(tmp_path):
+    """`pip install .` (not editable) must answer lookups outside the checkout: the glossary is package data."""
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    from tests.conftest import ROOT
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    shutil.copytree(ROOT / "bot", src / "bot", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "glossary_data", src / "glossary_data", ignore=shutil.ignore_patterns("__pycache__"))
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("glosario_bot-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    shipped = {f"bot/glossary_data/{p.name}" for p in (ROOT / "glossary_data").glob("*.yaml")}
+    assert shipped and shipped <= names
+    assert "bot/glossary_data/__init__.py" in names
