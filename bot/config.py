@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-from importlib import resources
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 PROJECT_DATA = Path(__file__).resolve().parent.parent / "glossary_data"
