@@ -13,8 +13,8 @@ class Problem:
     line: int
     message: str
 
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}"
+    def __str__(self) -> str:  # line 0: about the file (or folder) as a whole
+        return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
 
 
 class GlossaryError(Exception):

@@ -6,6 +6,7 @@ import difflib
 import gc
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -36,6 +37,7 @@ TITLE_LIMIT, DESCRIPTION_LIMIT, FIELD_LIMIT, EMBED_TOTAL = 256, 4096, 1024, 6000
 # term of the day's heading with its date. A card must fit whole with these.
 CARD_FRAME = 200
 
+_PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{kind}" for kind in ("str", "seq", "map"))
 _META_KEYS = {"title", "subtitle", "language"}
 _FILE_KEYS = {"category", "terms"}
 _TERM_KEYS = {"term", "definition", "en", "aliases", "related", "links"}
@@ -78,6 +80,20 @@ def _display(directory: Path, path: Path) -> str:
     return str(directory / path.name)
 
 
+_LABELS = {"term": "el nombre", "en": "el nombre en inglés", "aliases": "el alias"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Key:
+    """One spelling of a term, where it is written."""
+
+    index: int  # the draft
+    field: str  # "term", "en" or "aliases"
+    text: str
+    file: str
+    line: int
+
+
 @dataclass
 class _Draft:
     term: str
@@ -86,9 +102,10 @@ class _Draft:
     file: str
     line: int
     en: str | None = None
-    aliases: list[str] = field(default_factory=list)
+    aliases: list[tuple[str, int]] = field(default_factory=list)  # (alias, its line)
     related: list[tuple[str, int]] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
+    en_line: int = 0
 
 
 class _Builder:
@@ -109,7 +126,9 @@ class _Builder:
             else:
                 self._category_file(name, root)
         if not self.meta_seen:
-            self._add("glossary.yaml", 0, "falta glossary.yaml: créalo con title, subtitle y language")
+            folder = str(Path(files[0][0]).parent) if files else ""
+            where = str(Path(folder) / META_FILE) if folder not in ("", ".") else META_FILE
+            self._add(where, 0, f"falta {META_FILE} en esta carpeta: créalo con title, subtitle y language")
         if not self.drafts and not self.problems:
             self._add(
                 files[0][0] if files else "glossary.yaml", 0, "no hay ningún término: añade un archivo de categoría"
@@ -151,6 +170,20 @@ class _Builder:
                     "en total: acorta la definición, los alias o los enlaces",
                 )
 
+    def _collision(self, first: _Key, second: _Key) -> None:
+        """Two spellings of different terms that are the same once normalised. The one reported is the one to
+        change: an alias or English name rather than a term's own name, else the later one; the other is named
+        with its place."""
+        culprit, other = (first, second) if first.field != "term" and second.field == "term" else (second, first)
+        owner, taken = self.drafts[culprit.index], self.drafts[other.index]
+        self._add(
+            culprit.file,
+            culprit.line,
+            f"{_LABELS[culprit.field]} '{culprit.text}' ({culprit.field}) de '{owner.term}' coincide con "
+            f"{_LABELS[other.field]} '{other.text}' ({other.field}) de '{taken.term}' ({other.file}:{other.line}): "
+            "cada nombre, nombre en inglés o alias debe ser único; quita o cambia uno de los dos",
+        )
+
     def _add(self, file: str, line: int, message: str) -> None:
         self.problems.append(Problem(file, line, message))
 
@@ -165,7 +198,12 @@ class _Builder:
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line + 1 if mark else 0
-            self._add(name, line, f"YAML mal formado: {exc.problem or exc.context}; revisa la sangría y las comillas")
+            self._add(name, line, _yaml_problem(str(exc.problem or exc.context)))
+            return None
+        except yaml.reader.ReaderError as exc:  # a character YAML does not allow at all (control characters)
+            line = text.count("\n", 0, max(exc.position, 0)) + 1
+            what = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
+            self._add(name, line, f"hay un carácter invisible ({what}) que YAML no admite: bórralo")
             return None
         except (yaml.YAMLError, RecursionError, ValueError, TypeError) as exc:
             log.debug("unparseable YAML in %s", name, exc_info=True)
@@ -200,6 +238,10 @@ class _Builder:
         """The text at `node`, or None (absent, or reported as a problem). Missing keys are the caller's report."""
         if node is None:
             return None
+        if node.tag not in _PLAIN_TAGS:  # !!python/object, !custom: never constructed, and named as what they are
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            self._add(name, _line(node), f"'{key}' lleva la etiqueta YAML '{tag}', que no se admite: quítala")
+            return None
         if not isinstance(node, yaml.ScalarNode) or (not node.style and _NOT_TEXT.fullmatch(node.value)):
             kind = "una lista o un mapa" if not isinstance(node, yaml.ScalarNode) else f"'{node.value}' (no es texto)"
             self._add(name, _line(node), f"'{key}' debe ser texto, no {kind}: ponlo entre comillas si hace falta")
@@ -210,6 +252,10 @@ class _Builder:
             return None
         if len(value) > limit:
             self._add(name, _line(node), f"'{key}' tiene {len(value)} caracteres y Discord admite {limit}: acórtalo")
+            return None
+        hidden = _invisible(value.replace("\n", " ").replace("\t", " ") if key == "definition" else value)
+        if hidden is not None:
+            self._add(name, _line(node), f"'{key}' contiene un carácter invisible ({hidden}): bórralo")
             return None
         return value
 
@@ -274,9 +320,24 @@ class _Builder:
             self._add(
                 name, _line(fields["aliases"]), f"los alias juntos superan {FIELD_LIMIT} caracteres: quita alguno"
             )
-        if term is None or definition is None:
+        if term is None:
             return
-        self.drafts.append(_Draft(term, definition, category, name, line, en, [a for a, _ in aliases], related, links))
+        # A term whose definition has a problem is still a term: other terms may name it in `related` (the root
+        # cause is reported once, not again in every term that points at it).
+        self.drafts.append(
+            _Draft(
+                term,
+                definition or "",
+                category,
+                name,
+                _line(fields["term"]),
+                en,
+                aliases,
+                related,
+                links,
+                en_line=_line(fields["en"]) if "en" in fields else line,
+            )
+        )
 
     def _links(self, name: str, node: yaml.Node | None) -> list[Link]:
         if node is None:
@@ -295,7 +356,7 @@ class _Builder:
                 self._add(name, _line(item), "cada enlace necesita 'title' y 'url'")
                 continue
             if url is not None and not _is_web_url(url):
-                self._add(name, _line(fields["url"]), f"'{url}' no es una URL http(s) válida: empieza por https://")
+                self._add(name, _line(fields["url"]), f"'{url}' no es una URL http(s) válida: {_url_fix(url)}")
                 continue
             if title and url:
                 links.append(Link(title, url))
@@ -305,10 +366,9 @@ class _Builder:
 
     # -- cross-file checks ---------------------------------------------------------------------------
     def _link_terms(self) -> list[Term]:
-        owner: dict[str, tuple[int, str]] = {}  # normalised or compact key → (draft index, where)
+        owner: dict[str, _Key] = {}  # normalised or compact key → the spelling that has it
         ids: dict[str, int] = {}
         for index, draft in enumerate(self.drafts):
-            where = f"{draft.file}:{draft.line}"
             term_id = slug(draft.term)
             if not term_id:
                 self._add(draft.file, draft.line, f"el nombre '{draft.term}' no tiene letras ni números")
@@ -323,31 +383,28 @@ class _Builder:
                 )
                 continue
             ids[term_id] = index
-            for label, key in (
-                ("el nombre", draft.term),
-                ("el nombre en inglés", draft.en),
-                *(("el alias", a) for a in draft.aliases),
+            for field_name, key, key_line in (
+                ("term", draft.term, draft.line),
+                ("en", draft.en, draft.en_line),
+                *(("aliases", alias, alias_line) for alias, alias_line in draft.aliases),
             ):
                 if key is None:
                     continue
                 norm = normalize(key)
                 if not norm:
-                    self._add(draft.file, draft.line, f"{label} '{key}' no tiene letras ni números: quítalo")
+                    self._add(
+                        draft.file, key_line, f"{_LABELS[field_name]} '{key}' no tiene letras ni números: quítalo"
+                    )
                     continue
+                mine = _Key(index, field_name, key, draft.file, key_line)
                 for form in {norm, compact(norm)}:
                     seen = owner.get(form)
                     if seen is None:
-                        owner[form] = (index, where)
-                    elif seen[0] != index:
-                        other = self.drafts[seen[0]]
-                        self._add(
-                            draft.file,
-                            draft.line,
-                            f"{label} '{key}' de '{draft.term}' coincide con "
-                            f"'{other.term}' ({seen[1]}): cada nombre o alias debe ser único",
-                        )
+                        owner[form] = mine
+                    elif seen.index != index:
+                        self._collision(seen, mine)
                         break
-        exact = {form: self.drafts[i] for form, (i, _) in owner.items()}
+        exact = {form: self.drafts[key.index] for form, key in owner.items()}
         terms = []
         for draft in self.drafts:
             related: list[str] = []
@@ -368,7 +425,7 @@ class _Builder:
                     definition=draft.definition,
                     category=draft.category,
                     en=draft.en,
-                    aliases=tuple(dict.fromkeys(draft.aliases)),
+                    aliases=tuple(dict.fromkeys(alias for alias, _ in draft.aliases)),
                     related=tuple(related),
                     links=tuple(draft.links),
                     source=f"{draft.file}:{draft.line}",
@@ -377,8 +434,61 @@ class _Builder:
         return terms
 
 
+# The YAML parser's commonest messages, in the editors' language; others are quoted as the parser says them.
+_YAML_MESSAGES = (
+    (
+        "mapping values are not allowed",
+        "aquí no puede ir «:» (¿falta un espacio tras los dos puntos, o comillas?)",
+    ),
+    ("found character '\\t' that cannot start any token", "hay un tabulador: sangra solo con espacios"),
+    ("could not find expected ':'", "falta «:» después de una clave"),
+    ("expected <block end>, but found", "la sangría no cuadra con la de las líneas de arriba"),
+    ("found undefined alias", "hay un «*» que YAML lee como alias: pon ese texto entre comillas"),
+    ("found unexpected end of stream", "el archivo se acaba a mitad de un valor: ¿falta cerrar comillas?"),
+    ("found unknown escape character", "hay una «\\» desconocida entre comillas dobles: usa comillas simples"),
+    ("did not find expected key", "esperaba otra clave aquí: revisa la sangría y los guiones"),
+    ("did not find expected node content", "falta un valor aquí"),
+    ("did not find expected ',' or ']'", "una lista entre corchetes no está bien cerrada: falta «,» o «]»"),
+    ("did not find expected ',' or '}'", "un mapa entre llaves no está bien cerrado: falta «,» o «}»"),
+    ("found duplicate anchor", "un ancla «&» repetida: pon ese texto entre comillas"),
+)
+
+
+def _yaml_problem(parser_says: str) -> str:
+    for english, spanish in _YAML_MESSAGES:
+        if parser_says.startswith(english):
+            return f"YAML mal formado: {spanish}"
+    return f"YAML mal formado (el analizador dice: «{parser_says}»): revisa la sangría y las comillas"
+
+
+# Characters nobody sees in a name or a definition: zero-width, bidirectional overrides, control characters.
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def _invisible(value: str) -> str | None:
+    found = _INVISIBLE.search(value)
+    if found is None:
+        return None
+    char = found.group()
+    name = unicodedata.name(char, "carácter de control")
+    return f"U+{ord(char):04X} {name}, en la posición {found.start() + 1}"
+
+
 def _line(node: yaml.Node) -> int:
     return node.start_mark.line + 1
+
+
+def _url_fix(url: str) -> str:
+    """What to do about a link that is not a web address, in the words of what is wrong with it."""
+    if any(ch.isspace() for ch in url):
+        return "quita los espacios (o escríbelos como %20)"
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "revisa los corchetes y los dos puntos"
+    if parts.scheme not in ("http", "https"):
+        return "debe empezar por https:// (o http://)"
+    return "le falta el dominio, p. ej. https://ejemplo.org/pagina"
 
 
 def _is_web_url(url: str) -> bool:

@@ -142,7 +142,10 @@ def test_collisions_after_normalisation_across_files(tmp_path):
         },
     )
     text = "\n".join(found)
-    assert f"{tmp_path / 'b.yaml'}:3: el alias 'HORÓVOD' de 'Otra cosa' coincide con 'Horovod'" in text
+    assert (
+        f"{tmp_path / 'b.yaml'}:5: el alias 'HORÓVOD' (aliases) de 'Otra cosa' coincide con el nombre 'Horovod' "
+        f"(term) de 'Horovod' ({tmp_path / 'a.yaml'}:3)" in text
+    )
     assert f"{tmp_path / 'b.yaml'}:6: 'horovod' repite el término 'Horovod'" in text
 
 
@@ -161,7 +164,9 @@ def test_compact_forms_collide_too(tmp_path):
         """
         },
     )
-    assert any(":5: el nombre en inglés 'allreduce'" in p for p in found)
+    assert any(
+        ":7: el nombre en inglés 'allreduce' (en) de 'Otro' coincide con el nombre 'All Reduce'" in p for p in found
+    )
 
 
 def test_related_must_exist_and_not_be_itself(tmp_path):
@@ -308,3 +313,109 @@ def test_a_card_over_discords_total_is_refused_though_each_field_fits(tmp_path):
     (problem,) = found
     assert problem.startswith(f"{tmp_path / 'a.yaml'}:3: la ficha de 'Enorme' suma ")
     assert "Discord admite 6000 en total" in problem
+
+
+def test_a_colliding_alias_is_reported_where_it_is_written_even_before_the_term_it_names(tmp_path):
+    found = problems(
+        tmp_path,
+        {
+            "a.yaml": """\
+        category: X
+        terms:
+          - term: Servidor de Parámetros
+            definition: D.
+            aliases: [PS, Horovod]
+          - term: Horovod
+            definition: D.
+        """
+        },
+    )
+    assert found == [
+        f"{tmp_path / 'a.yaml'}:5: el alias 'Horovod' (aliases) de 'Servidor de Parámetros' coincide con el nombre "
+        f"'Horovod' (term) de 'Horovod' ({tmp_path / 'a.yaml'}:6): cada nombre, nombre en inglés o alias debe ser "
+        "único; quita o cambia uno de los dos"
+    ]
+
+
+def test_a_term_with_a_problem_is_reported_once_not_again_by_whoever_relates_to_it(tmp_path):
+    found = problems(
+        tmp_path,
+        {
+            "a.yaml": """\
+        category: X
+        terms:
+          - term: AllReduce
+          - term: Horovod
+            definition: D.
+            related: [AllReduce]
+          - term: Ray
+            definition: D.
+            related: [allreduce]
+        """
+        },
+    )
+    assert found == [f"{tmp_path / 'a.yaml'}:3: falta 'definition' en este término: es obligatorio"]
+
+
+@pytest.mark.parametrize(
+    ("url", "fix"),
+    [
+        ("http://", "le falta el dominio"),
+        ("ftp://example.org/x", "debe empezar por https://"),
+        ("https://example.org/a b", "quita los espacios"),
+    ],
+)
+def test_link_problems_say_what_is_wrong(tmp_path, url, fix):
+    found = problems(
+        tmp_path,
+        {"a.yaml": f"category: X\nterms:\n  - term: A\n    definition: D.\n    links: [{{title: T, url: '{url}'}}]\n"},
+    )
+    (problem,) = found
+    assert f"'{url}' no es una URL http(s) válida: {fix}" in problem
+
+
+@pytest.mark.parametrize(
+    ("escape", "name"),
+    [("\\u200b", "U+200B ZERO WIDTH SPACE"), ("\\u202e", "U+202E RIGHT-TO-LEFT OVERRIDE"), ("\\a", "U+0007")],
+)
+def test_invisible_characters_are_reported(tmp_path, escape, name):
+    found = problems(  # written as YAML escapes: YAML itself refuses some of them raw (see below)
+        tmp_path,
+        {"a.yaml": f'category: X\nterms:\n  - term: "Horo{escape}vod"\n    definition: "Def{escape}inición."\n'},
+    )
+    assert len(found) == 2 and all(name in p and "carácter invisible" in p for p in found)
+    assert "'term'" in found[0] and "en la posición 5" in found[0]
+
+
+def test_a_raw_control_character_is_named_with_its_line(tmp_path):
+    found = problems(tmp_path, {"a.yaml": "category: X\nterms:\n  - term: Hor\aovod\n    definition: D.\n"})
+    assert found == [f"{tmp_path / 'a.yaml'}:3: hay un carácter invisible (U+0007) que YAML no admite: bórralo"]
+
+
+def test_a_yaml_tag_is_named_as_such(tmp_path):
+    found = problems(
+        tmp_path, {"a.yaml": "category: X\nterms:\n  - term: A\n    definition: !!python/object:os.system {}\n"}
+    )
+    assert found == [
+        f"{tmp_path / 'a.yaml'}:4: 'definition' lleva la etiqueta YAML '!!python/object:os.system', que no se "
+        "admite: quítala"
+    ]
+
+
+def test_yaml_parser_messages_speak_spanish(tmp_path):
+    found = problems(tmp_path, {"a.yaml": "category: X\nterms:\n  - term: A: B\n    definition: D.\n"})
+    assert found == [
+        f"{tmp_path / 'a.yaml'}:3: YAML mal formado: aquí no puede ir «:» (¿falta un espacio tras los dos puntos, "
+        "o comillas?)"
+    ]
+    odd = problems(tmp_path, {"a.yaml": "category: X\nterms: [a, b\n"})
+    assert "YAML mal formado" in odd[0] and "the" not in odd[0].split("YAML mal formado")[1][:40]
+
+
+def test_a_missing_glossary_yaml_names_its_folder(tmp_path):
+    (tmp_path / "a.yaml").write_text("category: X\nterms:\n  - term: A\n    definition: D.\n")
+    with pytest.raises(GlossaryError) as info:
+        load_glossary(tmp_path)
+    assert [str(p) for p in info.value.problems] == [
+        f"{tmp_path / 'glossary.yaml'}: falta glossary.yaml en esta carpeta: créalo con title, subtitle y language"
+    ]
