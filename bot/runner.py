@@ -231,9 +231,19 @@ async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -
             history = await store.history(args.guild)
         finally:
             await db.close()
-    day = args.date or daily.local_date(datetime.now(UTC), schedule)
-    term, _ = daily.pick(glossary, args.guild, day, [e for e in history if e.day <= day])
-    print(f"Término del día ({day.isoformat()}, servidor {args.guild}):\n")
+    today = daily.local_date(datetime.now(UTC), schedule)
+    day = args.date or today
+    found = daily.forecast(glossary, args.guild, day, history, today, schedule)
+    if found is None:
+        print(
+            f"No puedo saber el término del {day.isoformat()}: está a más de {daily.FORECAST_YEARS} años, y hasta "
+            "entonces el glosario (y con él el orden de los términos) habrá cambiado. Pide una fecha más cercana.",
+            file=sys.stderr,
+        )
+        return 1
+    term, _ = found
+    note = " — previsión: si el glosario y el horario no cambian hasta entonces" if day > today else ""
+    print(f"Término del día ({day.isoformat()}, servidor {args.guild}){note}:\n")
     print(format_term(term, glossary))
     return 0
 

@@ -240,6 +240,11 @@ def test_daily_is_deterministic_and_follows_the_recorded_history(tmp_path, capsy
     asyncio.run(record())
     _, shown, _ = run(capsys, "daily", "--guild", "5", "--date", "2026-12-02")
     assert "\nHorovod\n" in shown  # what the bot posted that day
+    code, _, err = run(capsys, "daily", "--guild", "5", "--date", "9999-12-31")
+    assert code == 1 and "No puedo saber el término del 9999-12-31" in err
+    _, one, _ = run(capsys, "daily", "--guild", "5", "--date", "2030-03-03")
+    _, other, _ = run(capsys, "daily", "--guild", "5", "--date", "2030-03-04")
+    assert "previsión" in one and one.split("\n", 2)[2] != other.split("\n", 2)[2]
 
 
 def test_misses_formats_and_resolve_ignore_by_id(tmp_path, capsys, monkeypatch):

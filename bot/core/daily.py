@@ -59,6 +59,40 @@ def pick(glossary: Glossary, guild_id: int, day: date, history: Sequence[DailyEn
     return min(remaining, key=lambda t: _order_key(guild_id, cycle, t.id)), cycle
 
 
+FORECAST_YEARS = 10  # further than this, a date's term is refused rather than guessed
+
+
+def forecast(
+    glossary: Glossary,
+    guild_id: int,
+    day: date,
+    history: Sequence[DailyEntry],
+    today: date,
+    schedule: Schedule | None,
+) -> tuple[Term, int] | None:
+    """The term a future `day` will get, as the picks of the days from `today` on are made in turn: on the
+    days the schedule posts (every day without one), assuming the glossary stays as it is. None for a date
+    more than FORECAST_YEARS ahead. Same result as calling `pick` day after day, in one sort per cycle."""
+    if day <= today or any(e.day == day and glossary.get(e.term_id) is not None for e in history):
+        return pick(glossary, guild_id, day, [e for e in history if e.day <= day])
+    if (day - today).days > 366 * FORECAST_YEARS:
+        return None
+    recorded = {e.day for e in history}
+    cycle = max((e.cycle for e in history), default=0)
+    shown = {e.term_id for e in history if e.cycle == cycle}
+    order = sorted((t for t in glossary if t.id not in shown), key=lambda t: _order_key(guild_id, cycle, t.id))
+    position, current = 0, today
+    while True:
+        if position == len(order):  # every term shown: a new cycle, in a new order
+            cycle += 1
+            order, position = sorted(glossary, key=lambda t: _order_key(guild_id, cycle, t.id)), 0
+        if current == day:
+            return order[position], cycle
+        if current not in recorded and (schedule is None or _posts_on(current, schedule)):
+            position += 1
+        current += timedelta(days=1)
+
+
 def parse_time(text: str) -> tuple[int, int] | None:
     """'9:05', '09:05', '21.30' or '21h30' → (hour, minute); None when it is not a time of day."""
     match = _HHMM.fullmatch(text.strip())

@@ -139,3 +139,31 @@ def test_weekdays_only():
 )
 def test_next_post(now, last, expected):
     assert daily.next_post(now, MADRID, last) == expected
+
+
+@pytest.mark.parametrize("schedule", [None, Schedule(9, 0, "UTC", "laborables")], ids=["no schedule", "weekdays"])
+def test_a_forecast_is_what_picking_day_after_day_gives(shipped_glossary, schedule):
+    today = date(2026, 12, 3)
+    history = [DailyEntry(date(2026, 12, 1), "horovod", 0), DailyEntry(date(2026, 12, 5), "ray", 0)]
+    picked, day = list(history), today
+    expected = {}
+    while day <= today + timedelta(days=80):  # several cycles of the 17 terms
+        recorded = next((e for e in picked if e.day == day), None)
+        if recorded is None:
+            term, cycle = daily.pick(shipped_glossary, 7, day, picked)
+            if schedule is None or day.weekday() < 5:
+                picked.append(DailyEntry(day, term.id, cycle))
+        else:
+            term = shipped_glossary.get(recorded.term_id)
+        expected[day] = term.id
+        day += timedelta(days=1)
+    for day, term_id in expected.items():
+        found = daily.forecast(shipped_glossary, 7, day, history, today, schedule)
+        assert found is not None and found[0].id == term_id, day
+
+
+def test_a_forecast_too_far_ahead_is_refused(shipped_glossary):
+    today = date(2026, 12, 3)
+    assert daily.forecast(shipped_glossary, 7, date(9999, 12, 31), [], today, None) is None
+    near, far = (daily.forecast(shipped_glossary, 7, d, [], today, None) for d in (date(2027, 3, 3), date(2027, 3, 4)))
+    assert near is not None and far is not None and near[0] != far[0]  # each day its own term, not "the next"
