@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import date
 from pathlib import Path
 
-from bot.config import Settings, SettingsError
+from bot import __version__
+from bot.cli_text import Words
+from bot.config import Settings, SettingsError, locale_language
 from bot.core.errors import GlossaryError
 from bot.core.loader import load_glossary
 from bot.core.mentions import first_sentence
@@ -17,67 +20,59 @@ from bot.core.search import Ambiguous, Found, LookupResult, NotFound
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
-def _positive_int(text: str) -> int:
-    """A whole number above zero (ids, limits): anything else is refused with a sentence, not a traceback."""
-    if not (text.isascii() and text.isdigit()) or int(text) <= 0:
-        raise argparse.ArgumentTypeError(f"'{text}' no es un número entero mayor que 0")
-    return int(text)
+def _parser(say: Words) -> argparse.ArgumentParser:
+    def positive_int(text: str) -> int:
+        """A whole number above zero (ids, limits): anything else is refused with a sentence."""
+        if not (text.isascii() and text.isdigit()) or int(text) <= 0:
+            raise argparse.ArgumentTypeError(say("not_positive", text=text))
+        return int(text)
 
+    def iso_date(text: str) -> date:
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(say("not_a_date", text=text)) from None
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="glosario-bot", description="Glosario IA: bot de Discord y herramientas.")
-    data_help = "carpeta de términos (por defecto GLOSARIO_DATA o el glosario incluido)"
-    parser.add_argument("--data", type=Path, help=data_help)
-    sub = parser.add_subparsers(dest="command", metavar="COMANDO")
+    parser = argparse.ArgumentParser(prog="glosario-bot", description=say("prog_description"))
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}", help=say("version_help"))
+    parser.add_argument("--data", type=Path, help=say("data_help"))
+    sub = parser.add_subparsers(dest="command", metavar=say("command_metavar"))
 
-    def command(name: str, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
+    def command(name: str, help_key: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=say(help_key), description=say(help_key))
         # --data is accepted after the command too (`lookup --data DIR q`); given there, it wins.
-        p.add_argument("--data", type=Path, default=argparse.SUPPRESS, help=data_help)
+        p.add_argument("--data", type=Path, default=argparse.SUPPRESS, help=say("data_help"))
         return p
 
-    command("run", "conecta el bot a Discord (necesita DISCORD_TOKEN)")
-    p = command("lookup", "busca uno o varios términos como /termino")
-    p.add_argument("queries", nargs="+", metavar="CONSULTA", help="lo que buscarías con /termino (una o varias)")
-    p.add_argument("--json", action="store_true", help="JSON Lines: un objeto por consulta y línea")
-    p = command("search", "busca palabras en los nombres y definiciones")
-    p.add_argument("text", nargs="+", metavar="TEXTO", help="palabras que deben aparecer")
-    p.add_argument("--json", action="store_true", help="JSON Lines: un objeto por término y línea")
-    p = command("validate", "comprueba los archivos de términos")
-    p.add_argument("directory", nargs="?", type=Path, metavar="DIR", help="carpeta a comprobar (por defecto --data)")
-    command("list", "lista todos los términos por categoría")
-    p = command("misses", "consultas sin respuesta registradas por el bot")
-    p.add_argument("--guild", type=_positive_int, help="solo este servidor (id)")
-    p.add_argument(
-        "--status",
-        choices=["open", "resolved", "ignored", "all"],
-        default="open",
-        help="cuáles: abiertas (open, por defecto), resueltas (resolved), ignoradas (ignored) o todas (all)",
-    )
-    p.add_argument("--json", action="store_true", help="JSON Lines: un objeto por consulta y línea")
-    p.add_argument(
-        "--format",
-        choices=["table", "csv", "yaml"],
-        default=None,
-        help="table (por defecto), csv, o yaml: plantillas de términos listas para rellenar (como "
-        "/glosario-admin exportar)",
-    )
-    p.add_argument("--limit", type=_positive_int, help="como mucho estas consultas (por defecto, todas)")
-    p = command("resolve", "marca consultas como resueltas (por id, ver `misses`)")
-    p.add_argument("ids", nargs="+", type=_positive_int, metavar="ID", help="ids de la columna id de `misses`")
-    p.add_argument("--term", help="el término que ahora las responde")
-    p = command("ignore", "marca consultas como ignoradas (por id)")
-    p.add_argument("ids", nargs="+", type=_positive_int, metavar="ID", help="ids de la columna id de `misses`")
-    p = command("sync", "publica los comandos de barra en Discord ahora")
-    p.add_argument("--guild", type=_positive_int, help="solo en este servidor (instantáneo)")
-    p = command("daily", "el término del día de un servidor y una fecha")
-    p.add_argument("--guild", type=int, default=0, help="id del servidor (por defecto 0: sin servidor)")
-    p.add_argument("--date", type=_iso_date, help="YYYY-MM-DD (por defecto hoy)")
-    command("health", "0 si el bot está conectado a Discord y su base de datos abre (HEALTHCHECK)")
-    p = command("invite-url", "el enlace para invitar al bot a un servidor")
-    p.add_argument(
-        "--app-id", type=_positive_int, help="id de la aplicación (por defecto DISCORD_APPLICATION_ID o el token)"
-    )
+    command("run", "run_help")
+    p = command("lookup", "lookup_help")
+    p.add_argument("queries", nargs="+", metavar=say("query_metavar"), help=say("lookup_queries"))
+    p.add_argument("--json", action="store_true", help=say("lookup_json"))
+    p = command("search", "search_help")
+    p.add_argument("text", nargs="+", metavar=say("text_metavar"), help=say("search_text"))
+    p.add_argument("--json", action="store_true", help=say("search_json"))
+    p = command("validate", "validate_help")
+    p.add_argument("directory", nargs="?", type=Path, metavar="DIR", help=say("validate_dir"))
+    command("list", "list_help")
+    p = command("misses", "misses_help")
+    p.add_argument("--guild", type=positive_int, help=say("guild_only"))
+    p.add_argument("--status", choices=["open", "resolved", "ignored", "all"], default="open", help=say("status_help"))
+    p.add_argument("--json", action="store_true", help=say("misses_json"))
+    p.add_argument("--format", choices=["table", "csv", "yaml"], default=None, help=say("format_help"))
+    p.add_argument("--limit", type=positive_int, help=say("limit_help"))
+    p = command("resolve", "resolve_help")
+    p.add_argument("ids", nargs="+", type=positive_int, metavar="ID", help=say("ids_help"))
+    p.add_argument("--term", help=say("term_help"))
+    p = command("ignore", "ignore_help")
+    p.add_argument("ids", nargs="+", type=positive_int, metavar="ID", help=say("ids_help"))
+    p = command("sync", "sync_help")
+    p.add_argument("--guild", type=positive_int, help=say("sync_guild"))
+    p = command("daily", "daily_help")
+    p.add_argument("--guild", type=int, default=0, help=say("daily_guild"))
+    p.add_argument("--date", type=iso_date, help=say("daily_date"))
+    command("health", "health_help")
+    p = command("invite-url", "invite_help")
+    p.add_argument("--app-id", type=positive_int, help=say("app_id_help"))
     return parser
 
 
@@ -90,14 +85,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    parser = _parser()
+    say = Words(locale_language())
+    say.speak_argparse()
+    parser = _parser(say)
     args = parser.parse_args(argv)
+    args.say = say
     if getattr(args, "json", False) and getattr(args, "format", None) not in (None, "table"):
-        parser.error("--json y --format no van juntos: elige uno de los dos")
+        parser.error(say("json_and_format"))
     try:
         settings = Settings.from_env()
     except SettingsError as exc:
-        print(f"Error de configuración: {exc}", file=sys.stderr)
+        print(say("settings_error", error=exc), file=sys.stderr)
         return EXIT_USAGE
     data_dir = args.data or settings.data_dir
     command = args.command or "run"
@@ -106,27 +104,23 @@ def _main(argv: list[str] | None) -> int:
 
         return runner.dispatch(command, args, settings, data_dir)
     if command == "validate":
-        return _validate(args.directory or data_dir)
+        return _validate(args.directory or data_dir, say)
     if command == "health":
         from datetime import UTC, datetime
 
         from bot.health import check
 
-        healthy, reason = check(settings.db_path, datetime.now(UTC))
-        print(("ok: " if healthy else "unhealthy: ") + reason)
-        return EXIT_OK if healthy else EXIT_FAIL
+        found = check(settings.db_path, datetime.now(UTC))
+        print(say("healthy" if found.healthy else "unhealthy", reason=say(found.reason, **found.details)))
+        return EXIT_OK if found.healthy else EXIT_FAIL
     if command == "invite-url":
         app_id = args.app_id or settings.application_id or application_id_from_token(settings.token)
         if app_id is None:
-            print(
-                "Indica el id de la aplicación: --app-id ID, DISCORD_APPLICATION_ID o DISCORD_TOKEN "
-                "(Developer Portal → tu aplicación → General Information → Application ID).",
-                file=sys.stderr,
-            )
+            print(say("no_app_id"), file=sys.stderr)
             return EXIT_USAGE
         print(invite_url(app_id))
         return EXIT_OK
-    glossary = load_or_report(data_dir)
+    glossary = load_or_report(data_dir, say)
     if glossary is None:
         return EXIT_FAIL
     if command == "list":
@@ -140,7 +134,7 @@ def _main(argv: list[str] | None) -> int:
             print(
                 json.dumps(lookup_json(query, result), ensure_ascii=False)
                 if args.json
-                else format_lookup(query, result, glossary)
+                else format_lookup(query, result, glossary, say)
             )
         return EXIT_OK if all(isinstance(r, Found) for _, r in results) else EXIT_FAIL
     hits = index.search(" ".join(args.text))
@@ -148,7 +142,7 @@ def _main(argv: list[str] | None) -> int:
         for h in hits:
             print(json.dumps({"id": h.term.id, "term": h.term.term, "score": h.score}, ensure_ascii=False))
     elif not hits:
-        print("Ningún término contiene esas palabras.")
+        print(say("no_hits"))
     for hit in [] if args.json else hits:
         print(f"{hit.term.term:<40} {first_sentence(hit.term.definition)}")
     return EXIT_OK if hits else EXIT_FAIL
@@ -180,41 +174,26 @@ def application_id_from_token(token: str | None) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def _iso_date(text: str):
-    from datetime import date
-
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' no es una fecha YYYY-MM-DD") from None
-
-
-def load_or_report(data_dir: Path) -> Glossary | None:
+def load_or_report(data_dir: Path, say: Words) -> Glossary | None:
     if not Path(data_dir).is_dir():
-        print(
-            f"No existe la carpeta del glosario {Path(data_dir).resolve()}. Indica la carpeta de los archivos de "
-            "términos con --data DIR (antes o después del comando) o con la variable GLOSARIO_DATA; sin ninguna de "
-            "las dos se usa el glosario incluido en el paquete.",
-            file=sys.stderr,
-        )
+        print(say("no_glossary_dir", path=Path(data_dir).resolve()), file=sys.stderr)
         return None
     try:
         return load_glossary(data_dir)
     except GlossaryError as exc:
-        print(f"El glosario de {data_dir} no es válido:\n{exc.report()}", file=sys.stderr)
+        print(say("invalid_glossary", path=data_dir, report=exc.report()), file=sys.stderr)
         return None
 
 
-def _validate(directory: Path) -> int:
+def _validate(directory: Path, say: Words) -> int:
     try:
         glossary = load_glossary(directory)
     except GlossaryError as exc:
         print(exc.report())
-        count = len(exc.problems)
-        print(f"{count} problema{'s' if count != 1 else ''} en {directory}", file=sys.stderr)
+        print(say.count("problems", len(exc.problems), count=len(exc.problems), path=directory), file=sys.stderr)
         return EXIT_FAIL
     cats = len(glossary.categories)
-    print(f"OK: {len(glossary)} términos en {cats} categoría{'s' if cats != 1 else ''} ({directory})")
+    print(say.count("valid", cats, terms=len(glossary), categories=cats, path=directory))
     return EXIT_OK
 
 
@@ -236,26 +215,26 @@ def lookup_json(query: str, result: LookupResult) -> dict:
     return {"query": query, "status": "not_found", "term": None, "suggestions": []}
 
 
-def format_lookup(query: str, result: LookupResult, glossary: Glossary) -> str:
+def format_lookup(query: str, result: LookupResult, glossary: Glossary, say: Words) -> str:
     """The terminal form of one lookup."""
     if isinstance(result, Found):
-        return format_term(result.term, glossary)
+        return format_term(result.term, glossary, say)
+    missing = say("not_in_glossary", query=query)
     if isinstance(result, Ambiguous):
-        names = ", ".join(s.term.term for s in result.candidates)
-        return f"«{query}» no está en el glosario. ¿Quisiste decir: {names}?\n"
+        return f"{missing} {say('did_you_mean', names=', '.join(s.term.term for s in result.candidates))}\n"
     assert isinstance(result, NotFound)
-    return f"«{query}» no está en el glosario.\n"
+    return missing + "\n"
 
 
-def format_term(term: Term, glossary: Glossary) -> str:
+def format_term(term: Term, glossary: Glossary, say: Words) -> str:
     lines = [term.term + (f" ({term.en})" if term.en else ""), "", _wrap(term.definition), ""]
-    lines.append(f"Categoría: {term.category}")
+    lines.append(f"{say('category')}: {term.category}")
     if term.aliases:
-        lines.append(f"También: {', '.join(term.aliases)}")
+        lines.append(f"{say('also')}: {', '.join(term.aliases)}")
     related = [glossary.get(r) for r in term.related]
     if related:
-        lines.append(f"Relacionados: {', '.join(t.term for t in related if t)}")
-    lines.extend(f"Enlace: {link.title} <{link.url}>" for link in term.links)
+        lines.append(f"{say('related')}: {', '.join(t.term for t in related if t)}")
+    lines.extend(f"{say('link')}: {link.title} <{link.url}>" for link in term.links)
     return "\n".join(lines) + "\n"
 
 

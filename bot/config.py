@@ -25,6 +25,17 @@ def default_data_dir() -> Path:
     return shipped if shipped.is_dir() else PROJECT_DATA
 
 
+def locale_language(env: Mapping[str, str] | None = None) -> str:
+    """The command line's language: 'en' when the locale (LC_ALL, then LC_MESSAGES, then LANG) is English,
+    'es' otherwise (Spanish is the default)."""
+    env = os.environ if env is None else env
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "").strip()
+        if value:
+            return "en" if value.lower().startswith("en") else "es"
+    return "es"
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None

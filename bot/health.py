@@ -6,6 +6,7 @@ import contextlib
 import os
 import sqlite3
 import tempfile
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -40,31 +41,34 @@ def clear_heartbeat(path: Path) -> None:
     path.unlink(missing_ok=True)
 
 
-def check(db_path: Path, now: datetime) -> tuple[bool, str]:
-    """(healthy, reason): connected to Discord recently, and the database opens."""
+@dataclass(frozen=True)
+class Health:
+    """What `glosario-bot health` found: healthy or not, and why (a key of the command line's words, with the
+    values its sentence names), so that the command line says it in the operator's language."""
+
+    healthy: bool
+    reason: str
+    details: dict = field(default_factory=dict)
+
+
+def check(db_path: Path, now: datetime) -> Health:
+    """Healthy when connected to Discord recently and the database it has open is the one at its path and opens."""
     path = heartbeat_path(db_path)
     try:
         stamp, _, database = path.read_text(encoding="utf-8").strip().partition("\n")
         beat = datetime.fromisoformat(stamp)
     except FileNotFoundError:
-        return False, f"no heartbeat at {path}: the bot is not running or has not connected to Discord yet"
+        return Health(False, "health_no_heartbeat", {"path": path})
     except (OSError, ValueError) as exc:
-        return False, f"unreadable heartbeat {path}: {exc}"
-    age = now - beat
-    if age > HEARTBEAT_MAX_AGE:
-        return (
-            False,
-            f"last connected to Discord {int(age.total_seconds())} s ago (limit {HEARTBEAT_MAX_AGE.seconds} s)",
-        )
+        return Health(False, "health_unreadable", {"path": path, "error": exc})
+    seconds = int((now - beat).total_seconds())
+    if now - beat > HEARTBEAT_MAX_AGE:
+        return Health(False, "health_stale", {"seconds": seconds, "limit": HEARTBEAT_MAX_AGE.seconds})
     if database and file_identity(db_path) != database:
-        return (
-            False,
-            f"database {db_path} is not the file the bot has open (replaced, moved or deleted while it runs): "
-            "what the bot writes now goes nowhere; restart it",
-        )
+        return Health(False, "health_db_replaced", {"db": db_path})
     try:
         with contextlib.closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=2)) as conn:
             conn.execute("PRAGMA user_version").fetchone()
     except sqlite3.Error as exc:
-        return False, f"database {db_path} does not open: {exc}"
-    return True, f"connected to Discord {int(age.total_seconds())} s ago; database {db_path} opens"
+        return Health(False, "health_db_broken", {"db": db_path, "error": exc})
+    return Health(True, "health_ok", {"seconds": seconds, "db": db_path})

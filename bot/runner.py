@@ -26,15 +26,9 @@ from bot.storage.gaps import MissLog
 log = logging.getLogger(__name__)
 SHUTDOWN_DEADLINE = 9.0  # seconds from SIGTERM to exit, whatever fails (Docker kills at 10)
 
-NO_TOKEN = """Falta DISCORD_TOKEN: el token del bot de tu aplicación de Discord.
-Créalo en https://discord.com/developers/applications → tu aplicación → Bot → Reset Token, y pásalo por el
-entorno (export DISCORD_TOKEN=… o un archivo .env con Docker). Nunca lo escribas en el código ni en el repositorio."""
-ELSEWHERE = "Si la base de datos está en otro sitio, indícalo con GLOSARIO_DB=/ruta/a/glosario.db."
-BAD_TOKEN = """Discord ha rechazado DISCORD_TOKEN (token no válido o revocado).
-Genera uno nuevo en https://discord.com/developers/applications → tu aplicación → Bot → Reset Token."""
-
 
 def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_dir: Path) -> int:
+    say = args.say
     if command == "misses":
         return asyncio.run(_misses(settings, args))
     if command == "daily":
@@ -43,26 +37,25 @@ def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_di
         return asyncio.run(_set_status(settings, args, data_dir, command))
     setup_logging(settings.log_level, settings.log_format, [settings.token or ""])
     if not settings.token:
-        print(NO_TOKEN, file=sys.stderr)
+        print(say("no_token"), file=sys.stderr)
         return 2
     if not Path(data_dir).is_dir():
-        print(
-            f"No existe la carpeta del glosario {data_dir}. Indica la carpeta de los archivos de términos con "
-            "GLOSARIO_DATA (con Docker, monta tu carpeta en /app/glossary_data o quita el montaje para usar la "
-            "del image).",
-            file=sys.stderr,
-        )
+        print(say("run_no_glossary_dir", path=data_dir), file=sys.stderr)
         return 1
     try:
         catalog = load_catalog(data_dir, settings.cache_dir)
     except GlossaryError as exc:
-        print(f"El glosario de {data_dir} no es válido; el bot no arranca:\n{exc.report()}", file=sys.stderr)
+        print(say("run_invalid_glossary", path=data_dir, report=exc.report()), file=sys.stderr)
         return 1
     log.info("glossary: %d terms from %s", len(catalog.glossary), data_dir)
-    return asyncio.run(serve(settings, catalog, sync_only=command == "sync", sync_guild=getattr(args, "guild", None)))
+    return asyncio.run(
+        serve(settings, catalog, sync_only=command == "sync", sync_guild=getattr(args, "guild", None), say=say)
+    )
 
 
-async def serve(settings: Settings, catalog, *, sync_only: bool = False, sync_guild: int | None = None) -> int:
+async def serve(
+    settings: Settings, catalog, *, sync_only: bool = False, sync_guild: int | None = None, say=None
+) -> int:
     """Open the database, build the bot, connect; returns the process exit code."""
     from bot.discord_app.client import GlossaryBot, Services, use_endpoints
 
@@ -79,12 +72,12 @@ async def serve(settings: Settings, catalog, *, sync_only: bool = False, sync_gu
     try:
         async with bot:
             if sync_only:
-                code = await _sync_only(bot, settings, sync_guild)
+                code = await _sync_only(bot, settings, sync_guild, say)
             else:
                 _install_signal_handlers(bot)
                 await bot.start(settings.token)
     except discord.LoginFailure:
-        print(BAD_TOKEN, file=sys.stderr)
+        print(say("bad_token") if say else "Discord refused DISCORD_TOKEN", file=sys.stderr)
         code = 1
     except (discord.GatewayNotFound, discord.ConnectionClosed, OSError) as exc:
         log.error("could not stay connected to Discord: %s", exc)
@@ -106,13 +99,15 @@ async def serve(settings: Settings, catalog, *, sync_only: bool = False, sync_gu
     return code
 
 
-async def _sync_only(bot, settings: Settings, guild_id: int | None) -> int:
+async def _sync_only(bot, settings: Settings, guild_id: int | None, say) -> int:
     await bot.login(settings.token)  # REST only: no gateway connection is needed to publish commands
     synced = await bot.sync_commands(guild_id=guild_id, force=True)
     if synced is None:
-        print("Discord no ha aceptado los comandos: revisa el registro de arriba.", file=sys.stderr)
+        print(say("sync_refused"), file=sys.stderr)
         return 1
-    print(f"{len(synced)} comandos publicados" + (f" en el servidor {guild_id}" if guild_id else " globalmente"))
+    print(
+        say("synced_guild", count=len(synced), guild=guild_id) if guild_id else say("synced_global", count=len(synced))
+    )
     return 0
 
 
@@ -154,12 +149,12 @@ def _forget_and_log(owner: set[asyncio.Task], task: asyncio.Task) -> None:
         log.error("background task %s failed", task.get_name(), exc_info=task.exception())
 
 
-async def _open_existing(settings: Settings, missing: str, *, read_only: bool = False) -> Database | None:
+async def _open_existing(settings: Settings, missing: str, say, *, read_only: bool = False) -> Database | None:
     """The database for an editor's command, or None after saying why (missing, or unusable). Every message
     names the database's absolute path and how to point at another one."""
     path = settings.db_path.resolve()
     if not path.exists():
-        print(missing.format(path=path) + " " + ELSEWHERE, file=sys.stderr)
+        print(say(missing, path=path) + " " + say("elsewhere"), file=sys.stderr)
         return None
     try:
         return await (Database.open_read_only(path) if read_only else Database.open(path))
@@ -170,20 +165,20 @@ async def _open_existing(settings: Settings, missing: str, *, read_only: bool = 
 
 async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Path, command: str) -> int:
     """`resolve ID… [--term T]` and `ignore ID…` on the gaps log."""
-    term_id = None
+    term_id, say = None, args.say
     if command == "resolve" and args.term:
         from bot.cli import load_or_report
         from bot.core.search import Found, SearchIndex
 
-        glossary = load_or_report(data_dir)
+        glossary = load_or_report(data_dir, say)
         if glossary is None:
             return 1
         result = SearchIndex(glossary).lookup(args.term)
         if not isinstance(result, Found):
-            print(f"«{args.term}» no es un término del glosario.", file=sys.stderr)
+            print(say("not_a_term", term=args.term), file=sys.stderr)
             return 1
         term_id = result.term.id
-    db = await _open_existing(settings, "No hay base de datos en {path}.")
+    db = await _open_existing(settings, "no_database", say)
     if db is None:
         return 1
     log_ = MissLog(db)
@@ -195,16 +190,9 @@ async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Pa
         await db.close()
     unknown = [str(i) for i in dict.fromkeys(args.ids) if i not in known]
     if unknown:
-        print(
-            f"No hay ninguna consulta con el id {', '.join(unknown)} "
-            "(mira los ids con `glosario-bot misses --status all`).",
-            file=sys.stderr,
-        )
-    marked = "resueltas" if command == "resolve" else "ignoradas"
-    print(
-        f"{changed} de {len(set(args.ids))} consulta(s) marcada(s) como {marked}"
-        + (f" (→ {term_id})" if term_id else "")
-    )
+        print(say("unknown_ids", ids=", ".join(unknown)), file=sys.stderr)
+    marked = say(f"marked_{status}", changed=changed, total=len(set(args.ids)))
+    print(marked + (f" (→ {term_id})" if term_id else ""))
     return 0 if not unknown else 1
 
 
@@ -216,12 +204,13 @@ async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -
     from bot.core import daily
     from bot.storage.daily import DailyStore
 
-    glossary = load_or_report(data_dir)
+    say = args.say
+    glossary = load_or_report(data_dir, say)
     if glossary is None:
         return 1
     history, schedule = [], None
     if settings.db_path.exists():  # without a database the pick is the deterministic one, with no history
-        db = await _open_existing(settings, "", read_only=True)
+        db = await _open_existing(settings, "no_database", say, read_only=True)
         if db is None:
             return 1
         try:
@@ -235,23 +224,18 @@ async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -
     day = args.date or today
     found = daily.forecast(glossary, args.guild, day, history, today, schedule)
     if found is None:
-        print(
-            f"No puedo saber el término del {day.isoformat()}: está a más de {daily.FORECAST_YEARS} años, y hasta "
-            "entonces el glosario (y con él el orden de los términos) habrá cambiado. Pide una fecha más cercana.",
-            file=sys.stderr,
-        )
+        print(say("forecast_refused", day=day.isoformat(), years=daily.FORECAST_YEARS), file=sys.stderr)
         return 1
     term, _ = found
-    note = " — previsión: si el glosario y el horario no cambian hasta entonces" if day > today else ""
-    print(f"Término del día ({day.isoformat()}, servidor {args.guild}){note}:\n")
-    print(format_term(term, glossary))
+    note = say("forecast_note") if day > today else ""
+    print(say("daily_heading", day=day.isoformat(), guild=args.guild, note=note))
+    print(format_term(term, glossary, say))
     return 0
 
 
 async def _misses(settings: Settings, args: argparse.Namespace) -> int:
-    db = await _open_existing(
-        settings, "No hay base de datos en {path} todavía: el bot aún no ha registrado consultas ahí.", read_only=True
-    )
+    say = args.say
+    db = await _open_existing(settings, "no_database_yet", say, read_only=True)
     if db is None:
         return 1
     log_ = MissLog(db)
@@ -262,18 +246,14 @@ async def _misses(settings: Settings, args: argparse.Namespace) -> int:
             from bot.reports import gaps_yaml
 
             gaps = (await log_.export(guild_id=args.guild, status=args.status, most_asked=True))[: args.limit]
-            where = f"servidor {args.guild}" if args.guild is not None else "todos los servidores"
-            text = gaps_yaml(
-                gaps,
-                await log_.picks(guild_id=args.guild),
-                title=f"Glosario IA — términos pedidos y no encontrados ({where})",
-            )
+            where = say("export_guild", guild=args.guild) if args.guild is not None else say("export_everywhere")
+            text = gaps_yaml(gaps, await log_.picks(guild_id=args.guild), title=say("export_title", where=where))
         else:
             gaps = await log_.export(guild_id=args.guild, status=args.status)
             gaps = gaps[: args.limit] if args.limit else gaps
     finally:
         await db.close()
-    shown = f"{len(gaps)} de {total} consultas (sin --limit salen todas)" if len(gaps) < total else None
+    shown = say("limited", shown=len(gaps), total=total) if len(gaps) < total else None
     if fmt == "yaml":
         print(text, end="")
     elif fmt == "csv":
@@ -284,17 +264,28 @@ async def _misses(settings: Settings, args: argparse.Namespace) -> int:
         for gap in gaps:
             print(json.dumps(gap.to_dict(), ensure_ascii=False))
     elif not gaps:
-        print("No hay consultas sin respuesta con ese filtro.")
+        print(say("no_gaps"))
     else:
-        print(f"{'id':>5}  {'veces':>5}  {'personas':>8}  {'estado':<9} {'servidor':<20} {'última':<20} consulta")
-        for g in gaps:
-            print(
-                f"{g.id:>5}  {g.count:>5}  {g.askers:>8}  {STATUS_ES.get(g.status, g.status):<9} {g.guild_id:<20} "
-                f"{g.last_seen:<20} {g.sample}" + (f"  (¿{g.best_guess}?)" if g.best_guess else "")
+        columns = dict(
+            zip(
+                ("id", "count", "askers", "status", "guild", "last", "query"),
+                say("gaps_columns").split("|"),
+                strict=True,
             )
+        )
+        print(say("gaps_header", **columns))
+        for g in gaps:
+            row = say(
+                "gaps_header",
+                id=g.id,
+                count=g.count,
+                askers=g.askers,
+                status=say(f"status_{g.status}"),
+                guild=g.guild_id,
+                last=g.last_seen,
+                query=g.sample,
+            )
+            print(row + (f"  ({g.best_guess}?)" if g.best_guess else ""))
     if shown:  # a limited list says so (on stderr: files and pipes get only the data)
         print(shown, file=sys.stderr if fmt != "table" or args.json else sys.stdout)
     return 0
-
-
-STATUS_ES = {"open": "abierta", "resolved": "resuelta", "ignored": "ignorada"}

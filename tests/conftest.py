@@ -15,6 +15,14 @@ SHIPPED = ROOT / "glossary_data"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
+@pytest.fixture(autouse=True)
+def _spanish_locale(monkeypatch):
+    """The command line speaks the locale's language: the tests read Spanish unless they say otherwise."""
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+
+
 @pytest.fixture(scope="session")
 def shipped_glossary() -> Glossary:
     return load_glossary(SHIPPED)

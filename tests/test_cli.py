@@ -195,7 +195,7 @@ def test_health_reads_the_heartbeat_and_the_database(tmp_path, capsys, monkeypat
     import asyncio
     from datetime import UTC, datetime, timedelta
 
-    from bot.health import check, heartbeat_path, write_heartbeat
+    from bot.health import Health, check, heartbeat_path, write_heartbeat
     from bot.storage.db import Database
 
     db_path = tmp_path / "g.db"
@@ -205,18 +205,18 @@ def test_health_reads_the_heartbeat_and_the_database(tmp_path, capsys, monkeypat
 
     asyncio.run(create())
     now = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
-    assert check(db_path, now)[0] is False
+    assert check(db_path, now).healthy is False
     write_heartbeat(heartbeat_path(db_path), now - timedelta(seconds=20))
-    assert check(db_path, now) == (True, f"connected to Discord 20 s ago; database {db_path} opens")
-    stale, reason = check(db_path, now + timedelta(minutes=5))
-    assert stale is False and "limit 90 s" in reason
+    assert check(db_path, now) == Health(True, "health_ok", {"seconds": 20, "db": db_path})
+    stale = check(db_path, now + timedelta(minutes=5))
+    assert stale.healthy is False and stale.details["limit"] == 90
     write_heartbeat(heartbeat_path(db_path), datetime.now(UTC))
     monkeypatch.setenv("GLOSARIO_DB", str(db_path))
     code, out, _ = run(capsys, "health")
-    assert code == 0 and out.startswith("ok:")
+    assert code == 0 and out.startswith("bien: conectado a Discord hace")
     db_path.write_bytes(b"roto" * 100)
     code, out, _ = run(capsys, "health")
-    assert code == 1 and "does not open" in out
+    assert code == 1 and "no abre" in out
 
 
 def test_daily_is_deterministic_and_follows_the_recorded_history(tmp_path, capsys, monkeypatch):
@@ -356,3 +356,43 @@ def test_read_only_commands_work_on_a_read_only_database(tmp_path, capsys, monke
     finally:
         if root:
             subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+def test_the_command_line_speaks_one_language(capsys, monkeypatch):
+    for argv in (["--help"], ["misses", "--help"], ["lookup", "--help"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+        out = capsys.readouterr().out
+        assert "uso:" in out and "opciones" in out
+        for english in ("usage:", "positional arguments", "options:", "show this help"):
+            assert english not in out, (argv, english)
+    with pytest.raises(SystemExit):
+        main(["resolve"])
+    err = capsys.readouterr().err
+    assert "faltan estos argumentos" in err and "the following arguments" not in err
+    with pytest.raises(SystemExit):
+        main(["misses", "--status", "cerradas"])
+    assert "opción no válida" in capsys.readouterr().err
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    code, out, _ = run(capsys, "lookup", "paralelismo de modelos")
+    assert code == 1 and out.startswith("“paralelismo de modelos” is not in the glossary. Did you mean:")
+    with pytest.raises(SystemExit):
+        main(["misses", "--help"])
+    out = capsys.readouterr().out
+    assert "usage:" in out and "questions the bot could not answer" in out and "consultas" not in out
+
+
+def test_every_argument_has_help_and_there_is_a_version(capsys):
+    from bot import __version__
+    from bot.cli import _parser
+    from bot.cli_text import Words
+
+    parser = _parser(Words("es"))
+    (commands,) = [a for a in parser._actions if a.dest == "command"]
+    for name, sub in commands.choices.items():
+        assert sub.description, name
+        for action in sub._actions:
+            assert action.help, (name, action.dest)
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and capsys.readouterr().out.strip() == f"glosario-bot {__version__}"

@@ -134,12 +134,12 @@ async def test_health_notices_the_database_was_replaced_under_the_running_bot(fa
         if db_path.with_name("heartbeat").exists():
             break
         await asyncio.sleep(0.05)
-    assert check(db_path, datetime.now(UTC))[0] is True
+    assert check(db_path, datetime.now(UTC)).healthy is True
     db_path.rename(db_path.with_name("moved-away.db"))
     db_path.mkdir()  # an operator's mistake: a directory where the database was
-    healthy, reason = check(db_path, datetime.now(UTC))
-    assert healthy is False and "is not the file the bot has open" in reason
+    found = check(db_path, datetime.now(UTC))
+    assert found.healthy is False and found.reason == "health_db_replaced"
     db_path.rmdir()
     shutil.copy(db_path.with_name("moved-away.db"), db_path)  # a copy is another file, too
-    assert "is not the file the bot has open" in check(db_path, datetime.now(UTC))[1]
+    assert check(db_path, datetime.now(UTC)).reason == "health_db_replaced"
     del bot

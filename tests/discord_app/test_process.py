@@ -75,7 +75,7 @@ async def test_sigterm_finishes_replies_in_flight_flushes_gaps_and_exits_0(fake,
             if code == 0:
                 break
             await asyncio.sleep(0.2)
-        assert code == 0 and out.startswith("ok:"), out
+        assert code == 0 and out.startswith("bien:"), out
         fake.callback_delay = 1.0
         queries = ["horovod", "computación cuántica", "redes de hopfield", "ray", "ajuste fino"]
         ids = [await fake.command("termino", {"termino": q}, user_id=500 + i) for i, q in enumerate(queries)]
@@ -95,7 +95,7 @@ async def test_sigterm_finishes_replies_in_flight_flushes_gaps_and_exits_0(fake,
     assert samples == {"computación cuántica", "redes de hopfield", "ajuste fino"}
     assert found == 2
     code, out = await health(env)
-    assert code == 1 and "no heartbeat" in out
+    assert code == 1 and "no hay latido" in out
 
 
 async def test_sighup_reloads_and_keeps_the_last_good_glossary(fake, tmp_path):

@@ -20,6 +20,8 @@ def env_for(fake, tmp_path, **extra: str) -> dict[str, str]:
         DISCORD_GATEWAY_URL=fake.gateway_url,
         GLOSARIO_DB=str(tmp_path / "data" / "glosario.db"),
         LOG_LEVEL="DEBUG",
+        LANG="es_ES.UTF-8",
+        LC_ALL="",
         PYTHONUNBUFFERED="1",
     )
     env.update(extra)
