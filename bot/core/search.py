@@ -119,6 +119,14 @@ def strip_question(normalized: str) -> str:
     return normalized
 
 
+def content_words(normalized: str) -> str | None:
+    """The words that carry meaning, without function words ("de", "la"…), when that leaves out something and
+    keeps at least two words; else None (one word alone is too loose to stand for a name)."""
+    words = normalized.split()
+    kept = [w for w in words if w not in STOPWORDS]
+    return " ".join(kept) if len(kept) >= 2 and len(kept) < len(words) else None
+
+
 def _word_budget(length: int) -> int:
     """Edits forgiven in one word of this length: none for ≤ 3 letters, 1 up to 5, then 2."""
     return 0 if length <= 3 else 1 if length <= 5 else 2
@@ -213,6 +221,17 @@ class SearchIndex:
                     ambiguous_sorted.add(form)
         for form in ambiguous_sorted:  # two terms with the same words in another order: no shortcut
             del exact[form]
+        # The same name without its function words ("servidor parametros" for "Servidor de Parámetros"): after
+        # every real key, so that it never takes another term's own name, and only where it names one term.
+        content_forms: dict[str, set[int]] = {}
+        for key, t_idx in zip(self._key_norm, self._key_term, strict=True):
+            content = content_words(key)
+            if content is not None:
+                for form in (content, compact(content)):
+                    content_forms.setdefault(form, set()).add(t_idx)
+        for form, owners in content_forms.items():
+            if len(owners) == 1 and form not in exact:
+                exact[form] = next(iter(owners))
         self._postings = {w: sorted(set(ids)) for w, ids in postings.items()}
         self._derive()
         self._starts = _sorted_pairs(start_forms, start_terms)
@@ -293,7 +312,8 @@ class SearchIndex:
         norm = strip_question(normalize(query[:MAX_QUERY]))
         if not norm:
             return NotFound()
-        for form in (norm, compact(norm), sorted_compact(norm)):
+        content = content_words(norm)
+        for form in (norm, compact(norm), sorted_compact(norm), *((content,) if content else ())):
             t_idx = self._exact.get(form)
             if t_idx is not None:
                 return Found(self._terms[t_idx])

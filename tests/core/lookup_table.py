@@ -157,6 +157,24 @@ ROWS: list[tuple[str, str, str]] = [
     ("mlops", TRAP, "trap"),
     ("automl", TRAP, "trap"),
     ("sagemaker studio", TRAP, "trap"),
+    # the term's function words ("de", "los"…) left out or added: the same term
+    ("servidor parametros", "servidor-de-parametros", "function-words"),
+    ("paralelismo datos", "paralelismo-de-datos", "function-words"),
+    ("servidor de los parametros", "servidor-de-parametros", "function-words"),
+    ("paralelismo de los datos", "paralelismo-de-datos", "function-words"),
+    ("el servidor de parametros", "servidor-de-parametros", "function-words"),
+    ("servidorparametros", "servidor-de-parametros", "function-words"),
+    # ... which never turns another concept into this one
+    ("paralelismo modelos", TRAP, "trap"),
+    ("servidor modelos", TRAP, "trap"),
+    ("aprendizaje distribuido", TRAP, "trap"),
+    ("paralelismo de los modelos", TRAP, "trap"),
+    ("servidor de datos", TRAP, "trap"),
+    # long names with letters swapped: answered, or at least suggested
+    ("aprendizjae automático distrbiuido", "aprendizaje-automatico-distribuido", "transposition"),
+    ("entrenameinto elsático", "entrenamiento-elastico", "transposition"),
+    ("paralelsimo de dtaos", "paralelismo-de-datos", "transposition"),
+    ("servidro de prametros", "servidor-de-parametros", "transposition"),
     # nothing to find
     ("xyzzy", MISS, "miss"),
     ("", MISS, "miss"),
