@@ -181,7 +181,7 @@ def load_or_report(data_dir: Path, say: Words) -> Glossary | None:
     try:
         return load_glossary(data_dir)
     except GlossaryError as exc:
-        print(say("invalid_glossary", path=data_dir, report=exc.report()), file=sys.stderr)
+        print(say("invalid_glossary", path=data_dir, report=exc.report(lang=say.lang)), file=sys.stderr)
         return None
 
 
@@ -189,7 +189,7 @@ def _validate(directory: Path, say: Words) -> int:
     try:
         glossary = load_glossary(directory)
     except GlossaryError as exc:
-        print(exc.report())
+        print(exc.report(lang=say.lang))
         print(say.count("problems", len(exc.problems), count=len(exc.problems), path=directory), file=sys.stderr)
         return EXIT_FAIL
     cats = len(glossary.categories)

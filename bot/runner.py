@@ -45,7 +45,7 @@ def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_di
     try:
         catalog = load_catalog(data_dir, settings.cache_dir)
     except GlossaryError as exc:
-        print(say("run_invalid_glossary", path=data_dir, report=exc.report()), file=sys.stderr)
+        print(say("run_invalid_glossary", path=data_dir, report=exc.report(lang=say.lang)), file=sys.stderr)
         return 1
     log.info("glossary: %d terms from %s", len(catalog.glossary), data_dir)
     return asyncio.run(

@@ -11,10 +11,17 @@ class Problem:
 
     file: str
     line: int
-    message: str
+    message: str  # Spanish, the glossary's language
+    english: str = ""  # the same, for an English command line
 
-    def __str__(self) -> str:  # line 0: about the file (or folder) as a whole
-        return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
+    def text(self, lang: str = "es", file: str | None = None) -> str:
+        """`file:line: message` in that language (line 0: about the file or folder as a whole)."""
+        message = self.english if lang == "en" and self.english else self.message
+        file = self.file if file is None else file
+        return f"{file}:{self.line}: {message}" if self.line else f"{file}: {message}"
+
+    def __str__(self) -> str:
+        return self.text()
 
 
 class GlossaryError(Exception):
@@ -24,13 +31,11 @@ class GlossaryError(Exception):
         self.problems = sorted(problems, key=lambda p: (p.file, p.line, p.message))
         super().__init__(self.report())
 
-    def report(self, relative_to: str | None = None) -> str:
-        """One `file:line: message` per problem; with `relative_to` (the glossary directory), file names are
-        shown relative to it, as moderators in Discord should see them (not the server's own paths)."""
-        if relative_to is None:
-            return "\n".join(str(p) for p in self.problems)
-        prefix = relative_to.rstrip("/\\") + "/"
+    def report(self, relative_to: str | None = None, lang: str = "es") -> str:
+        """One `file:line: message` per problem, in that language; with `relative_to` (the glossary directory),
+        file names are shown relative to it, as moderators in Discord should see them (not the server's paths)."""
+        prefix = relative_to.rstrip("/\\") + "/" if relative_to is not None else None
         return "\n".join(
-            str(Problem(p.file.removeprefix(prefix), p.line, p.message)) if p.file.startswith(prefix) else str(p)
+            p.text(lang, p.file.removeprefix(prefix) if prefix and p.file.startswith(prefix) else None)
             for p in self.problems
         )

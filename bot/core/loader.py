@@ -54,7 +54,14 @@ def load_glossary(directory: Path | str) -> Glossary:
     directory = Path(directory)
     if not directory.is_dir():
         raise GlossaryError(
-            [Problem(str(directory), 0, "no existe o no es un directorio: indica la carpeta de términos")]
+            [
+                Problem(
+                    str(directory),
+                    0,
+                    "no existe o no es un directorio: indica la carpeta de términos",
+                    "does not exist or is not a folder: give the folder of the term files",
+                )
+            ]
         )
     files = iter_term_files(directory)
     return _build([(_display(directory, p), p.read_bytes()) for p in files])
@@ -81,6 +88,7 @@ def _display(directory: Path, path: Path) -> str:
 
 
 _LABELS = {"term": "el nombre", "en": "el nombre en inglés", "aliases": "el alias"}
+_LABELS_EN = {"term": "the name", "en": "the English name", "aliases": "the alias"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,10 +136,18 @@ class _Builder:
         if not self.meta_seen:
             folder = str(Path(files[0][0]).parent) if files else ""
             where = str(Path(folder) / META_FILE) if folder not in ("", ".") else META_FILE
-            self._add(where, 0, f"falta {META_FILE} en esta carpeta: créalo con title, subtitle y language")
+            self._add(
+                where,
+                0,
+                f"falta {META_FILE} en esta carpeta: créalo con title, subtitle y language",
+                f"{META_FILE} is missing in this folder: create it with title, subtitle and language",
+            )
         if not self.drafts and not self.problems:
             self._add(
-                files[0][0] if files else "glossary.yaml", 0, "no hay ningún término: añade un archivo de categoría"
+                files[0][0] if files else "glossary.yaml",
+                0,
+                "no hay ningún término: añade un archivo de categoría",
+                "there is no term: add a category file",
             )
         terms = self._link_terms()
         self._check_cards(terms)
@@ -168,6 +184,8 @@ class _Builder:
                     int(line),
                     f"la ficha de '{term.term}' suma {size} caracteres con sus rótulos y Discord admite {EMBED_TOTAL} "
                     "en total: acorta la definición, los alias o los enlaces",
+                    f"the card of '{term.term}' adds up to {size} characters with its labels and Discord allows "
+                    f"{EMBED_TOTAL} in all: shorten the definition, the aliases or the links",
                 )
 
     def _collision(self, first: _Key, second: _Key) -> None:
@@ -182,54 +200,103 @@ class _Builder:
             f"{_LABELS[culprit.field]} '{culprit.text}' ({culprit.field}) de '{owner.term}' coincide con "
             f"{_LABELS[other.field]} '{other.text}' ({other.field}) de '{taken.term}' ({other.file}:{other.line}): "
             "cada nombre, nombre en inglés o alias debe ser único; quita o cambia uno de los dos",
+            f"{_LABELS_EN[culprit.field]} '{culprit.text}' ({culprit.field}) of '{owner.term}' is the same as "
+            f"{_LABELS_EN[other.field]} '{other.text}' ({other.field}) of '{taken.term}' ({other.file}:{other.line})"
+            ": every name, English name and alias must be unique; remove or change one of them",
         )
 
-    def _add(self, file: str, line: int, message: str) -> None:
-        self.problems.append(Problem(file, line, message))
+    def _add(self, file: str, line: int, message: str, english: str) -> None:
+        """A problem, in Spanish and in English (the command line speaks its user's language)."""
+        self.problems.append(Problem(file, line, message, english))
 
     def _parse(self, name: str, data: bytes) -> yaml.Node | None:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            self._add(name, data.count(b"\n", 0, exc.start) + 1, "no es texto UTF-8: guarda el archivo como UTF-8")
+            self._add(
+                name,
+                data.count(b"\n", 0, exc.start) + 1,
+                "no es texto UTF-8: guarda el archivo como UTF-8",
+                "is not UTF-8 text: save the file as UTF-8",
+            )
             return None
         try:
             root = yaml.compose(text, Loader=_YamlLoader)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line + 1 if mark else 0
-            self._add(name, line, _yaml_problem(str(exc.problem or exc.context)))
+            self._add(name, line, *_yaml_problem(str(exc.problem or exc.context)))
             return None
         except yaml.reader.ReaderError as exc:  # a character YAML does not allow at all (control characters)
             line = text.count("\n", 0, max(exc.position, 0)) + 1
             what = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
-            self._add(name, line, f"hay un carácter invisible ({what}) que YAML no admite: bórralo")
+            self._add(
+                name,
+                line,
+                f"hay un carácter invisible ({what}) que YAML no admite: bórralo",
+                f"there is an invisible character ({what}) that YAML does not allow: delete it",
+            )
             return None
         except (yaml.YAMLError, RecursionError, ValueError, TypeError) as exc:
             log.debug("unparseable YAML in %s", name, exc_info=True)
-            self._add(name, 0, f"YAML ilegible ({type(exc).__name__}): revisa el archivo")
+            self._add(
+                name,
+                0,
+                f"YAML ilegible ({type(exc).__name__}): revisa el archivo",
+                f"unreadable YAML ({type(exc).__name__}): check the file",
+            )
             return None
         if root is None:
-            self._add(name, 1, "el archivo está vacío: añade 'category' y 'terms', o bórralo")
+            self._add(
+                name,
+                1,
+                "el archivo está vacío: añade 'category' y 'terms', o bórralo",
+                "the file is empty: add 'category' and 'terms', or delete it",
+            )
         return root
 
     # -- typed accessors ----------------------------------------------------------------------------
-    def _mapping(self, name: str, node: yaml.Node, allowed: set[str], what: str) -> dict[str, yaml.Node] | None:
+    def _mapping(
+        self, name: str, node: yaml.Node, allowed: set[str], what: tuple[str, str]
+    ) -> dict[str, yaml.Node] | None:
+        what_es, what_en = what
         if not isinstance(node, yaml.MappingNode):
-            self._add(name, _line(node), f"{what} debe ser un mapa de claves 'clave: valor'")
+            self._add(
+                name,
+                _line(node),
+                f"{what_es} debe ser un mapa de claves 'clave: valor'",
+                f"{what_en} must be a mapping of 'key: value'",
+            )
             return None
         out: dict[str, yaml.Node] = {}
         for key_node, value in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
-                self._add(name, _line(key_node), f"clave no válida en {what}: usa texto simple")
+                self._add(
+                    name,
+                    _line(key_node),
+                    f"clave no válida en {what_es}: usa texto simple",
+                    f"invalid key in {what_en}: use plain text",
+                )
                 continue
             key = str(key_node.value)
             if key not in allowed:
                 hint = difflib.get_close_matches(key, sorted(allowed), n=1)
-                fix = f"¿querías decir '{hint[0]}'?" if hint else f"las claves válidas son {', '.join(sorted(allowed))}"
-                self._add(name, _line(key_node), f"clave desconocida '{key}' en {what}: {fix}")
+                valid = ", ".join(sorted(allowed))
+                fix = f"¿querías decir '{hint[0]}'?" if hint else f"las claves válidas son {valid}"
+                fix_en = f"did you mean '{hint[0]}'?" if hint else f"the valid keys are {valid}"
+                self._add(
+                    name,
+                    _line(key_node),
+                    f"clave desconocida '{key}' en {what_es}: {fix}",
+                    f"unknown key '{key}' in {what_en}: {fix_en}",
+                )
             elif key in out:
-                self._add(name, _line(key_node), f"clave '{key}' repetida en {what}: deja solo una")
+                self._add(
+                    name,
+                    _line(key_node),
+                    f"clave '{key}' repetida en {what_es}: deja solo una",
+                    f"key '{key}' repeated in {what_en}: keep only one",
+                )
             else:
                 out[key] = value
         return out
@@ -240,22 +307,50 @@ class _Builder:
             return None
         if node.tag not in _PLAIN_TAGS:  # !!python/object, !custom: never constructed, and named as what they are
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-            self._add(name, _line(node), f"'{key}' lleva la etiqueta YAML '{tag}', que no se admite: quítala")
+            self._add(
+                name,
+                _line(node),
+                f"'{key}' lleva la etiqueta YAML '{tag}', que no se admite: quítala",
+                f"'{key}' carries the YAML tag '{tag}', which is not allowed: remove it",
+            )
             return None
         if not isinstance(node, yaml.ScalarNode) or (not node.style and _NOT_TEXT.fullmatch(node.value)):
-            kind = "una lista o un mapa" if not isinstance(node, yaml.ScalarNode) else f"'{node.value}' (no es texto)"
-            self._add(name, _line(node), f"'{key}' debe ser texto, no {kind}: ponlo entre comillas si hace falta")
+            scalar = isinstance(node, yaml.ScalarNode)
+            kind = f"'{node.value}' (no es texto)" if scalar else "una lista o un mapa"
+            kind_en = f"'{node.value}' (not text)" if scalar else "a list or a mapping"
+            self._add(
+                name,
+                _line(node),
+                f"'{key}' debe ser texto, no {kind}: ponlo entre comillas si hace falta",
+                f"'{key}' must be text, not {kind_en}: put it in quotes if need be",
+            )
             return None
         value = " ".join(str(node.value).split()) if key != "definition" else str(node.value).strip()
         if not value:
-            self._add(name, _line(node), f"'{key}' está vacío: escribe un valor o quita la clave")
+            self._add(
+                name,
+                _line(node),
+                f"'{key}' está vacío: escribe un valor o quita la clave",
+                f"'{key}' is empty: write a value or remove the key",
+            )
             return None
         if len(value) > limit:
-            self._add(name, _line(node), f"'{key}' tiene {len(value)} caracteres y Discord admite {limit}: acórtalo")
+            self._add(
+                name,
+                _line(node),
+                f"'{key}' tiene {len(value)} caracteres y Discord admite {limit}: acórtalo",
+                f"'{key}' has {len(value)} characters and Discord allows {limit}: shorten it",
+            )
             return None
         hidden = _invisible(value.replace("\n", " ").replace("\t", " ") if key == "definition" else value)
         if hidden is not None:
-            self._add(name, _line(node), f"'{key}' contiene un carácter invisible ({hidden}): bórralo")
+            self._add(
+                name,
+                _line(node),
+                f"'{key}' contiene un carácter invisible ({hidden}): bórralo",
+                f"'{key}' contains an invisible character "
+                f"({hidden.replace('en la posición', 'at position')}): delete it",
+            )
             return None
         return value
 
@@ -263,7 +358,12 @@ class _Builder:
         if node is None:
             return []
         if not isinstance(node, yaml.SequenceNode):
-            self._add(name, _line(node), f"'{key}' debe ser una lista, p. ej. [{key}1, {key}2]")
+            self._add(
+                name,
+                _line(node),
+                f"'{key}' debe ser una lista, p. ej. [{key}1, {key}2]",
+                f"'{key}' must be a list, e.g. [{key}1, {key}2]",
+            )
             return []
         out = []
         for item in node.value:
@@ -275,7 +375,7 @@ class _Builder:
     # -- files ------------------------------------------------------------------------------------
     def _meta(self, name: str, root: yaml.Node) -> None:
         self.meta_seen = True
-        fields = self._mapping(name, root, _META_KEYS, "glossary.yaml")
+        fields = self._mapping(name, root, _META_KEYS, ("glossary.yaml", "glossary.yaml"))
         if fields is None:
             return
         for key in ("title", "subtitle", "language"):
@@ -283,27 +383,47 @@ class _Builder:
             if value is not None:
                 self.meta[key] = value
         if "title" not in fields:
-            self._add(name, _line(root), "falta 'title': el nombre del glosario, p. ej. Glosario IA")
+            self._add(
+                name,
+                _line(root),
+                "falta 'title': el nombre del glosario, p. ej. Glosario IA",
+                "'title' is missing: the glossary's name, e.g. Glosario IA",
+            )
 
     def _category_file(self, name: str, root: yaml.Node) -> None:
-        fields = self._mapping(name, root, _FILE_KEYS, "el archivo de categoría")
+        fields = self._mapping(name, root, _FILE_KEYS, ("el archivo de categoría", "the category file"))
         if fields is None:
             return
         category = self._text(name, fields.get("category"), "category", limit=FIELD_LIMIT)
         if "category" not in fields:
-            self._add(name, _line(root), "falta 'category': el nombre de la categoría de estos términos")
+            self._add(
+                name,
+                _line(root),
+                "falta 'category': el nombre de la categoría de estos términos",
+                "'category' is missing: the name of these terms' category",
+            )
         terms = fields.get("terms")
         if terms is None:
-            self._add(name, _line(root), "falta 'terms': la lista de términos de esta categoría")
+            self._add(
+                name,
+                _line(root),
+                "falta 'terms': la lista de términos de esta categoría",
+                "'terms' is missing: the list of this category's terms",
+            )
             return
         if not isinstance(terms, yaml.SequenceNode):
-            self._add(name, _line(terms), "'terms' debe ser una lista de términos (cada uno empieza con '- term:')")
+            self._add(
+                name,
+                _line(terms),
+                "'terms' debe ser una lista de términos (cada uno empieza con '- term:')",
+                "'terms' must be a list of terms (each starts with '- term:')",
+            )
             return
         for node in terms.value:
             self._term(name, node, category or "")
 
     def _term(self, name: str, node: yaml.Node, category: str) -> None:
-        fields = self._mapping(name, node, _TERM_KEYS, "el término")
+        fields = self._mapping(name, node, _TERM_KEYS, ("el término", "the term"))
         if fields is None:
             return
         line = _line(node)
@@ -311,14 +431,22 @@ class _Builder:
         definition = self._text(name, fields.get("definition"), "definition", limit=DESCRIPTION_LIMIT)
         for key in ("term", "definition"):
             if key not in fields:
-                self._add(name, line, f"falta '{key}' en este término: es obligatorio")
+                self._add(
+                    name,
+                    line,
+                    f"falta '{key}' en este término: es obligatorio",
+                    f"'{key}' is missing in this term: it is required",
+                )
         en = self._text(name, fields.get("en"), "en", limit=FIELD_LIMIT)
         aliases = self._text_list(name, fields.get("aliases"), "aliases")
         related = self._text_list(name, fields.get("related"), "related")
         links = self._links(name, fields.get("links"))
         if len(", ".join(a for a, _ in aliases)) > FIELD_LIMIT:
             self._add(
-                name, _line(fields["aliases"]), f"los alias juntos superan {FIELD_LIMIT} caracteres: quita alguno"
+                name,
+                _line(fields["aliases"]),
+                f"los alias juntos superan {FIELD_LIMIT} caracteres: quita alguno",
+                f"the aliases together are over {FIELD_LIMIT} characters: remove some",
             )
         if term is None:
             return
@@ -343,25 +471,43 @@ class _Builder:
         if node is None:
             return []
         if not isinstance(node, yaml.SequenceNode):
-            self._add(name, _line(node), "'links' debe ser una lista de {title: ..., url: https://...}")
+            self._add(
+                name,
+                _line(node),
+                "'links' debe ser una lista de {title: ..., url: https://...}",
+                "'links' must be a list of {title: ..., url: https://...}",
+            )
             return []
         links = []
         for item in node.value:
-            fields = self._mapping(name, item, _LINK_KEYS, "el enlace")
+            fields = self._mapping(name, item, _LINK_KEYS, ("el enlace", "the link"))
             if fields is None:
                 continue
             title = self._text(name, fields.get("title"), "title", limit=TITLE_LIMIT)
             url = self._text(name, fields.get("url"), "url", limit=512)
             if "title" not in fields or "url" not in fields:
-                self._add(name, _line(item), "cada enlace necesita 'title' y 'url'")
+                self._add(
+                    name, _line(item), "cada enlace necesita 'title' y 'url'", "every link needs 'title' and 'url'"
+                )
                 continue
             if url is not None and not _is_web_url(url):
-                self._add(name, _line(fields["url"]), f"'{url}' no es una URL http(s) válida: {_url_fix(url)}")
+                fix, fix_en = _url_fix(url)
+                self._add(
+                    name,
+                    _line(fields["url"]),
+                    f"'{url}' no es una URL http(s) válida: {fix}",
+                    f"'{url}' is not a valid http(s) URL: {fix_en}",
+                )
                 continue
             if title and url:
                 links.append(Link(title, url))
         if len("\n".join(f"[{link.title}]({link.url})" for link in links)) > FIELD_LIMIT:
-            self._add(name, _line(node), f"los enlaces juntos superan {FIELD_LIMIT} caracteres: quita alguno")
+            self._add(
+                name,
+                _line(node),
+                f"los enlaces juntos superan {FIELD_LIMIT} caracteres: quita alguno",
+                f"the links together are over {FIELD_LIMIT} characters: remove some",
+            )
         return links
 
     # -- cross-file checks ---------------------------------------------------------------------------
@@ -371,7 +517,12 @@ class _Builder:
         for index, draft in enumerate(self.drafts):
             term_id = slug(draft.term)
             if not term_id:
-                self._add(draft.file, draft.line, f"el nombre '{draft.term}' no tiene letras ni números")
+                self._add(
+                    draft.file,
+                    draft.line,
+                    f"el nombre '{draft.term}' no tiene letras ni números",
+                    f"the name '{draft.term}' has no letters or digits",
+                )
                 continue
             if term_id in ids and ids[term_id] != index:
                 first = self.drafts[ids[term_id]]
@@ -380,6 +531,8 @@ class _Builder:
                     draft.line,
                     f"'{draft.term}' repite el término '{first.term}' "
                     f"({first.file}:{first.line}): fusiónalos o cambia el nombre",
+                    f"'{draft.term}' repeats the term '{first.term}' ({first.file}:{first.line}): "
+                    "merge them or rename one",
                 )
                 continue
             ids[term_id] = index
@@ -393,7 +546,10 @@ class _Builder:
                 norm = normalize(key)
                 if not norm:
                     self._add(
-                        draft.file, key_line, f"{_LABELS[field_name]} '{key}' no tiene letras ni números: quítalo"
+                        draft.file,
+                        key_line,
+                        f"{_LABELS[field_name]} '{key}' no tiene letras ni números: quítalo",
+                        f"{_LABELS_EN[field_name]} '{key}' has no letters or digits: remove it",
                     )
                     continue
                 mine = _Key(index, field_name, key, draft.file, key_line)
@@ -413,9 +569,20 @@ class _Builder:
                 if target is None:
                     hint = difflib.get_close_matches(name, [d.term for d in self.drafts], n=1)
                     fix = f"¿querías decir '{hint[0]}'?" if hint else "escribe el nombre de un término existente"
-                    self._add(draft.file, line, f"'related' nombra '{name}', que no es ningún término: {fix}")
+                    fix_en = f"did you mean '{hint[0]}'?" if hint else "write the name of an existing term"
+                    self._add(
+                        draft.file,
+                        line,
+                        f"'related' nombra '{name}', que no es ningún término: {fix}",
+                        f"'related' names '{name}', which is no term: {fix_en}",
+                    )
                 elif target is draft:
-                    self._add(draft.file, line, f"'{draft.term}' no puede estar relacionado consigo mismo: quítalo")
+                    self._add(
+                        draft.file,
+                        line,
+                        f"'{draft.term}' no puede estar relacionado consigo mismo: quítalo",
+                        f"'{draft.term}' cannot be related to itself: remove it",
+                    )
                 elif slug(target.term) not in related:
                     related.append(slug(target.term))
             terms.append(
@@ -454,11 +621,13 @@ _YAML_MESSAGES = (
 )
 
 
-def _yaml_problem(parser_says: str) -> str:
-    for english, spanish in _YAML_MESSAGES:
-        if parser_says.startswith(english):
-            return f"YAML mal formado: {spanish}"
-    return f"YAML mal formado (el analizador dice: «{parser_says}»): revisa la sangría y las comillas"
+def _yaml_problem(parser_says: str) -> tuple[str, str]:
+    """The YAML parser's message for the editor: (Spanish, English)."""
+    english = f"malformed YAML ({parser_says}): check the indentation and the quotes"
+    for start, spanish in _YAML_MESSAGES:
+        if parser_says.startswith(start):
+            return f"YAML mal formado: {spanish}", english
+    return f"YAML mal formado (el analizador dice: «{parser_says}»): revisa la sangría y las comillas", english
 
 
 # Characters nobody sees in a name or a definition: zero-width, bidirectional overrides, control characters.
@@ -470,25 +639,28 @@ def _invisible(value: str) -> str | None:
     if found is None:
         return None
     char = found.group()
-    name = unicodedata.name(char, "carácter de control")
-    return f"U+{ord(char):04X} {name}, en la posición {found.start() + 1}"
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X}{' ' + name if name else ''}, en la posición {found.start() + 1}"
 
 
 def _line(node: yaml.Node) -> int:
     return node.start_mark.line + 1
 
 
-def _url_fix(url: str) -> str:
-    """What to do about a link that is not a web address, in the words of what is wrong with it."""
+def _url_fix(url: str) -> tuple[str, str]:
+    """What to do about a link that is not a web address, in the words of what is wrong with it (es, en)."""
     if any(ch.isspace() for ch in url):
-        return "quita los espacios (o escríbelos como %20)"
+        return "quita los espacios (o escríbelos como %20)", "remove the spaces (or write them as %20)"
     try:
         parts = urlsplit(url)
     except ValueError:
-        return "revisa los corchetes y los dos puntos"
+        return "revisa los corchetes y los dos puntos", "check the brackets and the colons"
     if parts.scheme not in ("http", "https"):
-        return "debe empezar por https:// (o http://)"
-    return "le falta el dominio, p. ej. https://ejemplo.org/pagina"
+        return "debe empezar por https:// (o http://)", "it must start with https:// (or http://)"
+    return (
+        "le falta el dominio, p. ej. https://ejemplo.org/pagina",
+        "the domain is missing, e.g. https://example.org/page",
+    )
 
 
 def _is_web_url(url: str) -> bool:
