@@ -16,7 +16,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -68,9 +67,7 @@ def child(mode: str, data_dir: Path, cache_dir: Path, n_queries: int, baseline_q
         index = SearchIndex(glossary)
         t2 = time.perf_counter()
         out.update(load_validate_s=t1 - t0, index_s=t2 - t1, load_index_s=t2 - t0)
-        # What load_catalog does on a miss: the cache is written beside the start (this process waits for it
-        # before exiting, so the next child finds it), and does not delay serving.
-        threading.Thread(target=write_cache, args=(cache_path(data_dir, cache_dir), glossary, index)).start()
+        write_cache(cache_path(data_dir, cache_dir), glossary, index)  # what load_catalog does on a miss
     else:
         catalog = load_catalog(data_dir, cache_dir)
         index = catalog.index

@@ -95,7 +95,7 @@ def _main(argv: list[str] | None) -> int:
     try:
         settings = Settings.from_env()
     except SettingsError as exc:
-        print(say("settings_error", error=exc), file=sys.stderr)
+        print(say("settings_error", error=exc.text(say.lang)), file=sys.stderr)
         return EXIT_USAGE
     data_dir = args.data or settings.data_dir
     command = args.command or "run"

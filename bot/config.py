@@ -12,7 +12,14 @@ PROJECT_DATA = Path(__file__).resolve().parent.parent / "glossary_data"
 
 
 class SettingsError(ValueError):
-    """A setting has a value we cannot use (the operator's fault)."""
+    """A setting has a value we cannot use (the operator's fault); in Spanish and in English."""
+
+    def __init__(self, message: str, english: str) -> None:
+        super().__init__(message)
+        self.english = english
+
+    def text(self, lang: str = "es") -> str:
+        return self.english if lang == "en" else str(self)
 
 
 def default_data_dir() -> Path:
@@ -66,15 +73,27 @@ class Settings:
         guild = env.get("GLOSARIO_DEV_GUILD", "").strip()
         app_id = env.get("DISCORD_APPLICATION_ID", "").strip()
         if app_id and not app_id.isdigit():
-            raise SettingsError(f"DISCORD_APPLICATION_ID debe ser el id numérico de la aplicación, no '{app_id}'")
+            raise SettingsError(
+                f"DISCORD_APPLICATION_ID debe ser el id numérico de la aplicación, no '{app_id}'",
+                f"DISCORD_APPLICATION_ID must be the application's numeric id, not '{app_id}'",
+            )
         if guild and not guild.isdigit():
-            raise SettingsError(f"GLOSARIO_DEV_GUILD debe ser el id numérico de un servidor, no '{guild}'")
+            raise SettingsError(
+                f"GLOSARIO_DEV_GUILD debe ser el id numérico de un servidor, no '{guild}'",
+                f"GLOSARIO_DEV_GUILD must be a server's numeric id, not '{guild}'",
+            )
         level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-            raise SettingsError(f"LOG_LEVEL debe ser DEBUG, INFO, WARNING o ERROR, no '{level}'")
+            raise SettingsError(
+                f"LOG_LEVEL debe ser DEBUG, INFO, WARNING o ERROR, no '{level}'",
+                f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not '{level}'",
+            )
         log_format = env.get("LOG_FORMAT", "text").strip().lower() or "text"
         if log_format not in ("text", "json"):
-            raise SettingsError(f"LOG_FORMAT debe ser text o json, no '{log_format}'")
+            raise SettingsError(
+                f"LOG_FORMAT debe ser text o json, no '{log_format}'",
+                f"LOG_FORMAT must be text or json, not '{log_format}'",
+            )
         data = env.get("GLOSARIO_DATA", "").strip()
         db = env.get("GLOSARIO_DB", "").strip()
         return cls(

@@ -62,7 +62,7 @@ async def serve(
     try:
         db = await Database.open(settings.db_path)
     except StorageError as exc:
-        print(str(exc), file=sys.stderr)
+        print(exc.text(say.lang) if say else str(exc), file=sys.stderr)
         return 1
     services = await Services.create(settings, catalog, db)
     use_endpoints(settings.api_base, settings.gateway_url)
@@ -159,7 +159,7 @@ async def _open_existing(settings: Settings, missing: str, say, *, read_only: bo
     try:
         return await (Database.open_read_only(path) if read_only else Database.open(path))
     except StorageError as exc:
-        print(str(exc), file=sys.stderr)
+        print(exc.text(say.lang) if say else str(exc), file=sys.stderr)
         return None
 
 

@@ -396,3 +396,32 @@ def test_every_argument_has_help_and_there_is_a_version(capsys):
     with pytest.raises(SystemExit) as info:
         main(["--version"])
     assert info.value.code == 0 and capsys.readouterr().out.strip() == f"glosario-bot {__version__}"
+
+
+def test_english_locale_gets_english_reports_and_errors(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "glossary.yaml").write_text("title: X\n")
+    (bad / "a.yaml").write_text("category: C\nterms:\n  - term: A\n    defintion: x\n")
+    code, out, err = run(capsys, "validate", str(bad))
+    assert code == 1
+    assert f"{bad / 'a.yaml'}:4: unknown key 'defintion' in the term: did you mean 'definition'?" in out
+    assert f"{bad / 'a.yaml'}:3: 'definition' is missing in this term: it is required" in out
+    assert err.strip() == f"2 problems in {bad}"
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "none.db"))
+    code, _, err = run(capsys, "misses")
+    assert code == 1 and err.startswith("There is no database at") and "GLOSARIO_DB" in err
+    (tmp_path / "newer.db").write_bytes(b"")
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "newer.db") as conn:
+        conn.execute("PRAGMA user_version = 99")
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "newer.db"))
+    code, _, err = run(capsys, "misses")
+    assert code == 1 and "has schema 99" in err and "Upgrade the bot" in err
+    monkeypatch.setenv("LOG_LEVEL", "LOUD")
+    code, _, err = run(capsys, "list")
+    assert (
+        code == 2 and err.strip() == "Configuration error: LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not 'LOUD'"
+    )

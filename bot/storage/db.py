@@ -144,7 +144,15 @@ async def within_a_second(awaitable: Awaitable[T]) -> T:
 
 
 class StorageError(Exception):
-    """The database cannot be used (the operator's fault or the machine's): says which path and what to do."""
+    """The database cannot be used (the operator's fault or the machine's): says which path and what to do,
+    in Spanish and in English (the command line speaks its user's language)."""
+
+    def __init__(self, message: str, english: str = "") -> None:
+        super().__init__(message)
+        self.english = english or message
+
+    def text(self, lang: str = "es") -> str:
+        return self.english if lang == "en" else str(self)
 
 
 class Database:
@@ -167,7 +175,9 @@ class Database:
         except OSError as exc:
             raise StorageError(
                 f"No se puede crear el directorio de la base de datos {path.parent} ({exc.strerror}). "
-                "Crea el directorio con permisos de escritura para el usuario del bot o indica otro con GLOSARIO_DB."
+                "Crea el directorio con permisos de escritura para el usuario del bot o indica otro con GLOSARIO_DB.",
+                f"Cannot create the database folder {path.parent} ({exc.strerror}). Create it, writable by the "
+                "bot's user, or give another one with GLOSARIO_DB.",
             ) from None
         _check_writable(path)
         try:
@@ -175,7 +185,9 @@ class Database:
         except sqlite3.Error as exc:
             raise StorageError(
                 f"No se puede abrir la base de datos {path} ({exc}). Comprueba que el directorio "
-                f"{path.parent} admite escritura para el usuario del bot, o indica otra ruta con GLOSARIO_DB."
+                f"{path.parent} admite escritura para el usuario del bot, o indica otra ruta con GLOSARIO_DB.",
+                f"Cannot open the database {path} ({exc}). Check that the folder {path.parent} is writable by "
+                "the bot's user, or give another path with GLOSARIO_DB.",
             ) from None
         db = cls(conn, path)
         try:
@@ -190,7 +202,7 @@ class Database:
             raise
         except sqlite3.DatabaseError as exc:
             await db.close()
-            raise StorageError(_explain(path, exc)) from None
+            raise StorageError(*_explain(path, exc)) from None
         return db
 
     @classmethod
@@ -201,20 +213,22 @@ class Database:
         try:
             conn = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
         except sqlite3.Error as exc:
-            raise StorageError(_explain(path, exc)) from None
+            raise StorageError(*_explain(path, exc)) from None
         db = cls(conn, path)
         try:
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             (version,) = await (await conn.execute("PRAGMA user_version")).fetchone()
         except sqlite3.DatabaseError as exc:
             await conn.close()
-            raise StorageError(_explain(path, exc)) from None
+            raise StorageError(*_explain(path, exc)) from None
         if version != SCHEMA_VERSION:
             await conn.close()
             newer = version > SCHEMA_VERSION
             raise StorageError(
                 f"La base de datos {path} tiene el esquema {version} y esta versión del bot usa el {SCHEMA_VERSION}. "
-                + ("Actualiza el bot." if newer else "Arranca el bot (o `glosario-bot run`) una vez para migrarla.")
+                + ("Actualiza el bot." if newer else "Arranca el bot (o `glosario-bot run`) una vez para migrarla."),
+                f"The database {path} has schema {version} and this version of the bot uses {SCHEMA_VERSION}. "
+                + ("Upgrade the bot." if newer else "Start the bot (`glosario-bot run`) once to migrate it."),
             )
         return db
 
@@ -231,7 +245,9 @@ class Database:
         if version > SCHEMA_VERSION:
             raise StorageError(
                 f"La base de datos {self.path} tiene el esquema {version}, más nuevo que el de esta versión del bot "
-                f"({SCHEMA_VERSION}). Actualiza el bot, o usa una copia de seguridad anterior a la actualización."
+                f"({SCHEMA_VERSION}). Actualiza el bot, o usa una copia de seguridad anterior a la actualización.",
+                f"The database {self.path} has schema {version}, newer than this version of the bot's "
+                f"({SCHEMA_VERSION}). Upgrade the bot, or use a backup from before the upgrade.",
             )
         for number in range(version + 1, SCHEMA_VERSION + 1):
             log.info("applying database migration %d to %s", number, self.path)
@@ -302,26 +318,43 @@ def _check_writable(path: Path) -> None:
         with tempfile.TemporaryFile(dir=path.parent):
             pass
     except OSError as exc:
-        problem = f"el directorio {path.parent} no admite escritura ({exc.strerror})"
+        problem = (
+            f"el directorio {path.parent} no admite escritura ({exc.strerror})",
+            f"the folder {path.parent} is not writable ({exc.strerror})",
+        )
     if problem is None and path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
-        problem = f"{path} es un directorio" if path.is_dir() else f"el archivo {path} es de solo lectura"
+        problem = (
+            (f"{path} es un directorio", f"{path} is a folder")
+            if path.is_dir()
+            else (f"el archivo {path} es de solo lectura", f"the file {path} is read-only")
+        )
     if problem is not None:
         raise StorageError(
-            f"No se puede escribir en la base de datos {path}: {problem}. Da permiso de escritura al usuario "
-            f"del bot, o indica otra ruta con GLOSARIO_DB."
+            f"No se puede escribir en la base de datos {path}: {problem[0]}. Da permiso de escritura al usuario "
+            f"del bot, o indica otra ruta con GLOSARIO_DB.",
+            f"Cannot write the database {path}: {problem[1]}. Make it writable by the bot's user, or give "
+            "another path with GLOSARIO_DB.",
         )
 
 
-def _explain(path: Path, exc: sqlite3.DatabaseError) -> str:
+def _explain(path: Path, exc: sqlite3.DatabaseError) -> tuple[str, str]:
+    """What a database error means for the operator: (Spanish, English)."""
     text = str(exc)
     if "not a database" in text or "malformed" in text:
         return (
             f"El archivo {path} no es una base de datos SQLite válida o está dañado ({text}). "
-            "Restaura una copia de seguridad, o muévelo a otro sitio para empezar con una base vacía."
+            "Restaura una copia de seguridad, o muévelo a otro sitio para empezar con una base vacía.",
+            f"The file {path} is not a valid SQLite database, or it is damaged ({text}). Restore a backup, or "
+            "move it away to start with an empty database.",
         )
     if "readonly" in text or "unable to open" in text:
         return (
             f"No se puede escribir en la base de datos {path} ({text}). "
-            f"Da permiso de escritura sobre {path.parent} al usuario del bot, o indica otra ruta con GLOSARIO_DB."
+            f"Da permiso de escritura sobre {path.parent} al usuario del bot, o indica otra ruta con GLOSARIO_DB.",
+            f"Cannot write the database {path} ({text}). Make {path.parent} writable by the bot's user, or give "
+            "another path with GLOSARIO_DB.",
         )
-    return f"Error de la base de datos {path}: {text}. Revisa el archivo y los permisos de {path.parent}."
+    return (
+        f"Error de la base de datos {path}: {text}. Revisa el archivo y los permisos de {path.parent}.",
+        f"Database error in {path}: {text}. Check the file and the permissions of {path.parent}.",
+    )
