@@ -90,25 +90,14 @@ def _write_json(fh, value: object, depth: int = 3) -> None:
     at 100,000 terms), and one `json.dumps` of everything would double the memory for a moment and hold the
     interpreter for a whole second (a reload writes it from a worker thread while the bot serves). The outer
     `depth` levels are written key by key, and long lists and dicts a slice of 5,000 at a time."""
-    if isinstance(value, dict) and depth > 0 and len(value) > _SLICE:
-        items = list(value.items())
-        fh.write("{")
-        for start in range(0, len(items), _SLICE):
-            chunk = json.dumps(dict(items[start : start + _SLICE]), ensure_ascii=False, separators=(",", ":"))
-            fh.write(("," if start else "") + chunk[1:-1])
-        fh.write("}")
+    if isinstance(value, dict | list | tuple) and len(value) > _SLICE:
+        _write_sliced(fh, value)
     elif isinstance(value, dict) and depth > 0:
         fh.write("{")
         for n, (key, part) in enumerate(value.items()):
             fh.write(("," if n else "") + json.dumps(key) + ":")
             _write_json(fh, part, depth - 1)
         fh.write("}")
-    elif isinstance(value, list | tuple) and len(value) > _SLICE:
-        fh.write("[")
-        for start in range(0, len(value), _SLICE):
-            chunk = json.dumps(list(value[start : start + _SLICE]), ensure_ascii=False, separators=(",", ":"))
-            fh.write(("," if start else "") + chunk[1:-1])
-        fh.write("]")
     elif isinstance(value, tuple) and depth > 0:
         fh.write("[")
         for n, part in enumerate(value):
@@ -117,6 +106,18 @@ def _write_json(fh, value: object, depth: int = 3) -> None:
         fh.write("]")
     else:
         fh.write(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def _write_sliced(fh, value: dict | list | tuple) -> None:
+    """A long list or dict, _SLICE items per call of the C encoder."""
+    is_dict = isinstance(value, dict)
+    items = list(value.items()) if is_dict else list(value)
+    fh.write("{" if is_dict else "[")
+    for start in range(0, len(items), _SLICE):
+        part = items[start : start + _SLICE]
+        chunk = json.dumps(dict(part) if is_dict else part, ensure_ascii=False, separators=(",", ":"))
+        fh.write(("," if start else "") + chunk[1:-1])
+    fh.write("}" if is_dict else "]")
 
 
 _SLICE = 5_000

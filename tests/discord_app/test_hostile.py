@@ -112,12 +112,17 @@ async def test_alias_proposals_count_people_and_only_what_the_bot_offered(fake, 
     assert fields["Propuestas de alias"] == "«paralelismo de modelos» → Paralelismo de Datos, 2 personas"
 
 
-async def test_a_forged_modal_submit_is_refused(fake, bot, harness):
-    await ask(fake, "tokenizacion", user_id=70)
+async def one_gap_listed(fake, bot, harness, user_id: int) -> tuple[list[dict], dict]:
+    """A member's question that found nothing, and the moderators' list showing it: its menus and message."""
+    await ask(fake, "tokenizacion", user_id=user_id)
     await harness.flushed(bot)
     _, listing = await admin(fake, "pendientes")
-    resolve = components(listing["data"])[3]
-    message = bot_message(listing["data"], "1")
+    return components(listing["data"]), bot_message(listing["data"], "1")
+
+
+async def test_a_forged_modal_submit_is_refused(fake, bot, harness):
+    menus, message = await one_gap_listed(fake, bot, harness, user_id=70)
+    resolve = menus[3]
     modal = await fake.response(
         await fake.click(message, resolve["custom_id"], permissions=MODERATOR, values=[resolve["options"][0]["value"]])
     )
@@ -130,11 +135,8 @@ async def test_a_forged_modal_submit_is_refused(fake, bot, harness):
 
 
 async def test_a_forged_menu_value_gets_an_answer(fake, bot, harness):
-    await ask(fake, "tokenizacion", user_id=80)
-    await harness.flushed(bot)
-    _, listing = await admin(fake, "pendientes")
-    ignore = components(listing["data"])[2]
-    message = bot_message(listing["data"], "1")
+    menus, message = await one_gap_listed(fake, bot, harness, user_id=80)
+    ignore = menus[2]
     for value in ("9" * 40, "-1", "abc"):
         answer = await fake.response(
             await fake.click(message, ignore["custom_id"], permissions=MODERATOR, values=[value])
