@@ -148,15 +148,15 @@ def _replies_in_flight() -> set[asyncio.Task]:
     return {t for t in asyncio.all_tasks() if t is not current and not t.done() and t.get_name().startswith(prefixes)}
 
 
-def _valid(value: object) -> object:
-    """The same JSON value with every string made encodable (lone surrogates replaced)."""
-    if isinstance(value, str):
-        return valid_text(value)
-    if isinstance(value, dict):
-        return {k: _valid(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_valid(v) for v in value]
-    return value
+def _make_valid(value: dict | list) -> None:
+    """Make every string of a JSON value encodable, in place (lone surrogates replaced); ASCII costs nothing."""
+    pairs = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in pairs:
+        if isinstance(item, str):
+            if not item.isascii():
+                value[key] = valid_text(item)  # a value replaced, no key added: the iteration is unaffected
+        elif isinstance(item, dict | list):
+            _make_valid(item)
 
 
 def _what(interaction: discord.Interaction) -> str:
@@ -203,8 +203,8 @@ class GlossaryBot(commands.Bot):
         parse_interaction = parsers["INTERACTION_CREATE"]
 
         def parse_valid_interaction(data: dict) -> None:
-            if "data" in data:
-                data["data"] = _valid(data["data"])
+            if isinstance(data.get("data"), dict):
+                _make_valid(data["data"])
             parse_interaction(data)
 
         parsers["INTERACTION_CREATE"] = parse_valid_interaction
@@ -321,13 +321,17 @@ class GlossaryBot(commands.Bot):
     async def on_resumed(self) -> None:
         self._beat()
 
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
+    def dispatch(self, event_name: str, /, *args: object, **kwargs: object) -> None:
         """Every button, menu and modal gets an answer: one that nothing handled (a forged or unknown custom_id,
-        or a list whose buttons died with a restart) gets a short private note before Discord's 3 s are up."""
-        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
-            task = asyncio.get_running_loop().create_task(self._answer_if_unanswered(interaction))
-            self.background_tasks.add(task)
-            task.add_done_callback(self.background_tasks.discard)
+        or a list whose buttons died with a restart) gets a short private note before Discord's 3 s are up.
+        (Watched here rather than in an `on_interaction` listener, which would cost a task for every command.)"""
+        if event_name == "interaction":
+            interaction = args[0]
+            if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+                task = asyncio.get_running_loop().create_task(self._answer_if_unanswered(interaction))
+                self.background_tasks.add(task)
+                task.add_done_callback(self.background_tasks.discard)
+        super().dispatch(event_name, *args, **kwargs)
 
     async def _answer_if_unanswered(self, interaction: discord.Interaction) -> None:
         await asyncio.sleep(UNANSWERED_AFTER)

@@ -45,11 +45,24 @@ def fit(embed: discord.Embed) -> discord.Embed:
     Each part is first cut to its own limit. If the whole is still over 6,000 characters, parts are shortened
     in this order until it fits: the footer, the author line, the fields from the last to the first, then the
     description; the title and field names stay. A cut part ends in "…"; nothing is dropped silently."""
+    fields = embed.fields
+    if (
+        len(embed) <= TOTAL
+        and len(fields) <= MAX_FIELDS
+        and len(embed.title or "") <= LIMITS["title"]
+        and len(embed.description or "") <= LIMITS["description"]
+        and len(embed.footer.text or "") <= LIMITS["footer"]
+        and len(embed.author.name or "") <= LIMITS["author"]
+        and all(
+            f.name and f.value and len(f.name) <= LIMITS["field_name"] and len(f.value) <= LIMITS["field_value"]
+            for f in fields
+        )
+    ):
+        return embed  # the usual case, checked in one pass
     if embed.title:
         embed.title = shorten(embed.title, LIMITS["title"])
     if embed.description:
         embed.description = shorten(embed.description, LIMITS["description"])
-    fields = embed.fields
     while len(embed.fields) > MAX_FIELDS:
         embed.remove_field(len(embed.fields) - 1)
     for i, f in enumerate(fields[:MAX_FIELDS]):

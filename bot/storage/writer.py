@@ -75,7 +75,8 @@ class WriteQueue:
         self._unsaved: list[dict[str, Any]] = []  # neither the database nor the journal took these yet
         self._in_flight: list[dict[str, Any]] = []  # the batch being written right now
         self._linger = linger
-        self._ids = (f"{secrets.token_hex(6)}-{n}" for n in itertools.count())
+        run = secrets.token_hex(6)  # once per queue: ids are unique across runs, and cheap to make
+        self._ids = (f"{run}-{n}" for n in itertools.count())
         self.written = 0
         self.rejected = 0
 
