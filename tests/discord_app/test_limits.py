@@ -3,6 +3,7 @@ refuses (each part of an embed, and 6,000 characters across a message's embeds).
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import pytest
@@ -89,7 +90,11 @@ async def test_a_daily_post_discord_refuses_is_recorded_not_retried_all_day(fake
         permissions=MODERATOR,
     )
     await fake.response(iid)
-    await fake.wait_for(lambda: not fake.channel_errors)
+    for _ in range(500):  # until the bot has recorded what Discord answered
+        if harness.rows("SELECT status FROM daily_posts") == [("failed",)]:
+            break
+        await asyncio.sleep(0.01)
+    assert harness.rows("SELECT status, detail FROM daily_posts")[0][0] == "failed"
     daily = bot.get_cog("DailyCog")
     await daily.scheduler.coro(daily)  # a later tick that day
     assert fake.channel_messages.get(str(channel)) is None  # not posted again and again
