@@ -14,8 +14,9 @@ from bot.config import Settings, SettingsError, locale_language
 from bot.core.errors import GlossaryError
 from bot.core.loader import load_glossary
 from bot.core.mentions import first_sentence
-from bot.core.model import Glossary, Term
-from bot.core.search import Ambiguous, Found, LookupResult, NotFound
+from bot.core.model import Glossary
+from bot.core.search import Found
+from bot.terminal import format_lookup, load_or_report, lookup_json
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -99,8 +100,12 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_USAGE
     data_dir = args.data or settings.data_dir
     command = args.command or "run"
-    if command in ("run", "sync", "misses", "daily", "resolve", "ignore"):
-        from bot import runner  # imports discord and aiosqlite only when they are needed
+    if command in ("misses", "daily", "resolve", "ignore"):
+        from bot import offline  # the database, not Discord: discord.py is never imported for these
+
+        return offline.dispatch(command, args, settings, data_dir)
+    if command in ("run", "sync"):
+        from bot import runner  # imports discord only when it is needed
 
         return runner.dispatch(command, args, settings, data_dir)
     if command == "validate":
@@ -174,17 +179,6 @@ def application_id_from_token(token: str | None) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def load_or_report(data_dir: Path, say: Words) -> Glossary | None:
-    if not Path(data_dir).is_dir():
-        print(say("no_glossary_dir", path=Path(data_dir).resolve()), file=sys.stderr)
-        return None
-    try:
-        return load_glossary(data_dir)
-    except GlossaryError as exc:
-        print(say("invalid_glossary", path=data_dir, report=exc.report(lang=say.lang)), file=sys.stderr)
-        return None
-
-
 def _validate(directory: Path, say: Words) -> int:
     try:
         glossary = load_glossary(directory)
@@ -203,45 +197,6 @@ def _list(glossary: Glossary) -> int:
         for term in sorted((t for t in glossary if t.category == category), key=lambda t: t.term.casefold()):
             print(f"  {term.term}" + (f" — {term.en}" if term.en else ""))
     return EXIT_OK
-
-
-def lookup_json(query: str, result: LookupResult) -> dict:
-    """The machine-readable form of one lookup (one line of `lookup --json`)."""
-    if isinstance(result, Found):
-        return {"query": query, "status": "found", "term": result.term.to_dict(), "suggestions": []}
-    if isinstance(result, Ambiguous):
-        suggestions = [{"id": s.term.id, "term": s.term.term, "score": s.score} for s in result.candidates]
-        return {"query": query, "status": "ambiguous", "term": None, "suggestions": suggestions}
-    return {"query": query, "status": "not_found", "term": None, "suggestions": []}
-
-
-def format_lookup(query: str, result: LookupResult, glossary: Glossary, say: Words) -> str:
-    """The terminal form of one lookup."""
-    if isinstance(result, Found):
-        return format_term(result.term, glossary, say)
-    missing = say("not_in_glossary", query=query)
-    if isinstance(result, Ambiguous):
-        return f"{missing} {say('did_you_mean', names=', '.join(s.term.term for s in result.candidates))}\n"
-    assert isinstance(result, NotFound)
-    return missing + "\n"
-
-
-def format_term(term: Term, glossary: Glossary, say: Words) -> str:
-    lines = [term.term + (f" ({term.en})" if term.en else ""), "", _wrap(term.definition), ""]
-    lines.append(f"{say('category')}: {term.category}")
-    if term.aliases:
-        lines.append(f"{say('also')}: {', '.join(term.aliases)}")
-    related = [glossary.get(r) for r in term.related]
-    if related:
-        lines.append(f"{say('related')}: {', '.join(t.term for t in related if t)}")
-    lines.extend(f"{say('link')}: {link.title} <{link.url}>" for link in term.links)
-    return "\n".join(lines) + "\n"
-
-
-def _wrap(text: str, width: int = 100) -> str:
-    import textwrap
-
-    return textwrap.fill(text, width=width, initial_indent="  ", subsequent_indent="  ")
 
 
 if __name__ == "__main__":  # pragma: no cover

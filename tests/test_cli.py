@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -425,3 +426,16 @@ def test_english_locale_gets_english_reports_and_errors(tmp_path, capsys, monkey
     assert (
         code == 2 and err.strip() == "Configuration error: LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not 'LOUD'"
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["lookup", "horovod"], ["search", "gradientes"], ["list"], ["validate"], ["misses"], ["daily"], ["ignore", "1"]],
+    ids=lambda argv: argv[0],
+)
+def test_offline_commands_never_import_discord(tmp_path, argv):
+    """The editors' commands start fast: discord.py (and with it aiohttp) is imported only by run and sync."""
+    program = f"import sys; from bot.cli import main; main({argv!r}); print('discord' in sys.modules)"
+    env = {**os.environ, "GLOSARIO_DB": str(tmp_path / "g.db")}
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert done.stdout.strip().splitlines()[-1] == "False", done.stderr

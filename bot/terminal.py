@@ -1,0 +1,61 @@
+"""What the command line prints for terms and lookups, and the glossary it loads (shared by its commands)."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+from bot.cli_text import Words
+from bot.core.errors import GlossaryError
+from bot.core.loader import load_glossary
+from bot.core.model import Glossary, Term
+from bot.core.search import Ambiguous, Found, LookupResult, NotFound
+
+
+def load_or_report(data_dir: Path, say: Words) -> Glossary | None:
+    if not Path(data_dir).is_dir():
+        print(say("no_glossary_dir", path=Path(data_dir).resolve()), file=sys.stderr)
+        return None
+    try:
+        return load_glossary(data_dir)
+    except GlossaryError as exc:
+        print(say("invalid_glossary", path=data_dir, report=exc.report(lang=say.lang)), file=sys.stderr)
+        return None
+
+
+def lookup_json(query: str, result: LookupResult) -> dict:
+    """The machine-readable form of one lookup (one line of `lookup --json`)."""
+    if isinstance(result, Found):
+        return {"query": query, "status": "found", "term": result.term.to_dict(), "suggestions": []}
+    if isinstance(result, Ambiguous):
+        suggestions = [{"id": s.term.id, "term": s.term.term, "score": s.score} for s in result.candidates]
+        return {"query": query, "status": "ambiguous", "term": None, "suggestions": suggestions}
+    return {"query": query, "status": "not_found", "term": None, "suggestions": []}
+
+
+def format_lookup(query: str, result: LookupResult, glossary: Glossary, say: Words) -> str:
+    """The terminal form of one lookup."""
+    if isinstance(result, Found):
+        return format_term(result.term, glossary, say)
+    missing = say("not_in_glossary", query=query)
+    if isinstance(result, Ambiguous):
+        return f"{missing} {say('did_you_mean', names=', '.join(s.term.term for s in result.candidates))}\n"
+    assert isinstance(result, NotFound)
+    return missing + "\n"
+
+
+def format_term(term: Term, glossary: Glossary, say: Words) -> str:
+    lines = [term.term + (f" ({term.en})" if term.en else ""), "", _wrap(term.definition), ""]
+    lines.append(f"{say('category')}: {term.category}")
+    if term.aliases:
+        lines.append(f"{say('also')}: {', '.join(term.aliases)}")
+    related = [glossary.get(r) for r in term.related]
+    if related:
+        lines.append(f"{say('related')}: {', '.join(t.term for t in related if t)}")
+    lines.extend(f"{say('link')}: {link.title} <{link.url}>" for link in term.links)
+    return "\n".join(lines) + "\n"
+
+
+def _wrap(text: str, width: int = 100) -> str:
+    return textwrap.fill(text, width=width, initial_indent="  ", subsequent_indent="  ")
