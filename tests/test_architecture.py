@@ -40,3 +40,97 @@ def test_only_config_reads_the_environment():
     for path in sorted(BOT.rglob("*.py")):
         if path.name != "config.py":
             assert "os.environ" not in path.read_text(encoding="utf-8"), path
+
+
+# The import graph of bot/, read with the ast module in a fresh interpreter (see imports_of for why not here).
+# Imports inside functions count; imports under `if TYPE_CHECKING:` do not (they never run).
+_GRAPH = r"""
+import ast, json, sys
+from pathlib import Path
+
+bot = Path(sys.argv[1])
+graph = {}
+for path in sorted(bot.rglob("*.py")):
+    parts = path.relative_to(bot.parent).with_suffix("").parts
+    module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+    package = module if parts[-1] == "__init__" else module.rpartition(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            typing_only.update(id(n) for n in ast.walk(node))
+    names = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            names.add(base)
+            names.update(f"{base}.{a.name}" for a in node.names)
+    graph[module] = sorted(n for n in names if n == "bot" or n.startswith("bot."))
+print(json.dumps(graph))
+"""
+
+# A module may import modules of its own rank or lower: the core is innermost, the command line outermost.
+RANKS = {
+    "bot": 0,
+    "bot.core": 0,
+    "bot.heap": 1,
+    "bot.config": 1,
+    "bot.storage": 1,
+    "bot.catalog": 2,
+    "bot.reports": 2,
+    "bot.health": 2,
+    "bot.logs": 2,
+    "bot.discord_app": 3,
+    "bot.cli_text": 3,
+    "bot.terminal": 3,
+    "bot.offline": 3,
+    "bot.runner": 4,
+    "bot.cli": 5,
+    "bot.__main__": 6,
+}
+# Two surfaces of the same rank that must not lean on each other: Discord's and the command line's.
+APART = ({"bot.discord_app"}, {"bot.cli_text", "bot.terminal", "bot.offline"})
+
+
+def _rank_key(module: str) -> str:
+    return max((key for key in RANKS if module == key or module.startswith(key + ".")), key=len)
+
+
+def _graph() -> dict[str, set[str]]:
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _GRAPH, str(BOT)], capture_output=True, text=True, check=True)
+    raw = json.loads(done.stdout)
+    # `from bot.core import daily` names a module, `from bot.core.search import Found` a name in one: keep modules.
+    return {m: {n for n in names if n in raw and n != m} for m, names in raw.items()}
+
+
+def test_the_import_graph_has_no_cycle_and_points_inwards():
+    graph = _graph()
+    assert "bot.core.search" in graph and "bot.cli" in graph  # the graph was really read
+    for module, imported in graph.items():
+        for name in imported:
+            assert RANKS[_rank_key(name)] <= RANKS[_rank_key(module)], f"{module} imports {name}, an outer layer"
+            for side, other in (APART, APART[::-1]):
+                assert not (_rank_key(module) in side and _rank_key(name) in other), f"{module} imports {name}"
+    state: dict[str, int] = {}  # 1: being visited, 2: done
+
+    def visit(module: str, path: list[str]) -> None:
+        state[module] = 1
+        for name in sorted(graph[module]):
+            assert state.get(name) != 1, "import cycle: " + " → ".join([*path, module, name])
+            if name not in state:
+                visit(name, [*path, module])
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [])
