@@ -68,7 +68,8 @@ for path in sorted(bot.rglob("*.py")):
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(up + ([base] if base else []))
             names.add(base)
             names.update(f"{base}.{a.name}" for a in node.names)
     graph[module] = sorted(n for n in names if n == "bot" or n.startswith("bot."))
