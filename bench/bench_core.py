@@ -121,7 +121,7 @@ def child(mode: str, data_dir: Path, cache_dir: Path, n_queries: int, baseline_q
 
 
 def run_size(n_terms: int, workdir: Path) -> dict:
-    from bench.synthetic import generate
+    from tests.synthetic import generate
 
     data_dir, cache_dir = workdir / f"g{n_terms}", workdir / f"cache{n_terms}"
     generate(data_dir, n_terms)

@@ -40,8 +40,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.synthetic import generate
 from tests.fake_discord.server import TOKEN, FakeDiscord
+from tests.synthetic import generate
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -2,9 +2,9 @@
 
 import logging
 
-from bench.synthetic import generate
 from bot.catalog import load_catalog
 from bot.core.search import Found
+from tests.synthetic import generate
 
 
 def test_cache_is_reused_until_a_file_changes(tmp_path, caplog):

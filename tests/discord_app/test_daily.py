@@ -53,14 +53,13 @@ async def test_configure_after_todays_time_posts_once_and_agrees_with_the_comman
     (post,) = fake.channel_messages[str(channel)]
     embed = post["embeds"][0]
     assert embed["author"]["name"] == "Término del día · miércoles, 2 de diciembre de 2026"
-    await cog(bot).scheduler.coro(cog(bot))  # a later tick the same day posts nothing more
+    await cog(bot).tick()  # a later tick the same day posts nothing more
     assert len(fake.channel_messages[str(channel)]) == 1
     today = (await fake.response(await fake.command("termino-del-dia")))["data"]["embeds"][0]
     assert today["title"] == embed["title"]
     await harness.stop(bot)
     again = await harness.start(clock=lambda: NOW)  # a restart after the slot
-    await cog(again).scheduler.coro(cog(again))
-    await asyncio.sleep(0.2)
+    await cog(again).tick()  # (a post would have been sent before the tick returned)
     assert len(fake.channel_messages[str(channel)]) == 1
     status = (await fake.response(await fake.command("glosario-admin diario estado", permissions=MODERATOR)))["data"]
     assert "activado" in status["content"] and "miércoles, 2 de diciembre de 2026" in status["content"]
@@ -109,7 +108,7 @@ async def test_a_deleted_channel_is_reported_and_other_servers_still_get_their_p
     await fake.delete_channel(first, first.channel_ids[0])
     await asyncio.sleep(0.1)
     clock["now"] = NOW
-    await cog(bot).scheduler.coro(cog(bot))
+    await cog(bot).tick()
     assert len(fake.channel_messages[str(second.channel_ids[0])]) == 1
     status = (
         await fake.response(await fake.command("glosario-admin diario estado", guild=first, permissions=MODERATOR))
@@ -122,10 +121,15 @@ async def test_the_scheduler_outlives_a_failing_database(fake, harness):
     scheduler = cog(bot).scheduler
     scheduler.change_interval(seconds=0.05)
     scheduler.restart()
-    await asyncio.sleep(0.2)  # let it tick on a working database first
-    assert scheduler.current_loop > 0
+
+    async def ticked_past(count: int) -> None:  # waits for the loop's own ticks, whatever time they take
+        for _ in range(400):
+            if scheduler.current_loop > count:
+                return
+            await asyncio.sleep(0.025)
+        raise AssertionError(f"the scheduler stopped ticking at {scheduler.current_loop}")
+
+    await ticked_past(0)  # it ticks on a working database first
     await bot.services.db.close()  # every read fails from here on
-    ticks = scheduler.current_loop
-    await asyncio.sleep(0.3)
-    assert scheduler.is_running() and not scheduler.failed()
-    assert scheduler.current_loop > ticks  # still ticking: the next tick will find the database again
+    await ticked_past(scheduler.current_loop + 2)
+    assert scheduler.is_running() and not scheduler.failed()  # still ticking: the next tick will find the database

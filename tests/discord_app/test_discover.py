@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from bench.synthetic import generate
 from bot.discord_app.pager import Pager
-from tests.discord_app.test_lookup import harness_message
+from tests.fake_discord.server import message_of
+from tests.synthetic import generate
 
 EPHEMERAL = 64
 
@@ -88,9 +88,7 @@ async def test_explain_terms_in_a_message(fake, bot):
         "glosario:open:servidor-de-parametros",
         "glosario:open:paralelismo-de-datos",
     ]
-    opened = await fake.response(
-        await fake.click({**harness_message(data), "flags": EPHEMERAL}, "glosario:open:allreduce")
-    )
+    opened = await fake.response(await fake.click({**message_of(data), "flags": EPHEMERAL}, "glosario:open:allreduce"))
     assert opened["type"] == 4 and opened["data"]["embeds"][0]["title"] == "AllReduce"  # a new message
     none = (await fake.response(await fake.message_command("Explicar términos", "hoy hay paella")))["data"]
     assert "No encuentro términos del glosario" in none["content"]

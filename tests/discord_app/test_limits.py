@@ -96,7 +96,7 @@ async def test_a_daily_post_discord_refuses_is_recorded_not_retried_all_day(fake
         await asyncio.sleep(0.01)
     assert harness.rows("SELECT status, detail FROM daily_posts")[0][0] == "failed"
     daily = bot.get_cog("DailyCog")
-    await daily.scheduler.coro(daily)  # a later tick that day
+    await daily.tick()  # a later tick that day
     assert fake.channel_messages.get(str(channel)) is None  # not posted again and again
     status = (await fake.response(await fake.command("glosario-admin diario estado", permissions=MODERATOR)))["data"]
     assert "Discord 400" in status["content"]

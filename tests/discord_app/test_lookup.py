@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from bot.storage.gaps import query_hash
-from tests.fake_discord.server import APP_ID, bot_message
+from tests.fake_discord.server import APP_ID, message_of
 
 EPHEMERAL = 64
 
@@ -81,7 +81,7 @@ async def test_ambiguous_offers_buttons_and_a_click_answers_and_is_recorded(fake
     qhash = query_hash("paralelismo de modelos")
     custom_ids = [b["custom_id"] for b in buttons(data)]
     assert re.fullmatch(rf"glosario:pk:0{qhash}[0-9a-f]{{6}}:paralelismo-de-datos", custom_ids[0])
-    message = {**harness_message(data), "flags": EPHEMERAL}
+    message = {**message_of(data), "flags": EPHEMERAL}
     click = await fake.response(await fake.click(message, custom_ids[0], user_id=222))
     assert click["type"] == 4
     assert click["data"]["embeds"][0]["title"] == "Paralelismo de Datos"
@@ -96,19 +96,17 @@ async def test_private_pick_turns_the_suggestions_into_the_answer(fake, bot):
     data = (await fake.response(await fake.command("termino", {"termino": "tensorflow", "privado": True})))["data"]
     (first, *_) = buttons(data)
     assert first["custom_id"].startswith("glosario:pk:1")
-    click = await fake.response(await fake.click({**harness_message(data), "flags": EPHEMERAL}, first["custom_id"]))
+    click = await fake.response(await fake.click({**message_of(data), "flags": EPHEMERAL}, first["custom_id"]))
     assert click["type"] == 7  # update the ephemeral message in place
     assert click["data"]["embeds"][0]["title"] == "TensorFlow Distribuido"
 
 
 async def test_related_button_opens_the_term(fake, bot):
     data = (await fake.response(await fake.command("termino", {"termino": "horovod"})))["data"]
-    public = await fake.response(await fake.click(harness_message(data), "glosario:term:allreduce"))
+    public = await fake.response(await fake.click(message_of(data), "glosario:term:allreduce"))
     assert public["type"] == 4 and public["data"]["flags"] & EPHEMERAL
     assert public["data"]["embeds"][0]["title"] == "AllReduce"
-    private = await fake.response(
-        await fake.click({**harness_message(data), "flags": EPHEMERAL}, "glosario:term:petastorm")
-    )
+    private = await fake.response(await fake.click({**message_of(data), "flags": EPHEMERAL}, "glosario:term:petastorm"))
     assert private["type"] == 7
     assert private["data"]["embeds"][0]["title"] == "Petastorm"
     # a button left on an old message for a term that a reload removed
@@ -121,7 +119,7 @@ async def test_related_button_opens_the_term(fake, bot):
             }
         ],
     }
-    gone = await fake.response(await fake.click(harness_message(stale), "glosario:term:no-existe"))
+    gone = await fake.response(await fake.click(message_of(stale), "glosario:term:no-existe"))
     assert "ya no está" in gone["data"]["content"]
     assert bot.persistent_views == []  # buttons work through dynamic items; no view is kept per message
 
@@ -213,11 +211,6 @@ async def test_dev_guild_syncs_there_at_every_start(fake, harness):
     bot = await harness.start(dev_guild_id=guild_id)
     assert bot.synced == "guild"
     assert "termino" in [c["name"] for c in fake.commands[str(guild_id)]]
-
-
-def harness_message(data: dict) -> dict:
-    """The message object Discord would attach to a component interaction on this reply."""
-    return bot_message(data, "1")
 
 
 @pytest.fixture(autouse=True)

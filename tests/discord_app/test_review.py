@@ -8,13 +8,13 @@ import yaml
 
 from bot.core.loader import load_glossary
 from tests.conftest import SHIPPED
-from tests.discord_app.test_lookup import harness_message
 from tests.fake_discord.server import (
     MANAGE_GUILD,
     MANAGE_MESSAGES,
     MEMBER_PERMISSIONS,
     Guild,
     RoleRef,
+    message_of,
     snowflake,
 )
 
@@ -94,18 +94,18 @@ async def test_pages_through_25_gaps_ignores_one_and_resolves_one_naming_its_ter
     assert data["embeds"][0]["description"].count("\n") == 9  # ten entries
     prev, nxt, ignore, resolve = buttons_and_selects(data)
     assert prev["disabled"] is True and nxt["custom_id"] == "glosario:gaps:1:count:open"
-    page2 = await fake.response(await fake.click(harness_message(data), nxt["custom_id"], permissions=MODERATOR))
+    page2 = await fake.response(await fake.click(message_of(data), nxt["custom_id"], permissions=MODERATOR))
     assert page2["type"] == 7 and page2["data"]["embeds"][0]["footer"]["text"] == "Página 2 de 3 · 25 en total"
     assert "**11.** «laguna 10»" in page2["data"]["embeds"][0]["description"]
     nxt = buttons_and_selects(page2["data"])[1]
-    page3 = (
-        await fake.response(await fake.click(harness_message(page2["data"]), nxt["custom_id"], permissions=MODERATOR))
-    )["data"]
+    page3 = (await fake.response(await fake.click(message_of(page2["data"]), nxt["custom_id"], permissions=MODERATOR)))[
+        "data"
+    ]
     assert page3["embeds"][0]["description"].count("\n") == 4 and buttons_and_selects(page3)[1]["disabled"]
 
     target = next(o for o in ignore["options"] if o["label"] == "1. laguna 00")
     done = await fake.response(
-        await fake.click(harness_message(data), ignore["custom_id"], permissions=MODERATOR, values=[target["value"]])
+        await fake.click(message_of(data), ignore["custom_id"], permissions=MODERATOR, values=[target["value"]])
     )
     assert done["type"] == 7 and done["data"]["embeds"][0]["footer"]["text"] == "Página 1 de 3 · 24 en total"
     assert harness.rows("SELECT status FROM misses WHERE sample = 'laguna 00'") == [("ignored",)]
@@ -114,7 +114,7 @@ async def test_pages_through_25_gaps_ignores_one_and_resolves_one_naming_its_ter
     choice = next(o for o in resolve["options"] if o["label"].endswith("laguna 01"))
     modal = await fake.response(
         await fake.click(
-            harness_message(done["data"]), resolve["custom_id"], permissions=MODERATOR, values=[choice["value"]]
+            message_of(done["data"]), resolve["custom_id"], permissions=MODERATOR, values=[choice["value"]]
         )
     )
     assert modal["type"] == 9
@@ -122,7 +122,7 @@ async def test_pages_through_25_gaps_ignores_one_and_resolves_one_naming_its_ter
         await fake.submit_modal(
             modal["data"],
             {"Término que la responde (opcional)": "horovd"},
-            message=harness_message(done["data"]),
+            message=message_of(done["data"]),
             permissions=MODERATOR,
         )
     )
@@ -191,7 +191,7 @@ async def test_another_servers_gaps_are_never_shown_or_touched(fake, harness):
     (their_id,) = harness.rows("SELECT id FROM misses WHERE guild_id = ?", other.id)[0]
     ignore = buttons_and_selects(reply["data"])[2]
     forged = {**ignore, "options": [{"label": "x", "value": str(their_id)}]}  # a crafted choice
-    message = harness_message({**reply["data"], "components": [{"type": 1, "components": [forged]}]})
+    message = message_of({**reply["data"], "components": [{"type": 1, "components": [forged]}]})
     await fake.response(await fake.click(message, ignore["custom_id"], permissions=MODERATOR, values=[str(their_id)]))
     assert harness.rows("SELECT status FROM misses WHERE guild_id = ?", other.id) == [("open",)]
     assert "secreto" not in await export(fake, "csv")

@@ -624,6 +624,11 @@ def message_problem(body: dict) -> str | None:
     return None
 
 
+def message_of(reply_data: dict) -> dict:
+    """The message object Discord attaches to a component interaction on a reply with this data."""
+    return bot_message(reply_data, "1")
+
+
 def bot_message(body: dict, channel_id: str, *, flags: int = 0) -> dict:
     """A message object as Discord returns it, for something the bot sent (content, embeds, components)."""
     return {

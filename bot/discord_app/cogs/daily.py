@@ -192,6 +192,11 @@ class DailyCog(commands.Cog):
 
     @tasks.loop(seconds=CHECK_EVERY_SECONDS)
     async def scheduler(self) -> None:
+        await self.tick()
+
+    async def tick(self) -> None:
+        """One look at every server with a daily post: post the ones that are due (what the scheduler does every
+        CHECK_EVERY_SECONDS)."""
         try:
             enabled = await self.store.enabled()
         except Exception:  # a locked or failing database: the next tick tries again (the loop must not die)
