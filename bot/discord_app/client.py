@@ -7,6 +7,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import pkgutil
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,11 +26,12 @@ from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary, GlossaryDiff, Term, diff
 from bot.core.normalize import normalize, valid_text
 from bot.core.search import Found, SearchIndex
+from bot.discord_app import cogs
 from bot.discord_app.embeds import term_embed
 from bot.discord_app.i18n import language, t
 from bot.discord_app.ratelimit import GapBudget, RateLimit
 from bot.discord_app.translator import GlossaryTranslator
-from bot.discord_app.views import NO_MENTIONS, OpenButton, PickButton, TermButton, UnsignedPickButton, related_view
+from bot.discord_app.views import NO_MENTIONS, related_view
 from bot.health import HEARTBEAT_EVERY, clear_heartbeat, file_identity, heartbeat_path, write_heartbeat
 from bot.storage.daily import DailyStore, GuildRoles
 from bot.storage.db import AppliedWrites, Database, DatabaseBusy
@@ -210,18 +212,11 @@ class GlossaryBot(commands.Bot):
         parsers["INTERACTION_CREATE"] = parse_valid_interaction
 
     async def setup_hook(self) -> None:
-        from bot.discord_app.cogs.admin import AdminCog
-        from bot.discord_app.cogs.daily import DailyCog
-        from bot.discord_app.cogs.discover import DiscoverCog
-        from bot.discord_app.cogs.lookup import LookupCog
-        from bot.discord_app.review import ActSelect, PageButton
-
         await self.tree.set_translator(GlossaryTranslator())
-        self.add_dynamic_items(TermButton, OpenButton, PickButton, UnsignedPickButton, PageButton, ActSelect)
-        await self.add_cog(LookupCog(self))
-        await self.add_cog(DiscoverCog(self))
-        await self.add_cog(DailyCog(self))
-        await self.add_cog(AdminCog(self))
+        # Every module under cogs/ with a setup() is a cog: a new one needs no line here. Each cog registers its
+        # own persistent buttons and menus as it loads.
+        for module in pkgutil.iter_modules(cogs.__path__):
+            await self.load_extension(f"{cogs.__name__}.{module.name}")
         await self.services.writer.start()
         self._flush_lookup_counts_loop.start()
         self._heartbeat_loop.start()

@@ -219,3 +219,15 @@ def _no_real_discord(monkeypatch):
     import discord
 
     assert "127.0.0.1" in discord.http.Route.BASE or discord.http.Route.BASE.startswith("https://discord.com")
+
+
+async def test_every_cog_module_is_loaded(bot):
+    """(Each cog registers its own persistent buttons: the click tests of test_review and test_lookup use them.)"""
+    from pathlib import Path
+
+    import bot.discord_app.cogs as cogs_package
+
+    modules = {f"bot.discord_app.cogs.{p.stem}" for p in Path(cogs_package.__file__).parent.glob("*.py")} - {
+        "bot.discord_app.cogs.__init__"
+    }
+    assert set(bot.extensions) == modules  # found, not listed by hand

@@ -15,7 +15,15 @@ from discord.ext import commands
 from bot.core.errors import GlossaryError
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within
 from bot.discord_app.i18n import t
-from bot.discord_app.review import ORDER_CHOICES, STATUS_CHOICES, deny, moderator_or_denied, render
+from bot.discord_app.review import (
+    ORDER_CHOICES,
+    STATUS_CHOICES,
+    ActSelect,
+    PageButton,
+    deny,
+    moderator_or_denied,
+    render,
+)
 from bot.discord_app.views import NO_MENTIONS
 from bot.reports import gaps_csv, gaps_yaml
 
@@ -53,8 +61,16 @@ class AdminCog(commands.Cog):
     )
     diario = app_commands.Group(name="diario", description="Término del día", parent=admin)
 
+    PERSISTENT = (PageButton, ActSelect)  # the gaps list's pages and menus, answered even after a restart
+
     def __init__(self, bot: GlossaryBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*self.PERSISTENT)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self.PERSISTENT)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Every /glosario-admin command: Manage Messages or the editor role, checked here for real."""
@@ -250,3 +266,7 @@ class AdminCog(commands.Cog):
     async def estado(self, interaction: discord.Interaction) -> None:
         if await self._manages_server(interaction):
             await self.daily.status(interaction)
+
+
+async def setup(bot: GlossaryBot) -> None:
+    await bot.add_cog(AdminCog(bot))

@@ -264,3 +264,7 @@ class DailyCog(commands.Cog):
         await self.store.posted(settings.guild_id, day, message.id)
         log.info("term of the day for guild %s posted: %s", settings.guild_id, term.id)
         return True
+
+
+async def setup(bot: GlossaryBot) -> None:
+    await bot.add_cog(DailyCog(bot))

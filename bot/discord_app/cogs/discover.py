@@ -163,3 +163,7 @@ class DiscoverCog(commands.Cog):
         embed = fit(discord.Embed(title=t(loc, "explain_title"), description=join_within(lines, 4096), colour=COLOUR))
         view = ButtonsView([OpenButton.rendered(term) for term in shown])
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: GlossaryBot) -> None:
+    await bot.add_cog(DiscoverCog(bot))

@@ -12,7 +12,14 @@ from bot.core.normalize import normalize
 from bot.core.search import Ambiguous, Found
 from bot.discord_app.embeds import echo
 from bot.discord_app.i18n import t
-from bot.discord_app.views import NO_MENTIONS, suggestions_view
+from bot.discord_app.views import (
+    NO_MENTIONS,
+    OpenButton,
+    PickButton,
+    TermButton,
+    UnsignedPickButton,
+    suggestions_view,
+)
 from bot.storage.gaps import query_hash
 
 if TYPE_CHECKING:
@@ -20,8 +27,17 @@ if TYPE_CHECKING:
 
 
 class LookupCog(commands.Cog):
+    # Buttons on cards and suggestions, answered by custom_id even after a restart (used by every cog's cards).
+    PERSISTENT = (TermButton, OpenButton, PickButton, UnsignedPickButton)
+
     def __init__(self, bot: GlossaryBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*self.PERSISTENT)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self.PERSISTENT)
 
     @app_commands.command(name="termino", description="Explica un término del glosario de IA")
     @app_commands.describe(termino="El término que quieres consultar", privado="Solo tú verás la respuesta")
@@ -70,3 +86,7 @@ class LookupCog(commands.Cog):
     async def termino_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
         choices = self.bot.services.catalog.index.complete(current)
         return [app_commands.Choice(name=c.label, value=c.id) for c in choices]
+
+
+async def setup(bot: GlossaryBot) -> None:
+    await bot.add_cog(LookupCog(bot))
