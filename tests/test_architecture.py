@@ -87,6 +87,7 @@ RANKS = {
     "bot.reports": 2,
     "bot.health": 2,
     "bot.logs": 2,
+    "bot.statistics": 2,
     "bot.discord_app": 3,
     "bot.cli_text": 3,
     "bot.terminal": 3,

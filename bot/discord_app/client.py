@@ -24,7 +24,7 @@ from bot.config import Settings
 from bot.core.errors import GlossaryError
 from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary, GlossaryDiff, Term, diff
-from bot.core.normalize import normalize, valid_text
+from bot.core.normalize import valid_text
 from bot.core.search import Found, SearchIndex
 from bot.discord_app import cogs
 from bot.discord_app.embeds import term_embed
@@ -35,7 +35,7 @@ from bot.discord_app.views import NO_MENTIONS, related_view
 from bot.health import HEARTBEAT_EVERY, clear_heartbeat, file_identity, heartbeat_path, write_heartbeat
 from bot.storage.daily import DailyStore, GuildRoles
 from bot.storage.db import AppliedWrites, Database, DatabaseBusy
-from bot.storage.gaps import Miss, MissLog, UsageLog, asker_hash
+from bot.storage.gaps import Miss, MissLog, UsageLog, asker_hash, gap_key
 from bot.storage.writer import WriteQueue
 
 log = logging.getLogger(__name__)
@@ -428,16 +428,16 @@ class GlossaryBot(commands.Bot):
         """Log a gap (before the reply is sent: what was asked is a gap whether or not the answer got through).
         A member over the hourly budget of new gaps is answered as usual, but the gap is only counted."""
         now = self.services.clock()
-        normalized = normalize(query[:200])
-        if not self.gap_budget.allow(interaction.user.id, normalized):
+        key = gap_key(query)
+        if not self.gap_budget.allow(interaction.user.id, key.normalized):
             log.info("gap budget: user %s is over %d new gaps an hour; not logging it", interaction.user.id, GAP_BUDGET)
             self.services.writer.submit("unlogged", guild_id=self._guild(interaction), day=now.date().isoformat())
             return
         self.services.writer.submit(
             "miss",
             guild_id=self._guild(interaction),
-            sample=query[:200],
-            normalized=normalized,
+            sample=key.sample,
+            normalized=key.normalized,
             asker=asker_hash(self.services.salt, interaction.user.id),
             best_guess=best_guess,
             kind=kind,

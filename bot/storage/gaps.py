@@ -6,10 +6,28 @@ import asyncio
 import hashlib
 from dataclasses import dataclass
 
+from bot.core.normalize import normalize
+from bot.core.search import MAX_QUERY
 from bot.heap import collector_paused
 from bot.storage.db import Database
 
 STATUSES = ("open", "resolved", "ignored")
+
+
+@dataclass(frozen=True, slots=True)
+class GapKey:
+    """What a question becomes as a gap: the text kept, the form gaps are aggregated by, and its short handle."""
+
+    sample: str
+    normalized: str
+    qhash: str
+
+
+def gap_key(query: str) -> GapKey:
+    """The one rule that turns what a member asked into its gap (and the handle of its suggestion buttons)."""
+    sample = query[:MAX_QUERY]
+    normalized = normalize(sample)
+    return GapKey(sample, normalized, query_hash(normalized))
 
 
 def query_hash(normalized: str) -> str:

@@ -26,6 +26,7 @@ from bot.discord_app.review import (
 )
 from bot.discord_app.views import NO_MENTIONS
 from bot.reports import gaps_csv, gaps_yaml
+from bot.statistics import percent, summarize
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
@@ -182,31 +183,32 @@ class AdminCog(commands.Cog):
     async def estadisticas(self, interaction: discord.Interaction) -> None:
         loc, guild_id = interaction.locale, interaction.guild_id
         services = self.bot.services
-        glossary = services.catalog.glossary
         week_ago = (services.clock() - timedelta(days=6)).date().isoformat()
-        outcomes = await services.usage.outcomes(guild_id=guild_id)
-        week = sum((await services.usage.outcomes(guild_id=guild_id, since=week_ago)).values())
-        total = sum(outcomes.values())
-        pct = {
-            k: f"{100 * outcomes.get(k, 0) / total:.0f} %" if total else "—"
-            for k in ("found", "ambiguous", "not_found")
-        }
-        counts = await services.usage.term_counts(guild_id=guild_id)
-        top = sorted(((n, term_id) for term_id, n in counts.items() if glossary.get(term_id)), reverse=True)[:5]
+        stats = summarize(
+            services.catalog.glossary,
+            await services.usage.outcomes(guild_id=guild_id),
+            await services.usage.outcomes(guild_id=guild_id, since=week_ago),
+            await services.usage.term_counts(guild_id=guild_id),
+        )
         gaps = await services.misses.gaps(guild_id=guild_id, status="open", limit=5)
-        never = [term for term in glossary if term.id not in counts]
-        none = t(loc, "stats_none")
+        never, none = stats.never_looked_up, t(loc, "stats_none")
         embed = discord.Embed(title=t(loc, "stats_title"), colour=COLOUR)
-        embed.add_field(name=t(loc, "stats_terms"), value=str(len(glossary)))
-        embed.add_field(name=t(loc, "stats_lookups"), value=t(loc, "stats_lookups_value", total=total, week=week))
+        embed.add_field(name=t(loc, "stats_terms"), value=str(stats.terms))
+        embed.add_field(
+            name=t(loc, "stats_lookups"),
+            value=t(loc, "stats_lookups_value", total=stats.lookups, week=stats.lookups_week),
+        )
+        rates = {k: percent(v) for k, v in stats.rates.items()}
         embed.add_field(
             name=t(loc, "stats_rates"),
-            value=t(loc, "stats_rates_value", found=pct["found"], ambiguous=pct["ambiguous"], missed=pct["not_found"]),
+            value=t(
+                loc, "stats_rates_value", found=rates["found"], ambiguous=rates["ambiguous"], missed=rates["not_found"]
+            ),
             inline=False,
         )
         embed.add_field(
             name=t(loc, "stats_top"),
-            value=join_within([f"{glossary.get(term_id).term} — {n}" for n, term_id in top], LIMITS["field_value"])
+            value=join_within([f"{term.term} — {n}" for term, n in stats.most_looked_up], LIMITS["field_value"])
             or none,
             inline=False,
         )

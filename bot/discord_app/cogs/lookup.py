@@ -20,7 +20,7 @@ from bot.discord_app.views import (
     UnsignedPickButton,
     suggestions_view,
 )
-from bot.storage.gaps import query_hash
+from bot.storage.gaps import gap_key
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
@@ -66,7 +66,7 @@ class LookupCog(commands.Cog):
             )
             return
         if isinstance(result, Ambiguous):
-            qhash = query_hash(normalize(termino[:200]))
+            qhash = gap_key(termino).qhash
             self.bot.record_lookup(interaction, "ambiguous", None)
             self.bot.record_miss(interaction, termino, result.candidates[0].term.id, "lookup")
             await interaction.response.send_message(

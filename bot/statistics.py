@@ -1,0 +1,40 @@
+"""A server's glossary statistics, computed from what the stores counted: pure, no Discord, no database."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.core.model import Glossary, Term
+
+OUTCOMES = ("found", "ambiguous", "not_found")
+
+
+@dataclass(frozen=True)
+class Statistics:
+    terms: int
+    lookups: int
+    lookups_week: int
+    rates: dict[str, float | None]  # outcome → share of all lookups, 0–100 (None with no lookups yet)
+    most_looked_up: list[tuple[Term, int]]  # most first
+    never_looked_up: list[Term]  # in glossary order
+
+
+def summarize(
+    glossary: Glossary,
+    outcomes: Mapping[str, int],
+    outcomes_week: Mapping[str, int],
+    term_counts: Mapping[str, int],
+    top: int = 5,
+) -> Statistics:
+    """The figures of `/glosario-admin estadisticas`. Counts of terms no longer in the glossary are left out."""
+    total = sum(outcomes.values())
+    rates = {k: (100 * outcomes.get(k, 0) / total if total else None) for k in OUTCOMES}
+    present = [(term, n) for term_id, n in term_counts.items() if (term := glossary.get(term_id)) is not None]
+    present.sort(key=lambda pair: (-pair[1], pair[0].id))
+    never = [term for term in glossary if term.id not in term_counts]
+    return Statistics(len(glossary), total, sum(outcomes_week.values()), rates, present[:top], never)
+
+
+def percent(rate: float | None) -> str:
+    return "—" if rate is None else f"{rate:.0f} %"
