@@ -14,6 +14,9 @@ from bot.storage.db import Database, StorageError
 from bot.storage.gaps import MissLog
 from bot.terminal import format_term, load_or_report
 
+MARKED = {"resolved": "marked_resolved", "ignored": "marked_ignored"}
+STATUS_WORDS = {"open": "status_open", "resolved": "status_resolved", "ignored": "status_ignored"}
+
 
 def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_dir: Path) -> int:
     if command == "misses":
@@ -64,7 +67,7 @@ async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Pa
     unknown = [str(i) for i in dict.fromkeys(args.ids) if i not in known]
     if unknown:
         print(say("unknown_ids", ids=", ".join(unknown)), file=sys.stderr)
-    marked = say(f"marked_{status}", changed=changed, total=len(set(args.ids)))
+    marked = say(MARKED[status], changed=changed, total=len(set(args.ids)))
     print(marked + (f" (→ {term_id})" if term_id else ""))
     return 0 if not unknown else 1
 
@@ -152,7 +155,7 @@ async def _misses(settings: Settings, args: argparse.Namespace) -> int:
                 id=g.id,
                 count=g.count,
                 askers=g.askers,
-                status=say(f"status_{g.status}"),
+                status=say(STATUS_WORDS[g.status]),
                 guild=g.guild_id,
                 last=g.last_seen,
                 query=g.sample,

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 PAGE_SIZE = 10
+STATUS_NAMES = {"open": "gaps_status_open", "ignored": "gaps_status_ignored", "resolved": "gaps_status_resolved"}
 STATUS_CHOICES = {"abiertas": "open", "ignoradas": "ignored", "resueltas": "resolved"}
 ORDER_CHOICES = {"frecuentes": "count", "recientes": "recent"}
 _STATE = r"(?P<page>\d{1,5}):(?P<order>count|recent):(?P<status>open|ignored|resolved)"
@@ -69,7 +70,7 @@ async def render(
     pages = max(1, -(-total // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
     gaps = await misses.gaps(guild_id=guild_id, status=status, order=order, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
-    status_name = t(locale, f"gaps_status_{status}")
+    status_name = t(locale, STATUS_NAMES[status])
     embed = discord.Embed(title=t(locale, "gaps_title", status=status_name), colour=COLOUR)
     lines = []
     for n, gap in enumerate(gaps, start=page * PAGE_SIZE + 1):

@@ -26,3 +26,29 @@ def test_english_command_names_are_valid_discord_names():
     for spanish, english in COMMANDS_EN.items():
         if re.fullmatch(r"[a-z0-9-]{1,32}", spanish):  # a slash-command or option name
             assert re.fullmatch(r"[a-z0-9-]{1,32}", english) or " " in english, (spanish, english)
+
+
+def _literals(pattern: str) -> set[str]:
+    import re
+    from pathlib import Path
+
+    tables = {"i18n.py", "cli_text.py"}  # where the strings are defined: not a use
+    files = [p for p in (Path(__file__).parents[2] / "bot").rglob("*.py") if p.name not in tables]
+    source = "\n".join(p.read_text(encoding="utf-8") for p in files)
+    i18n = (Path(__file__).parents[2] / "bot" / "discord_app" / "i18n.py").read_text(encoding="utf-8")
+    source += i18n[i18n.index("def language(") :]  # its functions use keys too (long_date)
+    return set(re.findall(pattern, source))
+
+
+def test_every_ui_string_is_used_and_every_key_used_exists():
+    """Keys are written out in the code (no keys built at run time), so both lists can be read from it."""
+    from bot.cli_text import TEXT
+
+    for table, calls in ((STRINGS, r"\bt\([^,()]+,\s*\"(\w+)\""), (TEXT, r"\bsay(?:\.count)?\(\s*\"(\w+)\"")):
+        keys = set(table["es"])
+        assert set(table["en"]) == keys
+        called = _literals(calls)
+        assert called <= keys, f"missing: {sorted(called - keys)}"
+        mentioned = _literals(r"[\"'](\w+)[\"']")  # in a call, or in a mapping such as STATUS_NAMES
+        unused = {k for k in keys if k not in mentioned and not k.endswith("_1")}  # (plural forms: say.count)
+        assert not unused, f"unused: {sorted(unused)}"

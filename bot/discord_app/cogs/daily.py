@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 CHECK_EVERY_SECONDS = 30
+DAYS_NAMES = {"todos": "daily_days_todos", "laborables": "daily_days_laborables"}
 _REQUIRED = (
     ("view_channel", "perm_view_channel"),
     ("send_messages", "perm_send_messages"),
@@ -123,7 +124,7 @@ class DailyCog(commands.Cog):
                 channel=channel.mention,
                 time=f"{schedule.hour:02d}:{schedule.minute:02d}",
                 zone=zone,
-                days=t(loc, f"daily_days_{schedule.days}"),
+                days=t(loc, DAYS_NAMES[schedule.days]),
                 next=_stamp(upcoming),
             ),
             ephemeral=True,
@@ -175,7 +176,7 @@ class DailyCog(commands.Cog):
             channel=f"<#{settings.channel_id}>",
             time=f"{schedule.hour:02d}:{schedule.minute:02d}",
             zone=schedule.tz,
-            days=t(loc, f"daily_days_{schedule.days}"),
+            days=t(loc, DAYS_NAMES[schedule.days]),
             next=_stamp(upcoming) if settings.enabled else "—",
             last=last_text,
         )
