@@ -154,7 +154,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
         embed, view = await render(
             interaction.client, interaction.guild_id, interaction.locale, self.page, self.order, self.status
         )
-        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
 
 
 class ActSelect(
@@ -211,7 +211,9 @@ class ActSelect(
                 embed, view = await render(
                     bot, interaction.guild_id, interaction.locale, self.page, self.order, self.status
                 )
-                await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+                await interaction.response.edit_message(
+                    content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS
+                )
                 return
         # Nothing of this server's matched (a forged or stale value): say so, and show the list as it is now.
         log.info("gap action %s with values %r by user %s matched nothing", self.action, ids, interaction.user.id)
@@ -269,4 +271,4 @@ class ResolveModal(discord.ui.Modal):
         )
         src = self.source
         embed, view = await render(bot, interaction.guild_id, interaction.locale, src.page, src.order, src.status)
-        await interaction.response.edit_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)

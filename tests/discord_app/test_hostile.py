@@ -143,6 +143,10 @@ async def test_a_forged_menu_value_gets_an_answer(fake, bot, harness):
         )
         assert answer["type"] == 7 and "ya no está en la lista" in answer["data"]["content"]
     assert harness.rows("SELECT status FROM misses") == [("open",)]
+    real = ignore["options"][0]["value"]
+    done = await fake.response(await fake.click(message, ignore["custom_id"], permissions=MODERATOR, values=[real]))
+    assert done["type"] == 7 and not done["data"].get("content")  # the note does not stay on the list
+    assert harness.rows("SELECT status FROM misses") == [("ignored",)]
 
 
 async def test_a_refused_member_gets_one_polite_message_and_no_error(fake, bot, caplog):
