@@ -16,6 +16,7 @@ from bot.core.loader import load_glossary
 from bot.core.mentions import first_sentence
 from bot.core.model import Glossary
 from bot.core.search import Found
+from bot.core.status import GapStatus
 from bot.terminal import format_lookup, load_or_report, lookup_json
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -57,7 +58,7 @@ def _parser(say: Words) -> argparse.ArgumentParser:
     command("list", "list_help")
     p = command("misses", "misses_help")
     p.add_argument("--guild", type=positive_int, help=say("guild_only"))
-    p.add_argument("--status", choices=["open", "resolved", "ignored", "all"], default="open", help=say("status_help"))
+    p.add_argument("--status", choices=[*GapStatus, "all"], default=GapStatus.OPEN, help=say("status_help"))
     p.add_argument("--json", action="store_true", help=say("misses_json"))
     p.add_argument("--format", choices=["table", "csv", "yaml"], default=None, help=say("format_help"))
     p.add_argument("--limit", type=positive_int, help=say("limit_help"))

@@ -10,12 +10,17 @@ import sys
 from pathlib import Path
 
 from bot.config import Settings
+from bot.core.status import GapStatus
 from bot.storage.db import Database, StorageError
 from bot.storage.gaps import MissLog
 from bot.terminal import format_term, load_or_report
 
-MARKED = {"resolved": "marked_resolved", "ignored": "marked_ignored"}
-STATUS_WORDS = {"open": "status_open", "resolved": "status_resolved", "ignored": "status_ignored"}
+MARKED = {GapStatus.RESOLVED: "marked_resolved", GapStatus.IGNORED: "marked_ignored"}
+STATUS_WORDS = {
+    GapStatus.OPEN: "status_open",
+    GapStatus.RESOLVED: "status_resolved",
+    GapStatus.IGNORED: "status_ignored",
+}
 
 
 def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_dir: Path) -> int:
@@ -60,7 +65,7 @@ async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Pa
     log_ = MissLog(db)
     try:
         known = {gap.id for gap in await log_.gaps(status="all", ids=args.ids, limit=len(args.ids))}
-        status = "resolved" if command == "resolve" else "ignored"
+        status = GapStatus.RESOLVED if command == "resolve" else GapStatus.IGNORED
         changed = await log_.set_status(sorted(known), status, term_id=term_id) if known else 0
     finally:
         await db.close()

@@ -6,8 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.core.model import Glossary, Term
-
-OUTCOMES = ("found", "ambiguous", "not_found")
+from bot.core.status import Outcome
 
 
 @dataclass(frozen=True)
@@ -15,7 +14,7 @@ class Statistics:
     terms: int
     lookups: int
     lookups_week: int
-    rates: dict[str, float | None]  # outcome → share of all lookups, 0–100 (None with no lookups yet)
+    rates: dict[Outcome, float | None]  # outcome → share of all lookups, 0–100 (None with no lookups yet)
     most_looked_up: list[tuple[Term, int]]  # most first
     never_looked_up: list[Term]  # in glossary order
 
@@ -29,7 +28,7 @@ def summarize(
 ) -> Statistics:
     """The figures of `/glosario-admin estadisticas`. Counts of terms no longer in the glossary are left out."""
     total = sum(outcomes.values())
-    rates = {k: (100 * outcomes.get(k, 0) / total if total else None) for k in OUTCOMES}
+    rates = {k: (100 * outcomes.get(k, 0) / total if total else None) for k in Outcome}
     present = [(term, n) for term_id, n in term_counts.items() if (term := glossary.get(term_id)) is not None]
     present.sort(key=lambda pair: (-pair[1], pair[0].id))
     never = [term for term in glossary if term.id not in term_counts]

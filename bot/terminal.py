@@ -11,6 +11,7 @@ from bot.core.errors import GlossaryError
 from bot.core.loader import load_glossary
 from bot.core.model import Glossary, Term
 from bot.core.search import Ambiguous, Found, LookupResult, NotFound
+from bot.core.status import Outcome
 
 
 def load_or_report(data_dir: Path, say: Words) -> Glossary | None:
@@ -27,11 +28,11 @@ def load_or_report(data_dir: Path, say: Words) -> Glossary | None:
 def lookup_json(query: str, result: LookupResult) -> dict:
     """The machine-readable form of one lookup (one line of `lookup --json`)."""
     if isinstance(result, Found):
-        return {"query": query, "status": "found", "term": result.term.to_dict(), "suggestions": []}
+        return {"query": query, "status": Outcome.FOUND, "term": result.term.to_dict(), "suggestions": []}
     if isinstance(result, Ambiguous):
         suggestions = [{"id": s.term.id, "term": s.term.term, "score": s.score} for s in result.candidates]
-        return {"query": query, "status": "ambiguous", "term": None, "suggestions": suggestions}
-    return {"query": query, "status": "not_found", "term": None, "suggestions": []}
+        return {"query": query, "status": Outcome.AMBIGUOUS, "term": None, "suggestions": suggestions}
+    return {"query": query, "status": Outcome.NOT_FOUND, "term": None, "suggestions": []}
 
 
 def format_lookup(query: str, result: LookupResult, glossary: Glossary, say: Words) -> str:

@@ -26,6 +26,7 @@ from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary, GlossaryDiff, Term, diff
 from bot.core.normalize import valid_text
 from bot.core.search import Found, SearchIndex
+from bot.core.status import GapStatus
 from bot.discord_app import cogs
 from bot.discord_app.embeds import term_embed
 from bot.discord_app.i18n import language, t
@@ -407,13 +408,13 @@ class GlossaryBot(commands.Bot):
         resolved: list[tuple[Miss, str]] = []
         by_term: dict[str, list[int]] = {}
         misses = self.services.misses
-        for gap in await misses.gaps(status="open", limit=1_000_000):
+        for gap in await misses.gaps(status=GapStatus.OPEN, limit=1_000_000):
             result = catalog.index.lookup(gap.sample)
             if isinstance(result, Found):
                 by_term.setdefault(result.term.id, []).append(gap.id)
                 resolved.append((gap, result.term.id))
         for term_id, ids in by_term.items():  # one update per term, not one per gap
-            await misses.set_status(ids, "resolved", term_id=term_id)
+            await misses.set_status(ids, GapStatus.RESOLVED, term_id=term_id)
         log.info(
             "glossary reloaded: %d terms (+%d -%d ~%d), %d gap(s) now answered",
             len(catalog.glossary),

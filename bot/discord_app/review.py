@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.core.search import Found
+from bot.core.status import GapStatus
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
 from bot.discord_app.i18n import t
 from bot.discord_app.views import NO_MENTIONS, render_only
@@ -20,8 +21,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 PAGE_SIZE = 10
-STATUS_NAMES = {"open": "gaps_status_open", "ignored": "gaps_status_ignored", "resolved": "gaps_status_resolved"}
-STATUS_CHOICES = {"abiertas": "open", "ignoradas": "ignored", "resueltas": "resolved"}
+STATUS_NAMES = {
+    GapStatus.OPEN: "gaps_status_open",
+    GapStatus.IGNORED: "gaps_status_ignored",
+    GapStatus.RESOLVED: "gaps_status_resolved",
+}
+STATUS_CHOICES = {"abiertas": GapStatus.OPEN, "ignoradas": GapStatus.IGNORED, "resueltas": GapStatus.RESOLVED}
 ORDER_CHOICES = {"frecuentes": "count", "recientes": "recent"}
 _STATE = r"(?P<page>\d{1,5}):(?P<order>count|recent):(?P<status>open|ignored|resolved)"
 
@@ -88,7 +93,7 @@ async def render(
         )
         named = glossary.get(gap.resolved_term or gap.best_guess or "")
         if named is not None:
-            key = "gaps_resolved_as" if gap.status == "resolved" and gap.resolved_term else "gaps_guess"
+            key = "gaps_resolved_as" if gap.status == GapStatus.RESOLVED and gap.resolved_term else "gaps_guess"
             line += " · " + t(locale, key, term=named.term)
         # Every entry of the page is shown (the menus below offer all of them): each gets its share of room.
         lines.append(shorten(line, LIMITS["description"] // PAGE_SIZE - 1))
@@ -123,7 +128,7 @@ async def render(
             discord.SelectOption(label=f"{n}. {gap.sample}"[:100], value=str(gap.id))
             for n, gap in enumerate(gaps, start=page * PAGE_SIZE + 1)
         ]
-        if status == "open":
+        if status == GapStatus.OPEN:
             items.append(ActSelect("ignore", state, t(locale, "gaps_ignore"), options, many=True))
             items.append(ActSelect("resolve", state, t(locale, "gaps_resolve"), options, many=False))
         else:
@@ -204,7 +209,7 @@ class ActSelect(
                 await interaction.response.send_modal(ResolveModal(gap.id, gap.sample, self, interaction.locale))
                 return
         else:
-            status = "ignored" if self.action == "ignore" else "open"
+            status = GapStatus.IGNORED if self.action == "ignore" else GapStatus.OPEN
             if ids and await within_a_second(
                 bot.services.misses.set_status(ids, status, guild_id=interaction.guild_id)
             ):
@@ -267,7 +272,9 @@ class ResolveModal(discord.ui.Modal):
                 return
             term_id = result.term.id
         await within_a_second(
-            bot.services.misses.set_status([self.miss_id], "resolved", guild_id=interaction.guild_id, term_id=term_id)
+            bot.services.misses.set_status(
+                [self.miss_id], GapStatus.RESOLVED, guild_id=interaction.guild_id, term_id=term_id
+            )
         )
         src = self.source
         embed, view = await render(bot, interaction.guild_id, interaction.locale, src.page, src.order, src.status)

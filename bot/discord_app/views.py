@@ -12,6 +12,7 @@ import discord
 
 from bot.core.model import Glossary, Term
 from bot.core.search import Suggestion
+from bot.core.status import Outcome
 from bot.discord_app.i18n import t
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ class TermButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
         in_place = self.in_place and message is not None and message.flags.ephemeral
         term = await show_term(interaction, self.term_id, "edit" if in_place else "private")
         if term is not None:
-            interaction.client.record_lookup(interaction, "found", term.id)
+            interaction.client.record_lookup(interaction, Outcome.FOUND, term.id)
 
 
 class OpenButton(TermButton, template=r"glosario:open:(?P<id>[^:]{1,72})"):

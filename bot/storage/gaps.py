@@ -8,10 +8,9 @@ from dataclasses import dataclass
 
 from bot.core.normalize import normalize
 from bot.core.search import MAX_QUERY
+from bot.core.status import GapStatus
 from bot.heap import collector_paused
 from bot.storage.db import Database
-
-STATUSES = ("open", "resolved", "ignored")
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +179,7 @@ class MissLog:
             return gap
         return None
 
-    async def count(self, *, guild_id: int | None = None, status: str = "open") -> int:
+    async def count(self, *, guild_id: int | None = None, status: str = GapStatus.OPEN) -> int:
         where, args = self._where(guild_id, status)
         row = await (await self.db.reader.execute(f"SELECT COUNT(*) FROM misses m {where}", args)).fetchone()
         return row[0]
@@ -200,7 +199,7 @@ class MissLog:
         self,
         *,
         guild_id: int | None = None,
-        status: str = "open",
+        status: str = GapStatus.OPEN,
         order: str = "count",
         limit: int = 100,
         offset: int = 0,
@@ -221,13 +220,13 @@ class MissLog:
     ) -> int:
         """Mark gaps open, resolved (optionally naming the term that covers them) or ignored. Only within
         `guild_id` when given: a moderator never touches another server's gaps. Returns how many changed."""
-        if status not in STATUSES:
+        if status not in set(GapStatus):
             raise ValueError(f"unknown status {status!r}")
         if not ids:
             return 0
         marks = ",".join("?" * len(ids))
         sql = f"UPDATE misses SET status = ?, resolved_term = ? WHERE id IN ({marks})"
-        args: list = [status, term_id if status == "resolved" else None, *ids]
+        args: list = [status, term_id if status == GapStatus.RESOLVED else None, *ids]
         if guild_id is not None:
             sql += " AND guild_id = ?"
             args.append(guild_id)
@@ -235,7 +234,9 @@ class MissLog:
         await self.db.conn.commit()
         return cursor.rowcount
 
-    async def export(self, *, guild_id: int | None, status: str = "open", most_asked: bool = False) -> list[Miss]:
+    async def export(
+        self, *, guild_id: int | None, status: str = GapStatus.OPEN, most_asked: bool = False
+    ) -> list[Miss]:
         """Every gap of a guild, most asked first, for exports (with `most_asked`, each gap's `sample` is its most
         asked spelling rather than the latest). The rows become objects in a worker thread, so that 100,000
         gaps never hold up the event loop."""

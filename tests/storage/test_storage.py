@@ -174,3 +174,12 @@ async def test_when_neither_database_nor_journal_take_a_write_it_waits_in_memory
     assert queue.pending == 0
     assert sorted(g.sample for g in await log.gaps()) == ["primera", "segunda"]
     await queue.close()
+
+
+def test_the_schema_allows_exactly_the_statuses_of_the_code():
+    from bot.core.status import GapStatus, Outcome
+    from bot.storage.db import MIGRATIONS
+
+    schema = "\n".join(MIGRATIONS)
+    assert f"CHECK (status IN ({', '.join(repr(s.value) for s in GapStatus)}))" in schema
+    assert f"CHECK (outcome IN ({', '.join(repr(o.value) for o in Outcome)}))" in schema

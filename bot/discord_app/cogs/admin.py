@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.core.errors import GlossaryError
+from bot.core.status import GapStatus, Outcome
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within
 from bot.discord_app.i18n import t
 from bot.discord_app.review import (
@@ -103,7 +104,7 @@ class AdminCog(commands.Cog):
             interaction.locale,
             0,
             ORDER_CHOICES.get(orden, "count"),
-            STATUS_CHOICES.get(estado, "open"),
+            STATUS_CHOICES.get(estado, GapStatus.OPEN),
         )
         await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
@@ -190,7 +191,7 @@ class AdminCog(commands.Cog):
             await services.usage.outcomes(guild_id=guild_id, since=week_ago),
             await services.usage.term_counts(guild_id=guild_id),
         )
-        gaps = await services.misses.gaps(guild_id=guild_id, status="open", limit=5)
+        gaps = await services.misses.gaps(guild_id=guild_id, status=GapStatus.OPEN, limit=5)
         never, none = stats.never_looked_up, t(loc, "stats_none")
         embed = discord.Embed(title=t(loc, "stats_title"), colour=COLOUR)
         embed.add_field(name=t(loc, "stats_terms"), value=str(stats.terms))
@@ -202,7 +203,11 @@ class AdminCog(commands.Cog):
         embed.add_field(
             name=t(loc, "stats_rates"),
             value=t(
-                loc, "stats_rates_value", found=rates["found"], ambiguous=rates["ambiguous"], missed=rates["not_found"]
+                loc,
+                "stats_rates_value",
+                found=rates[Outcome.FOUND],
+                ambiguous=rates[Outcome.AMBIGUOUS],
+                missed=rates[Outcome.NOT_FOUND],
             ),
             inline=False,
         )

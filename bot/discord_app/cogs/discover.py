@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.core.mentions import first_sentence
 from bot.core.normalize import normalize
+from bot.core.status import Outcome
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
 from bot.discord_app.i18n import t
 from bot.discord_app.pager import Pager
@@ -51,7 +52,7 @@ class DiscoverCog(commands.Cog):
             return
         term = await show_term(interaction, term_id, "private")
         if term is not None:
-            self.bot.record_lookup(interaction, "found", term.id)
+            self.bot.record_lookup(interaction, Outcome.FOUND, term.id)
 
     @glosario.command(name="buscar", description="Busca términos por las palabras de su definición")
     @app_commands.describe(texto="Palabras a buscar")

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.core.normalize import normalize
 from bot.core.search import Ambiguous, Found
+from bot.core.status import Outcome
 from bot.discord_app.embeds import echo
 from bot.discord_app.i18n import t
 from bot.discord_app.views import (
@@ -57,7 +58,7 @@ class LookupCog(commands.Cog):
         if isinstance(result, Found):
             term = result.term
             embed, view = self.bot.services.catalog.card(term, interaction.locale)
-            self.bot.record_lookup(interaction, "found", term.id)
+            self.bot.record_lookup(interaction, Outcome.FOUND, term.id)
             await interaction.response.send_message(
                 embed=embed,
                 view=view or discord.utils.MISSING,
@@ -67,7 +68,7 @@ class LookupCog(commands.Cog):
             return
         if isinstance(result, Ambiguous):
             qhash = gap_key(termino).qhash
-            self.bot.record_lookup(interaction, "ambiguous", None)
+            self.bot.record_lookup(interaction, Outcome.AMBIGUOUS, None)
             self.bot.record_miss(interaction, termino, result.candidates[0].term.id, "lookup")
             await interaction.response.send_message(
                 t(interaction.locale, "did_you_mean", query=echo(termino)),
@@ -76,7 +77,7 @@ class LookupCog(commands.Cog):
                 allowed_mentions=NO_MENTIONS,
             )
             return
-        self.bot.record_lookup(interaction, "not_found", None)
+        self.bot.record_lookup(interaction, Outcome.NOT_FOUND, None)
         self.bot.record_miss(interaction, termino, result.best_guess and result.best_guess.term.id, "lookup")
         await interaction.response.send_message(
             t(interaction.locale, "not_found", query=echo(termino)), ephemeral=True, allowed_mentions=NO_MENTIONS
