@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,29 @@ STATUS_NAMES = {
 }
 STATUS_CHOICES = {"abiertas": GapStatus.OPEN, "ignoradas": GapStatus.IGNORED, "resueltas": GapStatus.RESOLVED}
 ORDER_CHOICES = {"frecuentes": "count", "recientes": "recent"}
-_STATE = r"(?P<page>\d{1,5}):(?P<order>count|recent):(?P<status>open|ignored|resolved)"
+
+
+@dataclass(frozen=True, slots=True)
+class ListState:
+    """Which page of the gaps list, in which order, of which status: the part of a gaps list custom_id that
+    carries it. The one definition that writes it (`text`) and reads it back (`PATTERN`, `from_match`)."""
+
+    page: int
+    order: str  # "count" or "recent"
+    status: GapStatus
+
+    PATTERN = r"(?P<page>\d{1,5}):(?P<order>count|recent):(?P<status>" + "|".join(s.value for s in GapStatus) + ")"
+
+    @property
+    def text(self) -> str:
+        return f"{max(self.page, 0)}:{self.order}:{self.status.value}"
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> ListState:
+        return cls(int(match["page"]), match["order"], GapStatus(match["status"]))
+
+    def turned(self, by: int) -> ListState:
+        return ListState(max(self.page + by, 0), self.order, self.status)
 
 
 async def is_moderator(bot: GlossaryBot, interaction: discord.Interaction) -> bool:
@@ -118,10 +141,10 @@ async def render(
             )
         embed.add_field(name=t(locale, "gaps_proposals"), value=join_within(lines, LIMITS["field_value"]), inline=False)
     embed.set_footer(text=t(locale, "gaps_page", page=page + 1, pages=pages, total=total))
-    state = f"{page}:{order}:{status}"
+    state = ListState(page, order, GapStatus(status))
     items: list[discord.ui.Item] = [
-        PageButton(page - 1, order, status, t(locale, "gaps_prev"), disabled=page == 0),
-        PageButton(page + 1, order, status, t(locale, "gaps_next"), disabled=page >= pages - 1),
+        PageButton(state.turned(-1), t(locale, "gaps_prev"), disabled=page == 0),
+        PageButton(state.turned(+1), t(locale, "gaps_next"), disabled=page >= pages - 1),
     ]
     if gaps:
         options = [
@@ -136,39 +159,41 @@ async def render(
     return fit(embed), render_only(items)
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:gaps:" + _STATE):
-    def __init__(self, page: int, order: str, status: str, label: str = "…", disabled: bool = False) -> None:
+class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:gaps:" + ListState.PATTERN):
+    def __init__(self, state: ListState, label: str = "…", disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
-                custom_id=f"glosario:gaps:{max(page, 0)}:{order}:{status}",
+                custom_id=f"glosario:gaps:{state.text}",
             )
         )
-        self.page, self.order, self.status = max(page, 0), order, status
+        self.state = state
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(int(match["page"]), match["order"], match["status"])
+        return cls(ListState.from_match(match))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         return await moderator_or_denied(interaction)
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        state = self.state
         embed, view = await render(
-            interaction.client, interaction.guild_id, interaction.locale, self.page, self.order, self.status
+            interaction.client, interaction.guild_id, interaction.locale, state.page, state.order, state.status
         )
         await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
 
 
 class ActSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"glosario:gapact:(?P<action>ignore|resolve|reopen):" + _STATE
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"glosario:gapact:(?P<action>ignore|resolve|reopen):" + ListState.PATTERN,
 ):
     def __init__(
         self,
         action: str,
-        state: str,
+        state: ListState,
         placeholder: str = "…",
         options: list[discord.SelectOption] | None = None,
         many: bool = True,
@@ -176,20 +201,19 @@ class ActSelect(
         options = options or [discord.SelectOption(label="…", value="0")]
         super().__init__(
             discord.ui.Select(
-                custom_id=f"glosario:gapact:{action}:{state}",
+                custom_id=f"glosario:gapact:{action}:{state.text}",
                 placeholder=placeholder,
                 options=options,
                 min_values=1,
                 max_values=len(options) if many else 1,
             )
         )
-        self.action = action
-        page, order, status = state.split(":")
-        self.page, self.order, self.status = int(page), order, status
+        self.action, self.state = action, state
+        self.page, self.order, self.status = state.page, state.order, state.status
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(match["action"], f"{match['page']}:{match['order']}:{match['status']}")
+        return cls(match["action"], ListState.from_match(match))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         return await moderator_or_denied(interaction)

@@ -49,3 +49,15 @@ async def test_a_buttons_view_is_never_kept_by_discord_py(terms):
 
 def test_a_buttons_view_built_outside_the_event_loop_is_finished_too(terms):
     assert ButtonsView([TermButton.rendered(terms[0])]).is_finished()
+
+
+def test_gap_list_ids_are_read_back_as_written():
+    from bot.core.status import GapStatus
+    from bot.discord_app.review import ActSelect, ListState, PageButton
+
+    for state in (ListState(0, "count", GapStatus.OPEN), ListState(12345, "recent", GapStatus.IGNORED)):
+        for item in (PageButton(state), ActSelect("reopen", state)):
+            custom_id = item.item.custom_id
+            match = re.fullmatch(type(item).__discord_ui_compiled_template__, custom_id)
+            assert match is not None and ListState.from_match(match) == state, custom_id
+    assert PageButton(ListState(0, "count", GapStatus.OPEN).turned(-1)).item.custom_id == "glosario:gaps:0:count:open"
