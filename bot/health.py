@@ -10,21 +10,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from bot.storage.db import file_identity
+
 HEARTBEAT_EVERY = timedelta(seconds=30)
 HEARTBEAT_MAX_AGE = timedelta(seconds=90)
 
 
 def heartbeat_path(db_path: Path) -> Path:
     return db_path.with_name("heartbeat")
-
-
-def file_identity(path: Path) -> str | None:
-    """Which file is at `path` (device and inode): a database replaced or moved under the bot shows up here."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return f"{st.st_dev}:{st.st_ino}"
 
 
 def write_heartbeat(path: Path, now: datetime, database: str | None = None) -> None:

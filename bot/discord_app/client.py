@@ -33,9 +33,9 @@ from bot.discord_app.i18n import language, t
 from bot.discord_app.ratelimit import GapBudget, RateLimit
 from bot.discord_app.translator import GlossaryTranslator
 from bot.discord_app.views import NO_MENTIONS, related_view
-from bot.health import HEARTBEAT_EVERY, clear_heartbeat, file_identity, heartbeat_path, write_heartbeat
+from bot.health import HEARTBEAT_EVERY, clear_heartbeat, heartbeat_path, write_heartbeat
 from bot.storage.daily import DailyStore, GuildRoles
-from bot.storage.db import AppliedWrites, Database, DatabaseBusy
+from bot.storage.db import AppliedWrites, Database, DatabaseBusy, file_identity
 from bot.storage.gaps import Miss, MissLog, UsageLog, asker_hash, gap_key
 from bot.storage.writer import WriteQueue
 

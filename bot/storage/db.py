@@ -193,8 +193,7 @@ class Database:
         try:
             await db._configure()
             await db._migrate()
-            st = os.stat(path)
-            db.identity = f"{st.st_dev}:{st.st_ino}"
+            db.identity = file_identity(path)
             db.reader = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
             await db.reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         except StorageError:
@@ -276,6 +275,15 @@ class Database:
             salt = secrets.token_hex(16)
             await self.set_meta("asker_salt", salt)
         return salt
+
+
+def file_identity(path: Path) -> str | None:
+    """Which file is at `path` (device and inode): a database replaced or moved under the bot shows up here."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return f"{st.st_dev}:{st.st_ino}"
 
 
 class AppliedWrites:

@@ -112,17 +112,7 @@ class WriteQueue:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._worker
             self._worker = None
-        # A batch interrupted mid-write was rolled back with its transaction: it must not be lost either (and if
-        # its commit did land after all, its ids make the replay skip it).
-        self._unsaved.extend(self._in_flight)
-        for _ in self._in_flight:
-            self._queue.task_done()
-        self._in_flight = []
-        while not self._queue.empty():
-            self._unsaved.append(self._queue.get_nowait())
-            self._queue.task_done()
-        self._flush_unsaved_to_journal()
-        lost = len(self._unsaved)
+        lost = self.save_now()
         if lost:
             log.error(
                 "%d database write(s) could be saved neither in the database nor in %s: lost (%s)",
@@ -134,11 +124,16 @@ class WriteQueue:
 
     def save_now(self) -> int:
         """Last resort when the process must end this instant: journal everything not yet written (without
-        waiting for the database). Returns how many records could be saved nowhere."""
+        waiting for the database). Returns how many records could be saved nowhere. `close` ends with it."""
+        # A batch interrupted mid-write was rolled back with its transaction: it must not be lost either (and if
+        # its commit did land after all, its ids make the replay skip it).
         self._unsaved.extend(self._in_flight)
+        for _ in self._in_flight:
+            self._queue.task_done()
         self._in_flight = []
         while not self._queue.empty():
             self._unsaved.append(self._queue.get_nowait())
+            self._queue.task_done()
         self._flush_unsaved_to_journal()
         return len(self._unsaved)
 
@@ -283,9 +278,11 @@ class WriteQueue:
                 records.append(json.loads(line))
             except json.JSONDecodeError:
                 log.error("skipping an unreadable line of %s: %r", self._journal, line[:200])
-        known = [r for r in records if isinstance(r, dict) and r.get("op") in self._handlers]
+        known = []
         for record in records:
-            if not (isinstance(record, dict) and record.get("op") in self._handlers):
+            if isinstance(record, dict) and record.get("op") in self._handlers:
+                known.append(record)
+            else:
                 self._reject(record if isinstance(record, dict) else {"value": record}, "unknown write")
         done_before = await self._already_applied(known)
         fresh = [r for r in known if r.get("id") not in done_before]
