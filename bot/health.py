@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import sqlite3
-import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from bot.storage.db import file_identity
+from bot.storage.writer import write_atomically
 
 HEARTBEAT_EVERY = timedelta(seconds=30)
 HEARTBEAT_MAX_AGE = timedelta(seconds=90)
@@ -23,11 +22,7 @@ def heartbeat_path(db_path: Path) -> Path:
 def write_heartbeat(path: Path, now: datetime, database: str | None = None) -> None:
     """Record that the bot is connected to Discord right now, and which database file it has open
     (atomic: temp file + rename). The first line is the time, the second the file's identity."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".heartbeat-")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(now.isoformat() + (f"\n{database}" if database else ""))
-    os.replace(tmp, path)
+    write_atomically(path, [now.isoformat(), *([database] if database else [])])
 
 
 def clear_heartbeat(path: Path) -> None:

@@ -291,7 +291,7 @@ class WriteQueue:
         failed = await self._write(fresh) if fresh else []
         try:
             if failed:
-                _atomic_write(self._journal, [_line(r) for r in failed])
+                write_atomically(self._journal, [_line(r) for r in failed])
             else:
                 self._journal.unlink()
         except OSError as exc:
@@ -330,10 +330,12 @@ def _atomic_append(path: Path, lines: list[str]) -> None:
     old = ""
     with contextlib.suppress(FileNotFoundError):
         old = path.read_text(encoding="utf-8")
-    _atomic_write(path, [old.rstrip("\n"), *lines] if old.strip() else lines)
+    write_atomically(path, [old.rstrip("\n"), *lines] if old.strip() else lines)
 
 
-def _atomic_write(path: Path, lines: list[str]) -> None:
+def write_atomically(path: Path, lines: list[str]) -> None:
+    """Replace a file by these lines, whole or not at all: written beside it, synced, renamed over it; the temp
+    file is removed if anything fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
     try:
