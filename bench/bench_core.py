@@ -55,16 +55,14 @@ def child(mode: str, data_dir: Path, cache_dir: Path, n_queries: int, baseline_q
     import resource
 
     started = time.perf_counter()
-    from bot.catalog import cache_path, load_catalog, write_cache
-    from bot.core.loader import load_glossary
-    from bot.core.search import SearchIndex
+    from bot.app.catalog import build_index, cache_path, load_catalog, load_glossary, write_cache
 
     out: dict = {}
     if mode == "first":
         t0 = time.perf_counter()
         glossary = load_glossary(data_dir)
         t1 = time.perf_counter()
-        index = SearchIndex(glossary)
+        index = build_index(glossary)
         t2 = time.perf_counter()
         out.update(load_validate_s=t1 - t0, index_s=t2 - t1, load_index_s=t2 - t0)
         write_cache(cache_path(data_dir, cache_dir), glossary, index)  # what load_catalog does on a miss

@@ -26,9 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.app.reports import gaps_csv, gaps_yaml
 from bot.core.normalize import normalize
 from bot.core.search import typo_distance
-from bot.reports import gaps_csv, gaps_yaml
 from bot.storage.db import Database
 from bot.storage.gaps import MissLog
 from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS, TOKEN, FakeDiscord, Guild

@@ -16,7 +16,7 @@ from bot.discord_app.client import use_endpoints
 
 
 def fixed_card() -> tuple[discord.Embed, discord.ui.View | None]:
-    from bot.catalog import load_catalog
+    from bot.app.catalog import load_catalog
     from bot.discord_app.embeds import term_embed
     from bot.discord_app.views import related_view
 

@@ -1,4 +1,5 @@
-"""Command line: run | lookup | search | validate | list | misses | sync | health | invite-url."""
+"""Command line: run | lookup | search | validate | list | misses | resolve | ignore | daily | migrate | sync |
+health | invite-url. Thin: parse, call the application (or the core), print in the user's language."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ from datetime import date
 from pathlib import Path
 
 from bot import __version__
+from bot.app.catalog import load_glossary
 from bot.cli_text import Words
 from bot.config import Settings, SettingsError, locale_language
 from bot.core.errors import GlossaryError
-from bot.core.loader import load_glossary
 from bot.core.mentions import first_sentence
 from bot.core.model import Glossary
 from bot.core.search import Found
@@ -22,7 +23,7 @@ from bot.terminal import format_lookup, load_or_report, lookup_json
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 
-def _parser(say: Words) -> argparse.ArgumentParser:
+def _types(say: Words) -> tuple:
     def positive_int(text: str) -> int:
         """A whole number above zero (ids, limits): anything else is refused with a sentence."""
         if not (text.isascii() and text.isdigit()) or int(text) <= 0:
@@ -35,6 +36,10 @@ def _parser(say: Words) -> argparse.ArgumentParser:
         except ValueError:
             raise argparse.ArgumentTypeError(say("not_a_date", text=text)) from None
 
+    return positive_int, iso_date
+
+
+def _parser(say: Words) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="glosario-bot", description=say("prog_description"))
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}", help=say("version_help"))
     parser.add_argument("--data", type=Path, help=say("data_help"))
@@ -56,6 +61,15 @@ def _parser(say: Words) -> argparse.ArgumentParser:
     p = command("validate", "validate_help")
     p.add_argument("directory", nargs="?", type=Path, metavar="DIR", help=say("validate_dir"))
     command("list", "list_help")
+    _database_commands(say, command)
+    command("health", "health_help")
+    p = command("invite-url", "invite_help")
+    p.add_argument("--app-id", type=_types(say)[0], help=say("app_id_help"))
+    return parser
+
+
+def _database_commands(say: Words, command) -> None:
+    positive_int, iso_date = _types(say)
     p = command("misses", "misses_help")
     p.add_argument("--guild", type=positive_int, help=say("guild_only"))
     p.add_argument("--status", choices=[*GapStatus, "all"], default=GapStatus.OPEN, help=say("status_help"))
@@ -63,8 +77,9 @@ def _parser(say: Words) -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["table", "csv", "yaml"], default=None, help=say("format_help"))
     p.add_argument("--limit", type=positive_int, help=say("limit_help"))
     p = command("resolve", "resolve_help")
-    p.add_argument("ids", nargs="+", type=positive_int, metavar="ID", help=say("ids_help"))
+    p.add_argument("ids", nargs="*", type=positive_int, metavar="ID", help=say("ids_help"))
     p.add_argument("--term", help=say("term_help"))
+    p.add_argument("--answered", action="store_true", help=say("answered_help"))
     p = command("ignore", "ignore_help")
     p.add_argument("ids", nargs="+", type=positive_int, metavar="ID", help=say("ids_help"))
     p = command("sync", "sync_help")
@@ -72,10 +87,7 @@ def _parser(say: Words) -> argparse.ArgumentParser:
     p = command("daily", "daily_help")
     p.add_argument("--guild", type=int, default=0, help=say("daily_guild"))
     p.add_argument("--date", type=iso_date, help=say("daily_date"))
-    command("health", "health_help")
-    p = command("invite-url", "invite_help")
-    p.add_argument("--app-id", type=positive_int, help=say("app_id_help"))
-    return parser
+    command("migrate", "migrate_help")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,6 +106,8 @@ def _main(argv: list[str] | None) -> int:
     args.say = say
     if getattr(args, "json", False) and getattr(args, "format", None) not in (None, "table"):
         parser.error(say("json_and_format"))
+    if args.command == "resolve" and not args.ids and not args.answered:
+        parser.error(say("ids_or_answered"))
     try:
         settings = Settings.from_env()
     except SettingsError as exc:
@@ -101,7 +115,7 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_USAGE
     data_dir = args.data or settings.data_dir
     command = args.command or "run"
-    if command in ("misses", "daily", "resolve", "ignore"):
+    if command in ("misses", "daily", "resolve", "ignore", "migrate"):
         from bot import offline  # the database, not Discord: discord.py is never imported for these
 
         return offline.dispatch(command, args, settings, data_dir)
@@ -112,38 +126,54 @@ def _main(argv: list[str] | None) -> int:
     if command == "validate":
         return _validate(args.directory or data_dir, say)
     if command == "health":
-        from datetime import UTC, datetime
-
-        from bot.health import check
-
-        found = check(settings.db_path, datetime.now(UTC))
-        print(say("healthy" if found.healthy else "unhealthy", reason=say(found.reason, **found.details)))
-        return EXIT_OK if found.healthy else EXIT_FAIL
+        return _health(settings, say)
     if command == "invite-url":
-        app_id = args.app_id or settings.application_id or application_id_from_token(settings.token)
-        if app_id is None:
-            print(say("no_app_id"), file=sys.stderr)
-            return EXIT_USAGE
-        print(invite_url(app_id))
-        return EXIT_OK
+        return _invite(args, settings, say)
     glossary = load_or_report(data_dir, say)
     if glossary is None:
         return EXIT_FAIL
     if command == "list":
         return _list(glossary)
+    return _lookup(args, glossary, say) if command == "lookup" else _search(args, glossary, say)
+
+
+def _health(settings: Settings, say: Words) -> int:
+    from datetime import UTC, datetime
+
+    from bot.app.health import check
+
+    found = check(settings.heartbeat_file, settings.db_path, datetime.now(UTC))
+    print(say("healthy" if found.healthy else "unhealthy", reason=say(found.reason, **found.details)))
+    return EXIT_OK if found.healthy else EXIT_FAIL
+
+
+def _invite(args: argparse.Namespace, settings: Settings, say: Words) -> int:
+    app_id = args.app_id or settings.application_id or application_id_from_token(settings.token)
+    if app_id is None:
+        print(say("no_app_id"), file=sys.stderr)
+        return EXIT_USAGE
+    print(invite_url(app_id))
+    return EXIT_OK
+
+
+def _lookup(args: argparse.Namespace, glossary: Glossary, say: Words) -> int:
     from bot.core.search import SearchIndex
 
     index = SearchIndex(glossary)
-    if command == "lookup":
-        results = [(q, index.lookup(q)) for q in args.queries]
-        for query, result in results:
-            print(
-                json.dumps(lookup_json(query, result), ensure_ascii=False)
-                if args.json
-                else format_lookup(query, result, glossary, say)
-            )
-        return EXIT_OK if all(isinstance(r, Found) for _, r in results) else EXIT_FAIL
-    hits = index.search(" ".join(args.text))
+    results = [(q, index.lookup(q)) for q in args.queries]
+    for query, result in results:
+        print(
+            json.dumps(lookup_json(query, result), ensure_ascii=False)
+            if args.json
+            else format_lookup(query, result, glossary, say)
+        )
+    return EXIT_OK if all(isinstance(r, Found) for _, r in results) else EXIT_FAIL
+
+
+def _search(args: argparse.Namespace, glossary: Glossary, say: Words) -> int:
+    from bot.core.search import SearchIndex
+
+    hits = SearchIndex(glossary).search(" ".join(args.text))
     if args.json:  # JSON Lines, like `lookup --json`: one object a line, for streaming and jq
         for h in hits:
             print(json.dumps({"id": h.term.id, "term": h.term.term, "score": h.score}, ensure_ascii=False))

@@ -43,11 +43,37 @@ def locale_language(env: Mapping[str, str] | None = None) -> str:
     return "es"
 
 
+DEFAULT_DATABASE = "sqlite:///data/glosario.db"
+
+
+def database_path(url: str) -> Path:
+    """The SQLite file a database setting names: `sqlite:///relative/path`, `sqlite:////absolute/path`, or a plain
+    path. Raises SettingsError for anything else."""
+    text = url.strip()
+    scheme, sep, rest = text.partition("://")
+    if not sep:
+        return Path(text)
+    if scheme.lower() == "sqlite" and rest.startswith("/") and len(rest) > 1:
+        return Path(rest[1:])
+    if scheme.lower() in ("postgres", "postgresql"):
+        raise SettingsError(
+            "GLOSARIO_DB: esta versión del bot solo guarda en SQLite (sqlite:///ruta/glosario.db o una ruta).",
+            "GLOSARIO_DB: this version of the bot only stores in SQLite (sqlite:///path/glosario.db, or a path).",
+        )
+    raise SettingsError(
+        f"GLOSARIO_DB debe ser una URL sqlite:///ruta/glosario.db o una ruta, no '{text}'",
+        f"GLOSARIO_DB must be a sqlite:///path/glosario.db URL or a path, not '{text}'",
+    )
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None
     data_dir: Path = PROJECT_DATA
-    db_path: Path = Path("data") / "glosario.db"
+    database_url: str = DEFAULT_DATABASE  # GLOSARIO_DB: a URL (sqlite:///data/glosario.db) or a plain path
+    cache_dir: Path | None = None  # GLOSARIO_CACHE_DIR; by default "cache" next to the database
+    heartbeat_file: Path | None = None  # GLOSARIO_HEARTBEAT; by default "heartbeat" next to the database
+    journal_file: Path | None = None  # GLOSARIO_JOURNAL; by default the database's name + ".pending.jsonl"
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     log_format: str = "text"
@@ -55,17 +81,36 @@ class Settings:
     api_base: str | None = None  # another Discord REST base (a proxy; the tests' fake Discord)
     gateway_url: str | None = None
 
+    def __post_init__(self) -> None:
+        db = self.db_path  # (also checks the URL)
+        defaults = {
+            "cache_dir": db.parent / "cache",
+            "heartbeat_file": db.with_name("heartbeat"),
+            "journal_file": db.with_name(db.name + ".pending.jsonl"),
+        }
+        for name, value in defaults.items():
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, value)
+
     def __repr__(self) -> str:  # the token must never reach a log line
         return (
-            f"Settings(token={'***' if self.token else None}, data_dir={self.data_dir}, db_path={self.db_path}, "
-            f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level}, log_format={self.log_format})"
+            f"Settings(token={'***' if self.token else None}, data_dir={self.data_dir}, "
+            f"database_url={self.database_url}, dev_guild_id={self.dev_guild_id}, log_level={self.log_level}, "
+            f"log_format={self.log_format})"
         )
 
     __str__ = __repr__
 
     @property
-    def cache_dir(self) -> Path:
-        return self.db_path.parent / "cache"
+    def db_path(self) -> Path:
+        return database_path(self.database_url)
+
+    @property
+    def rejected_file(self) -> Path:
+        """Writes the database refused for their data, kept with the reason (next to the journal)."""
+        journal = self.journal_file or self.db_path.with_name(self.db_path.name + ".pending.jsonl")
+        name = journal.name.removesuffix(".pending.jsonl").removesuffix(".jsonl")
+        return journal.with_name(name + ".rejected.jsonl")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -95,11 +140,18 @@ class Settings:
                 f"LOG_FORMAT must be text or json, not '{log_format}'",
             )
         data = env.get("GLOSARIO_DATA", "").strip()
-        db = env.get("GLOSARIO_DB", "").strip()
+
+        def path(name: str) -> Path | None:
+            value = env.get(name, "").strip()
+            return Path(value) if value else None
+
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             data_dir=Path(data) if data else default_data_dir(),
-            db_path=Path(db) if db else Path("data") / "glosario.db",
+            database_url=env.get("GLOSARIO_DB", "").strip() or DEFAULT_DATABASE,
+            cache_dir=path("GLOSARIO_CACHE_DIR"),
+            heartbeat_file=path("GLOSARIO_HEARTBEAT"),
+            journal_file=path("GLOSARIO_JOURNAL"),
             dev_guild_id=int(guild) if guild else None,
             application_id=int(app_id) if app_id else None,
             log_level=level,

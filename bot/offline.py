@@ -1,5 +1,6 @@
-"""The editors' database commands: misses, daily, resolve, ignore. They never import discord.py, so they start
-as fast as `lookup`; the bot itself (`run`, `sync`) is runner.py."""
+"""The editors' database commands: misses, daily, resolve, ignore, migrate. They call the same application
+actions and stores as the bot, and never import discord.py (they start as fast as `lookup`); the bot itself
+(`run`, `sync`) is runner.py."""
 
 from __future__ import annotations
 
@@ -7,12 +8,19 @@ import argparse
 import asyncio
 import json
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
+from bot.app.catalog import build_index
+from bot.app.glossary import resolve_answered
+from bot.app.reports import gaps_csv, gaps_yaml
 from bot.config import Settings
+from bot.core import daily
+from bot.core.search import Found
 from bot.core.status import GapStatus
-from bot.storage.db import Database, StorageError
-from bot.storage.gaps import MissLog
+from bot.storage import Stores, open_stores
+from bot.storage.errors import StorageError
+from bot.storage.records import Miss
 from bot.terminal import format_term, load_or_report
 
 MARKED = {GapStatus.RESOLVED: "marked_resolved", GapStatus.IGNORED: "marked_ignored"}
@@ -21,17 +29,20 @@ STATUS_WORDS = {
     GapStatus.RESOLVED: "status_resolved",
     GapStatus.IGNORED: "status_ignored",
 }
+COLUMNS = ("id", "count", "askers", "status", "guild", "last", "query")
 
 
 def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_dir: Path) -> int:
-    if command == "misses":
-        return asyncio.run(_misses(settings, args))
-    if command == "daily":
-        return asyncio.run(_daily(settings, args, data_dir))
-    return asyncio.run(_set_status(settings, args, data_dir, command))
+    actions = {
+        "misses": lambda: _misses(settings, args),
+        "daily": lambda: _daily(settings, args, data_dir),
+        "migrate": lambda: _migrate(settings, args.say),
+    }
+    action = actions.get(command) or (lambda: _set_status(settings, args, data_dir, command))
+    return asyncio.run(action())
 
 
-async def _open_existing(settings: Settings, missing: str, say, *, read_only: bool = False) -> Database | None:
+async def _open_existing(settings: Settings, missing: str, say, *, read_only: bool = False) -> Stores | None:
     """The database for an editor's command, or None after saying why (missing, or unusable). Every message
     names the database's absolute path and how to point at another one."""
     path = settings.db_path.resolve()
@@ -39,36 +50,59 @@ async def _open_existing(settings: Settings, missing: str, say, *, read_only: bo
         print(say(missing, path=path) + " " + say("elsewhere"), file=sys.stderr)
         return None
     try:
-        return await (Database.open_read_only(path) if read_only else Database.open(path))
+        return await open_stores(path, read_only=read_only)
     except StorageError as exc:
-        print(exc.text(say.lang) if say else str(exc), file=sys.stderr)
+        print(exc.text(say.lang), file=sys.stderr)
         return None
 
 
-async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Path, command: str) -> int:
-    """`resolve ID… [--term T]` and `ignore ID…` on the gaps log."""
-    term_id, say = None, args.say
-    if command == "resolve" and args.term:
-        from bot.core.search import Found, SearchIndex
+async def _migrate(settings: Settings, say) -> int:
+    """`migrate`: create the database, or bring its schema up to this version's (what a start does too)."""
+    path = settings.db_path.resolve()
+    try:
+        stores = await open_stores(path)
+    except StorageError as exc:
+        print(exc.text(say.lang), file=sys.stderr)
+        return 1
+    try:
+        version, applied = await stores.schema_version(), stores.migrated
+    finally:
+        await stores.close()
+    if applied:
+        print(say("migrated", path=path, version=version, applied=", ".join(map(str, applied))))
+    else:
+        print(say("migrate_current", path=path, version=version))
+    return 0
 
+
+async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Path, command: str) -> int:
+    """`resolve ID… [--term T]`, `resolve --answered` and `ignore ID…` on the gaps log."""
+    say, term_id, index = args.say, None, None
+    if command == "resolve" and (args.term or args.answered):
         glossary = load_or_report(data_dir, say)
         if glossary is None:
             return 1
-        result = SearchIndex(glossary).lookup(args.term)
-        if not isinstance(result, Found):
-            print(say("not_a_term", term=args.term), file=sys.stderr)
-            return 1
-        term_id = result.term.id
-    db = await _open_existing(settings, "no_database", say)
-    if db is None:
+        index = build_index(glossary)
+        if args.term:
+            result = index.lookup(args.term)
+            if not isinstance(result, Found):
+                print(say("not_a_term", term=args.term), file=sys.stderr)
+                return 1
+            term_id = result.term.id
+    stores = await _open_existing(settings, "no_database", say)
+    if stores is None:
         return 1
-    log_ = MissLog(db)
     try:
-        known = {gap.id for gap in await log_.gaps(status="all", ids=args.ids, limit=len(args.ids))}
+        if getattr(args, "answered", False):
+            resolved = await resolve_answered(index, stores.gaps)
+            print(say("resolved_answered", count=len(resolved)))
+            return 0
+        gaps = stores.gaps
+        known = {gap.id for gap in await gaps.gaps(status="all", ids=args.ids, limit=len(args.ids))}
         status = GapStatus.RESOLVED if command == "resolve" else GapStatus.IGNORED
-        changed = await log_.set_status(sorted(known), status, term_id=term_id) if known else 0
+        changed = await gaps.set_status(sorted(known), status, term_id=term_id) if known else 0
     finally:
-        await db.close()
+        await stores.close()
     unknown = [str(i) for i in dict.fromkeys(args.ids) if i not in known]
     if unknown:
         print(say("unknown_ids", ids=", ".join(unknown)), file=sys.stderr)
@@ -79,27 +113,21 @@ async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Pa
 
 async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -> int:
     """Print the term of the day for a guild and date, from the recorded history when there is one."""
-    from datetime import UTC, datetime
-
-    from bot.core import daily
-    from bot.storage.daily import DailyStore
-
     say = args.say
     glossary = load_or_report(data_dir, say)
     if glossary is None:
         return 1
     history, schedule = [], None
     if settings.db_path.exists():  # without a database the pick is the deterministic one, with no history
-        db = await _open_existing(settings, "no_database", say, read_only=True)
-        if db is None:
+        stores = await _open_existing(settings, "no_database", say, read_only=True)
+        if stores is None:
             return 1
         try:
-            store = DailyStore(db)
-            found = await store.settings(args.guild)
+            found = await stores.daily.settings(args.guild)
             schedule = found.schedule if found else None
-            history = await store.history(args.guild)
+            history = await stores.daily.history(args.guild)
         finally:
-            await db.close()
+            await stores.close()
     today = daily.local_date(datetime.now(UTC), schedule)
     day = args.date or today
     found = daily.forecast(glossary, args.guild, day, history, today, schedule)
@@ -115,57 +143,48 @@ async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -
 
 async def _misses(settings: Settings, args: argparse.Namespace) -> int:
     say = args.say
-    db = await _open_existing(settings, "no_database_yet", say, read_only=True)
-    if db is None:
+    stores = await _open_existing(settings, "no_database_yet", say, read_only=True)
+    if stores is None:
         return 1
-    log_ = MissLog(db)
-    fmt = args.format or "table"
+    fmt, gaps_store = args.format or "table", stores.gaps
     try:
-        total = await log_.count(guild_id=args.guild, status=args.status)
-        if fmt == "yaml":
-            from bot.reports import gaps_yaml
-
-            gaps = (await log_.export(guild_id=args.guild, status=args.status, most_asked=True))[: args.limit]
-            where = say("export_guild", guild=args.guild) if args.guild is not None else say("export_everywhere")
-            text = gaps_yaml(gaps, await log_.picks(guild_id=args.guild), title=say("export_title", where=where))
-        else:
-            gaps = await log_.export(guild_id=args.guild, status=args.status)
-            gaps = gaps[: args.limit] if args.limit else gaps
+        total = await gaps_store.count(guild_id=args.guild, status=args.status)
+        gaps = await gaps_store.export(guild_id=args.guild, status=args.status, most_asked=fmt == "yaml")
+        gaps = gaps[: args.limit] if args.limit else gaps
+        picks = await gaps_store.picks(guild_id=args.guild) if fmt == "yaml" else []
     finally:
-        await db.close()
-    shown = say("limited", shown=len(gaps), total=total) if len(gaps) < total else None
+        await stores.close()
     if fmt == "yaml":
-        print(text, end="")
+        where = say("export_guild", guild=args.guild) if args.guild is not None else say("export_everywhere")
+        print(gaps_yaml(gaps, picks, title=say("export_title", where=where)), end="")
     elif fmt == "csv":
-        from bot.reports import gaps_csv
-
         print(gaps_csv(gaps), end="")
     elif args.json:
         for gap in gaps:
             print(json.dumps(gap.to_dict(), ensure_ascii=False))
-    elif not gaps:
-        print(say("no_gaps"))
     else:
-        columns = dict(
-            zip(
-                ("id", "count", "askers", "status", "guild", "last", "query"),
-                say("gaps_columns").split("|"),
-                strict=True,
-            )
+        _print_table(gaps, say)
+    if len(gaps) < total:  # a limited list says so (on stderr: files and pipes get only the data)
+        print(
+            say("limited", shown=len(gaps), total=total), file=sys.stderr if fmt != "table" or args.json else sys.stdout
         )
-        print(say("gaps_header", **columns))
-        for g in gaps:
-            row = say(
-                "gaps_header",
-                id=g.id,
-                count=g.count,
-                askers=g.askers,
-                status=say(STATUS_WORDS[g.status]),
-                guild=g.guild_id,
-                last=g.last_seen,
-                query=g.sample,
-            )
-            print(row + (f"  ({g.best_guess}?)" if g.best_guess else ""))
-    if shown:  # a limited list says so (on stderr: files and pipes get only the data)
-        print(shown, file=sys.stderr if fmt != "table" or args.json else sys.stdout)
     return 0
+
+
+def _print_table(gaps: list[Miss], say) -> None:
+    if not gaps:
+        print(say("no_gaps"))
+        return
+    print(say("gaps_header", **dict(zip(COLUMNS, say("gaps_columns").split("|"), strict=True))))
+    for g in gaps:
+        row = say(
+            "gaps_header",
+            id=g.id,
+            count=g.count,
+            askers=g.askers,
+            status=say(STATUS_WORDS[g.status]),
+            guild=g.guild_id,
+            last=g.last_seen,
+            query=g.sample,
+        )
+        print(row + (f"  ({g.best_guess}?)" if g.best_guess else ""))

@@ -15,11 +15,13 @@ from pathlib import Path
 import discord
 
 from bot import heap
-from bot.catalog import load_catalog
+from bot.app.application import Application
+from bot.app.catalog import Catalog, load_catalog
 from bot.config import Settings
 from bot.core.errors import GlossaryError
+from bot.discord_app.client import GlossaryBot, use_endpoints
 from bot.logs import setup_logging
-from bot.storage.db import Database, StorageError
+from bot.storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 SHUTDOWN_DEADLINE = 9.0  # seconds from SIGTERM to exit, whatever fails (Docker kills at 10)
@@ -47,20 +49,17 @@ def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_di
 
 
 async def serve(
-    settings: Settings, catalog, *, sync_only: bool = False, sync_guild: int | None = None, say=None
+    settings: Settings, catalog: Catalog, *, sync_only: bool = False, sync_guild: int | None = None, say=None
 ) -> int:
     """Open the database, build the bot, connect; returns the process exit code."""
-    from bot.discord_app.client import GlossaryBot, Services, use_endpoints
-
     try:
-        db = await Database.open(settings.db_path)
+        app = await Application.open(settings, catalog)
     except StorageError as exc:
         print(exc.text(say.lang) if say else str(exc), file=sys.stderr)
         return 1
-    services = await Services.create(settings, catalog, db)
     use_endpoints(settings.api_base, settings.gateway_url)
     heap.settle()  # the glossary and its index are loaded for good: out of the collector's way
-    bot = GlossaryBot(services, auto_sync=not sync_only)
+    bot = GlossaryBot(app, auto_sync=not sync_only)
     code = 0
     try:
         async with bot:
@@ -76,17 +75,9 @@ async def serve(
         log.error("could not stay connected to Discord: %s", exc)
         code = 1
     finally:
-        lost = await services.writer.close(grace=3.0)
-        try:
-            await db.close()
-        except Exception as exc:
-            bot.shutdown_problems.append(f"could not close the database: {exc}")
-            log.error("shutdown: could not close the database %s: %s", settings.db_path, exc)
-    if lost or bot.shutdown_problems:
-        log.error(
-            "stopped with problems: %s",
-            "; ".join([*bot.shutdown_problems, *([f"{lost} write(s) lost"] if lost else [])]),
-        )
+        problems = [*bot.shutdown_problems, *await app.close(grace=3.0)]
+    if problems:
+        log.error("stopped with problems: %s", "; ".join(problems))
         return code or 1
     log.info("stopped")
     return code
@@ -94,7 +85,7 @@ async def serve(
 
 async def _sync_only(bot, settings: Settings, guild_id: int | None, say) -> int:
     await bot.login(settings.token)  # REST only: no gateway connection is needed to publish commands
-    synced = await bot.sync_commands(guild_id=guild_id, force=True)
+    synced = await bot.commands_sync.sync(guild_id=guild_id, force=True)
     if synced is None:
         print(say("sync_refused"), file=sys.stderr)
         return 1
@@ -106,7 +97,7 @@ async def _sync_only(bot, settings: Settings, guild_id: int | None, say) -> int:
 
 def _install_signal_handlers(bot) -> None:
     loop = asyncio.get_running_loop()
-    actions = {signal.SIGTERM: bot.shutdown, signal.SIGINT: bot.shutdown, signal.SIGHUP: bot.reload_glossary}
+    actions = {signal.SIGTERM: bot.shutdown, signal.SIGINT: bot.shutdown, signal.SIGHUP: bot.reload}
     for sig, action in actions.items():
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
             loop.add_signal_handler(sig, _on_signal, bot, sig, action)
@@ -115,7 +106,7 @@ def _install_signal_handlers(bot) -> None:
 def _on_signal(bot, sig: signal.Signals, action) -> None:
     log.info("received %s: %s", sig.name, "reloading the glossary" if sig == signal.SIGHUP else "shutting down")
     loop = asyncio.get_running_loop()
-    if sig != signal.SIGHUP and not bot.closing:  # whatever fails or hangs below, the process ends in time
+    if sig != signal.SIGHUP and not bot.guard.closing:  # whatever fails or hangs below, the process ends in time
         loop.call_later(SHUTDOWN_DEADLINE, _exit_now, bot)
     task = loop.create_task(action(), name=f"glosario-{sig.name.lower()}")
     bot.background_tasks.add(task)
@@ -124,7 +115,7 @@ def _on_signal(bot, sig: signal.Signals, action) -> None:
 
 def _exit_now(bot) -> None:
     """The stop did not finish in time: journal what is still queued, say what could not be saved, and end."""
-    lost = bot.services.writer.save_now()
+    lost = bot.app.writer.save_now()
     log.error(
         "shutdown did not finish within %.0f s (%s); exiting now%s",
         SHUTDOWN_DEADLINE,

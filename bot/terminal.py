@@ -6,9 +6,9 @@ import sys
 import textwrap
 from pathlib import Path
 
+from bot.app.catalog import load_glossary
 from bot.cli_text import Words
 from bot.core.errors import GlossaryError
-from bot.core.loader import load_glossary
 from bot.core.model import Glossary, Term
 from bot.core.search import Ambiguous, Found, LookupResult, NotFound
 from bot.core.status import Outcome

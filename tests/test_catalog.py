@@ -2,7 +2,7 @@
 
 import logging
 
-from bot.catalog import load_catalog
+from bot.app.catalog import load_catalog
 from bot.core.search import Found
 from tests.synthetic import generate
 
@@ -12,7 +12,7 @@ def test_cache_is_reused_until_a_file_changes(tmp_path, caplog):
     names = generate(data, 1500)  # big enough (> 256 KB) to be cached
     first = load_catalog(data, cache)
     (cached,) = cache.glob("glossary-*.json")
-    with caplog.at_level(logging.INFO, logger="bot.catalog"):
+    with caplog.at_level(logging.INFO, logger="bot.app.catalog"):
         again = load_catalog(data, cache)
         assert "loaded from cache" in caplog.text
     assert again.fingerprint == first.fingerprint and again.glossary == first.glossary

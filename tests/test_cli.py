@@ -127,22 +127,13 @@ def test_module_entry_point(entry):
 
 
 async def _seed_misses(path):
-    from bot.storage.db import Database
-    from bot.storage.gaps import MissLog
+    from bot.storage import open_stores
+    from bot.storage.records import MissRecord
 
-    db = await Database.open(path)
-    log = MissLog(db)
+    stores = await open_stores(path)
     for guild, text, asker in [(5, "embeddings", "a"), (5, "embeddings", "b"), (6, "rag", "a")]:
-        await log.record(
-            guild_id=guild,
-            sample=text,
-            normalized=text,
-            asker=asker,
-            best_guess=None,
-            kind="lookup",
-            at="2026-12-02T10:00:00",
-        )
-    await db.close()
+        await stores.gaps.record_misses([MissRecord(guild, text, text, asker, None, "lookup", "2026-12-02T10:00:00")])
+    await stores.close()
 
 
 def test_misses_lists_gaps_most_asked_first(tmp_path, capsys, monkeypatch):
@@ -196,7 +187,7 @@ def test_health_reads_the_heartbeat_and_the_database(tmp_path, capsys, monkeypat
     import asyncio
     from datetime import UTC, datetime, timedelta
 
-    from bot.health import Health, check, heartbeat_path, write_heartbeat
+    from bot.app.health import Health, check, write_heartbeat
     from bot.storage.db import Database
 
     db_path = tmp_path / "g.db"
@@ -206,12 +197,13 @@ def test_health_reads_the_heartbeat_and_the_database(tmp_path, capsys, monkeypat
 
     asyncio.run(create())
     now = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
-    assert check(db_path, now).healthy is False
-    write_heartbeat(heartbeat_path(db_path), now - timedelta(seconds=20))
-    assert check(db_path, now) == Health(True, "health_ok", {"seconds": 20, "db": db_path})
-    stale = check(db_path, now + timedelta(minutes=5))
+    beat = tmp_path / "heartbeat"
+    assert check(beat, db_path, now).healthy is False
+    write_heartbeat(beat, now - timedelta(seconds=20))
+    assert check(beat, db_path, now) == Health(True, "health_ok", {"seconds": 20, "db": db_path})
+    stale = check(beat, db_path, now + timedelta(minutes=5))
     assert stale.healthy is False and stale.details["limit"] == 90
-    write_heartbeat(heartbeat_path(db_path), datetime.now(UTC))
+    write_heartbeat(beat, datetime.now(UTC))
     monkeypatch.setenv("GLOSARIO_DB", str(db_path))
     code, out, _ = run(capsys, "health")
     assert code == 0 and out.startswith("bien: conectado a Discord hace")
@@ -225,7 +217,7 @@ def test_daily_is_deterministic_and_follows_the_recorded_history(tmp_path, capsy
     from datetime import date
 
     from bot.core.daily import DailyEntry
-    from bot.storage.daily import DailyStore
+    from bot.storage.daily import SqliteDailyStore
     from bot.storage.db import Database
 
     monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
@@ -235,7 +227,7 @@ def test_daily_is_deterministic_and_follows_the_recorded_history(tmp_path, capsy
 
     async def record():
         db = await Database.open(tmp_path / "g.db")
-        await DailyStore(db).record_pick(5, DailyEntry(date(2026, 12, 2), "horovod", 0))
+        await SqliteDailyStore(db).record_pick(5, DailyEntry(date(2026, 12, 2), "horovod", 0))
         await db.close()
 
     asyncio.run(record())
@@ -287,28 +279,17 @@ def test_data_works_before_and_after_the_command(tmp_path, capsys):
 def test_misses_is_whole_by_default_and_a_limited_list_says_so(tmp_path, capsys, monkeypatch):
     import asyncio
 
-    from bot.storage.db import Database
-    from bot.storage.gaps import MissLog
+    from bot.storage import open_stores
+    from bot.storage.records import MissRecord
 
     path = tmp_path / "g.db"
 
     async def seed():
-        db = await Database.open(path)
-        rows = [
-            dict(
-                guild_id=1,
-                sample=f"q{n:03d}",
-                normalized=f"q{n:03d}",
-                asker="a",
-                best_guess=None,
-                kind="lookup",
-                at="t",
-            )
-            for n in range(154)
-        ]
-        await MissLog(db).record_many(rows)
-        await db.conn.commit()
-        await db.close()
+        stores = await open_stores(path)
+        await stores.gaps.record_misses(
+            [MissRecord(1, f"q{n:03d}", f"q{n:03d}", "a", None, "lookup", "t") for n in range(154)]
+        )
+        await stores.close()
 
     asyncio.run(seed())
     monkeypatch.setenv("GLOSARIO_DB", str(path))
@@ -368,7 +349,7 @@ def test_the_command_line_speaks_one_language(capsys, monkeypatch):
         for english in ("usage:", "positional arguments", "options:", "show this help"):
             assert english not in out, (argv, english)
     with pytest.raises(SystemExit):
-        main(["resolve"])
+        main(["ignore"])
     err = capsys.readouterr().err
     assert "faltan estos argumentos" in err and "the following arguments" not in err
     with pytest.raises(SystemExit):

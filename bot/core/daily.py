@@ -10,8 +10,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.model import Glossary, Term
+from bot.core.status import Days
 
-DAYS = ("todos", "laborables")  # every day, Monday to Friday
 _HHMM = re.compile(r"(?P<h>[01]?\d|2[0-3])[:.h](?P<m>[0-5]\d)")
 
 
@@ -29,7 +29,7 @@ class Schedule:
     hour: int
     minute: int
     tz: str = "UTC"
-    days: str = "todos"
+    days: Days = Days.EVERY_DAY
 
     @property
     def zone(self) -> ZoneInfo:
@@ -117,7 +117,7 @@ def local_date(now: datetime, schedule: Schedule | None) -> date:
 
 
 def _posts_on(day: date, schedule: Schedule) -> bool:
-    return schedule.days == "todos" or day.weekday() < 5
+    return schedule.days == Days.EVERY_DAY or day.weekday() < 5
 
 
 def slot(day: date, schedule: Schedule) -> datetime:

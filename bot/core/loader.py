@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import difflib
-import gc
-import logging
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import PurePath
 from urllib.parse import urlsplit
 
 import yaml
@@ -16,8 +14,6 @@ import yaml
 from bot.core.errors import GlossaryError, Problem
 from bot.core.model import Glossary, Link, Term
 from bot.core.normalize import compact, normalize, slug
-
-log = logging.getLogger(__name__)
 
 try:  # the C parser is about ten times faster; fall back to pure Python where libyaml is missing
     _YamlLoader: type = yaml.CBaseLoader
@@ -44,47 +40,13 @@ _TERM_KEYS = {"term", "definition", "en", "aliases", "related", "links"}
 _LINK_KEYS = {"title", "url"}
 
 
-def iter_term_files(directory: Path) -> list[Path]:
-    """The YAML files of a glossary directory, in a stable order."""
-    return sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
-
-
-def load_glossary(directory: Path | str) -> Glossary:
-    """Read and validate every YAML file in `directory`. Raises GlossaryError listing every problem."""
-    directory = Path(directory)
-    if not directory.is_dir():
-        raise GlossaryError(
-            [
-                Problem(
-                    str(directory),
-                    0,
-                    "no existe o no es un directorio: indica la carpeta de términos",
-                    "does not exist or is not a folder: give the folder of the term files",
-                )
-            ]
-        )
-    files = iter_term_files(directory)
-    return _build([(_display(directory, p), p.read_bytes()) for p in files])
-
-
 def load_glossary_from_texts(files: list[tuple[str, bytes | str]]) -> Glossary:
     """Validate in-memory term files given as (name, content); the file named glossary.yaml holds the title."""
     return _build([(name, data.encode() if isinstance(data, str) else data) for name, data in files])
 
 
 def _build(files: list[tuple[str, bytes]]) -> Glossary:
-    # Hundreds of thousands of small objects and no cycles: the cyclic GC would only rescan them again and again.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _Builder().build(files)
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _display(directory: Path, path: Path) -> str:
-    return str(directory / path.name)
+    return _Builder().build(files)
 
 
 _LABELS = {"term": "el nombre", "en": "el nombre en inglés", "aliases": "el alias"}
@@ -129,13 +91,13 @@ class _Builder:
             root = self._parse(name, data)
             if root is None:
                 continue
-            if Path(name).name == META_FILE:
+            if PurePath(name).name == META_FILE:
                 self._meta(name, root)
             else:
                 self._category_file(name, root)
         if not self.meta_seen:
-            folder = str(Path(files[0][0]).parent) if files else ""
-            where = str(Path(folder) / META_FILE) if folder not in ("", ".") else META_FILE
+            folder = str(PurePath(files[0][0]).parent) if files else ""
+            where = str(PurePath(folder) / META_FILE) if folder not in ("", ".") else META_FILE
             self._add(
                 where,
                 0,
@@ -238,7 +200,6 @@ class _Builder:
             )
             return None
         except (yaml.YAMLError, RecursionError, ValueError, TypeError) as exc:
-            log.debug("unparseable YAML in %s", name, exc_info=True)
             self._add(
                 name,
                 0,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import gc
 from collections import Counter
 from dataclasses import dataclass
 
@@ -168,13 +167,7 @@ class SearchIndex:
     """Built once from a Glossary; every method answers from memory."""
 
     def __init__(self, glossary: Glossary):
-        enabled = gc.isenabled()
-        gc.disable()  # many small objects, no cycles: collections during the build only cost time
-        try:
-            self._build(glossary)
-        finally:
-            if enabled:
-                gc.enable()
+        self._build(glossary)
 
     def _build(self, glossary: Glossary) -> None:
         self.glossary = glossary

@@ -1,5 +1,5 @@
-"""The states a lookup and a gap can be in: one definition each (their values are what the database and the
-JSON outputs hold)."""
+"""The states a lookup, a gap and a daily schedule can be in: one definition each (their values are what the
+database and the JSON outputs hold)."""
 
 from __future__ import annotations
 
@@ -20,3 +20,11 @@ class GapStatus(StrEnum):
     OPEN = "open"
     RESOLVED = "resolved"
     IGNORED = "ignored"
+
+
+class Days(StrEnum):
+    """Which days a server's term of the day is posted (stored as these neutral values; each surface names them
+    in its own language)."""
+
+    EVERY_DAY = "every_day"
+    WEEKDAYS = "weekdays"

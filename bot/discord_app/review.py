@@ -10,18 +10,17 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.core.search import Found
+from bot.app.review import PAGE_SIZE, GapPage, GapReview
 from bot.core.status import GapStatus
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
 from bot.discord_app.i18n import t
 from bot.discord_app.views import NO_MENTIONS, render_only
-from bot.storage.db import DatabaseBusy, within_a_second
+from bot.storage.errors import DatabaseBusy, within_a_second
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
 
 log = logging.getLogger(__name__)
-PAGE_SIZE = 10
 STATUS_NAMES = {
     GapStatus.OPEN: "gaps_status_open",
     GapStatus.IGNORED: "gaps_status_ignored",
@@ -60,7 +59,7 @@ async def is_moderator(bot: GlossaryBot, interaction: discord.Interaction) -> bo
         return False
     if interaction.permissions.manage_messages or interaction.permissions.manage_guild:
         return True
-    role_id = await bot.services.roles.editor_role(interaction.guild.id)
+    role_id = await bot.app.roles.editor_role(interaction.guild.id)
     roles = getattr(interaction.user, "roles", [])
     return role_id is not None and any(role.id == role_id for role in roles)
 
@@ -70,6 +69,14 @@ async def moderator_or_denied(interaction: discord.Interaction[GlossaryBot]) -> 
     if await is_moderator(interaction.client, interaction):
         return True
     await deny(interaction)
+    return False
+
+
+async def manages_server(interaction: discord.Interaction) -> bool:
+    """Manage Server (the term of the day, the editor role); anyone else gets the short private refusal."""
+    if interaction.permissions.manage_guild:
+        return True
+    await deny(interaction, "admin_denied_guild")
     return False
 
 
@@ -89,23 +96,16 @@ def _stamp(iso: str, style: str) -> str:
         return iso
 
 
-async def render(
-    bot: GlossaryBot, guild_id: int, locale: object, page: int, order: str, status: str
-) -> tuple[discord.Embed, discord.ui.View]:
-    """One page of this guild's gaps, with paging buttons and the menus to act on its entries."""
-    misses, glossary = bot.services.misses, bot.services.catalog.glossary
-    total = await misses.count(guild_id=guild_id, status=status)
-    pages = max(1, -(-total // PAGE_SIZE))
-    page = min(max(page, 0), pages - 1)
-    gaps = await misses.gaps(guild_id=guild_id, status=status, order=order, limit=PAGE_SIZE, offset=page * PAGE_SIZE)
-    status_name = t(locale, STATUS_NAMES[status])
-    embed = discord.Embed(title=t(locale, "gaps_title", status=status_name), colour=COLOUR)
+def gap_lines(page: GapPage, locale: object) -> list[str]:
+    """The entries of one page of the gaps list, one line each (every entry shown: the menus below offer all of
+    them, so each gets its share of the description)."""
     lines = []
-    for n, gap in enumerate(gaps, start=page * PAGE_SIZE + 1):
+    for row in page.rows:
+        gap = row.gap
         line = t(
             locale,
             "gaps_line",
-            n=n,
+            n=row.number,
             query=echo(gap.sample),
             count=gap.count,
             times=_plural(locale, "gaps_times", gap.count),
@@ -114,49 +114,66 @@ async def render(
             first=_stamp(gap.first_seen, "d"),
             last=_stamp(gap.last_seen, "R"),
         )
-        named = glossary.get(gap.resolved_term or gap.best_guess or "")
-        if named is not None:
-            key = "gaps_resolved_as" if gap.status == GapStatus.RESOLVED and gap.resolved_term else "gaps_guess"
-            line += " · " + t(locale, key, term=named.term)
-        # Every entry of the page is shown (the menus below offer all of them): each gets its share of room.
+        if row.term is not None:
+            line += " · " + t(locale, "gaps_resolved_as" if row.resolved_as else "gaps_guess", term=row.term)
         lines.append(shorten(line, LIMITS["description"] // PAGE_SIZE - 1))
-    embed.description = "\n".join(lines) or t(locale, "gaps_empty", status=status_name)
-    unlogged = await misses.unlogged(guild_id=guild_id)
-    if unlogged:
-        embed.add_field(name="⚠️", value=t(locale, "gaps_unlogged", count=unlogged), inline=False)
-    proposals = await misses.picks(guild_id=guild_id, limit=10)
-    if proposals:
-        lines = []
-        for sample, term_id, times in proposals:
-            named = glossary.get(term_id)
-            lines.append(
-                t(
-                    locale,
-                    "gaps_proposal_line",
-                    query=echo(sample),
-                    term=named.term if named else term_id,
-                    times=times,
-                    times_word=_plural(locale, "gaps_people", times),
-                )
-            )
-        embed.add_field(name=t(locale, "gaps_proposals"), value=join_within(lines, LIMITS["field_value"]), inline=False)
-    embed.set_footer(text=t(locale, "gaps_page", page=page + 1, pages=pages, total=total))
-    state = ListState(page, order, GapStatus(status))
-    items: list[discord.ui.Item] = [
-        PageButton(state.turned(-1), t(locale, "gaps_prev"), disabled=page == 0),
-        PageButton(state.turned(+1), t(locale, "gaps_next"), disabled=page >= pages - 1),
+    return lines
+
+
+def proposal_lines(page: GapPage, locale: object) -> list[str]:
+    """The alias proposals members made by picking suggestions ("'horovd' → Horovod, 3 personas")."""
+    return [
+        t(
+            locale,
+            "gaps_proposal_line",
+            query=echo(p.sample),
+            term=p.term,
+            times=p.people,
+            times_word=_plural(locale, "gaps_people", p.people),
+        )
+        for p in page.proposals
     ]
-    if gaps:
+
+
+def gaps_embed(page: GapPage, locale: object) -> discord.Embed:
+    status_name = t(locale, STATUS_NAMES[page.status])
+    embed = discord.Embed(title=t(locale, "gaps_title", status=status_name), colour=COLOUR)
+    embed.description = "\n".join(gap_lines(page, locale)) or t(locale, "gaps_empty", status=status_name)
+    if page.unlogged:
+        embed.add_field(name="⚠️", value=t(locale, "gaps_unlogged", count=page.unlogged), inline=False)
+    if page.proposals:
+        value = join_within(proposal_lines(page, locale), LIMITS["field_value"])
+        embed.add_field(name=t(locale, "gaps_proposals"), value=value, inline=False)
+    embed.set_footer(text=t(locale, "gaps_page", page=page.page + 1, pages=page.pages, total=page.total))
+    return fit(embed)
+
+
+def gaps_items(page: GapPage, locale: object) -> list[discord.ui.Item]:
+    """Paging buttons, and the menus to act on the page's entries."""
+    state = ListState(page.page, page.order, page.status)
+    items: list[discord.ui.Item] = [
+        PageButton(state.turned(-1), t(locale, "gaps_prev"), disabled=page.page == 0),
+        PageButton(state.turned(+1), t(locale, "gaps_next"), disabled=page.page >= page.pages - 1),
+    ]
+    if page.rows:
         options = [
-            discord.SelectOption(label=f"{n}. {gap.sample}"[:100], value=str(gap.id))
-            for n, gap in enumerate(gaps, start=page * PAGE_SIZE + 1)
+            discord.SelectOption(label=f"{row.number}. {row.gap.sample}"[:100], value=str(row.gap.id))
+            for row in page.rows
         ]
-        if status == GapStatus.OPEN:
+        if page.status == GapStatus.OPEN:
             items.append(ActSelect("ignore", state, t(locale, "gaps_ignore"), options, many=True))
             items.append(ActSelect("resolve", state, t(locale, "gaps_resolve"), options, many=False))
         else:
             items.append(ActSelect("reopen", state, t(locale, "gaps_reopen"), options, many=True))
-    return fit(embed), render_only(items)
+    return items
+
+
+async def render(
+    review: GapReview, guild_id: int, locale: object, state: ListState
+) -> tuple[discord.Embed, discord.ui.View]:
+    """One page of this guild's gaps, with paging buttons and the menus to act on its entries."""
+    page = await review.page(guild_id, state.status, state.order, state.page)
+    return gaps_embed(page, locale), render_only(gaps_items(page, locale))
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:gaps:" + ListState.PATTERN):
@@ -179,10 +196,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
         return await moderator_or_denied(interaction)
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
-        state = self.state
-        embed, view = await render(
-            interaction.client, interaction.guild_id, interaction.locale, state.page, state.order, state.status
-        )
+        embed, view = await render(interaction.client.app.review, interaction.guild_id, interaction.locale, self.state)
         await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
 
 
@@ -209,7 +223,6 @@ class ActSelect(
             )
         )
         self.action, self.state = action, state
-        self.page, self.order, self.status = state.page, state.order, state.status
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
@@ -222,31 +235,27 @@ class ActSelect(
         try:
             await self._act(interaction)
         except DatabaseBusy as exc:  # (items built from a message have no view of ours to route errors)
-            await interaction.client.on_interaction_error(interaction, exc)
+            await interaction.client.guard.on_interaction_error(interaction, exc)
 
     async def _act(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         ids = gap_ids((interaction.data or {}).get("values", []))
-        bot = interaction.client
+        review, guild_id, loc = interaction.client.app.review, interaction.guild_id, interaction.locale
         if self.action == "resolve":
-            gap = await bot.services.misses.get(ids[0], guild_id=interaction.guild_id) if ids else None
+            gap = await review.get(guild_id, ids[0]) if ids else None
             if gap is not None:
-                await interaction.response.send_modal(ResolveModal(gap.id, gap.sample, self, interaction.locale))
+                await interaction.response.send_modal(ResolveModal(gap.id, gap.sample, self.state, loc))
                 return
         else:
             status = GapStatus.IGNORED if self.action == "ignore" else GapStatus.OPEN
-            if ids and await within_a_second(
-                bot.services.misses.set_status(ids, status, guild_id=interaction.guild_id)
-            ):
-                embed, view = await render(
-                    bot, interaction.guild_id, interaction.locale, self.page, self.order, self.status
-                )
+            if await within_a_second(review.set_status(guild_id, ids, status)):
+                embed, view = await render(review, guild_id, loc, self.state)
                 await interaction.response.edit_message(
                     content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS
                 )
                 return
         # Nothing of this server's matched (a forged or stale value): say so, and show the list as it is now.
         log.info("gap action %s with values %r by user %s matched nothing", self.action, ids, interaction.user.id)
-        embed, view = await render(bot, interaction.guild_id, interaction.locale, self.page, self.order, self.status)
+        embed, view = await render(review, guild_id, loc, self.state)
         await interaction.response.edit_message(
             content=t(interaction.locale, "gaps_gone"), embed=embed, view=view, allowed_mentions=NO_MENTIONS
         )
@@ -266,11 +275,11 @@ def gap_ids(values: list) -> list[int]:
 
 
 class ResolveModal(discord.ui.Modal):
-    def __init__(self, miss_id: int, sample: str, source: ActSelect, locale: object) -> None:
+    def __init__(self, miss_id: int, sample: str, state: ListState, locale: object) -> None:
         super().__init__(
             title=t(locale, "gaps_modal_title", query=sample)[:45], timeout=600, custom_id=f"glosario:resolve:{miss_id}"
         )
-        self.miss_id, self.source, self.locale = miss_id, source, locale
+        self.miss_id, self.state, self.locale = miss_id, state, locale
         self.term = discord.ui.TextInput(label=t(locale, "gaps_modal_label")[:45], required=False, max_length=100)
         self.add_item(self.term)
 
@@ -279,27 +288,19 @@ class ResolveModal(discord.ui.Modal):
         return await moderator_or_denied(interaction)
 
     async def on_error(self, interaction: discord.Interaction[GlossaryBot], error: Exception, /) -> None:
-        await interaction.client.on_interaction_error(interaction, error)
+        await interaction.client.guard.on_interaction_error(interaction, error)
 
     async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
-        bot = interaction.client
+        review, guild_id = interaction.client.app.review, interaction.guild_id
         name = (self.term.value or "").strip()
-        term_id = None
-        if name:
-            result = bot.services.catalog.index.lookup(name)
-            if not isinstance(result, Found):
-                await interaction.response.send_message(
-                    t(interaction.locale, "gaps_modal_unknown", term=echo(name)),
-                    ephemeral=True,
-                    allowed_mentions=NO_MENTIONS,
-                )
-                return
-            term_id = result.term.id
-        await within_a_second(
-            bot.services.misses.set_status(
-                [self.miss_id], GapStatus.RESOLVED, guild_id=interaction.guild_id, term_id=term_id
+        term_id = review.term_named(name) if name else None
+        if name and term_id is None:
+            await interaction.response.send_message(
+                t(interaction.locale, "gaps_modal_unknown", term=echo(name)),
+                ephemeral=True,
+                allowed_mentions=NO_MENTIONS,
             )
-        )
-        src = self.source
-        embed, view = await render(bot, interaction.guild_id, interaction.locale, src.page, src.order, src.status)
+            return
+        await within_a_second(review.set_status(guild_id, [self.miss_id], GapStatus.RESOLVED, term_id))
+        embed, view = await render(review, guild_id, interaction.locale, self.state)
         await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)

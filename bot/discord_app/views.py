@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot.app.lookups import Asker
 from bot.core.model import Glossary, Term
 from bot.core.search import Suggestion
-from bot.core.status import Outcome
 from bot.discord_app.i18n import t
 
 if TYPE_CHECKING:
@@ -21,6 +20,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 MAX_BUTTONS = 5
+
+
+def asker(interaction: discord.Interaction) -> Asker:
+    """Who asked, and in which server (0 outside one), as the application wants it."""
+    return Asker(interaction.guild_id or 0, interaction.user.id)
 
 
 def _label(text: str) -> str:
@@ -54,14 +58,12 @@ class TermButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
         return cls(match["id"])
 
     async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
-        return await interaction.client.within_rate_limit(interaction)
+        return await interaction.client.guard.within_rate_limit(interaction)
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         message = interaction.message
         in_place = self.in_place and message is not None and message.flags.ephemeral
-        term = await show_term(interaction, self.term_id, "edit" if in_place else "private")
-        if term is not None:
-            interaction.client.record_lookup(interaction, Outcome.FOUND, term.id)
+        await show_term(interaction, self.term_id, "edit" if in_place else "private")
 
 
 class OpenButton(TermButton, template=r"glosario:open:(?P<id>[^:]{1,72})"):
@@ -71,11 +73,7 @@ class OpenButton(TermButton, template=r"glosario:open:(?P<id>[^:]{1,72})"):
     in_place = False
 
 
-def pick_signature(secret: str, private: bool, qhash: str, term_id: str) -> str:
-    """A short keyed hash over a suggestion (BLAKE2's own keyed mode, a MAC): only the bot can make one, so a
-    forged pick is recognised."""
-    message = f"{int(private)}:{qhash}:{term_id}".encode()
-    return hashlib.blake2s(message, key=secret.encode()[:32], digest_size=3).hexdigest()
+Signer = Callable[[bool, str, str], str]  # (private, query hash, term id) → signature (Lookups.sign)
 
 
 class PickButton(
@@ -99,9 +97,9 @@ class PickButton(
         return f"glosario:pk:{int(private)}{qhash}{sig}:{term_id}"
 
     @classmethod
-    def rendered(cls, term: Term, qhash: str, private: bool, secret: str) -> dict:
+    def rendered(cls, term: Term, qhash: str, private: bool, sign: Signer) -> dict:
         """This button's payload, for `ButtonsView`."""
-        sig = pick_signature(secret, private, qhash, term.id)
+        sig = sign(private, qhash, term.id)
         return _button_payload(term.term, cls.custom_id_for(term.id, qhash, private, sig), cls.STYLE)
 
     @classmethod
@@ -109,26 +107,14 @@ class PickButton(
         return cls(match["id"], match["qhash"], match["private"] == "1", match["sig"])
 
     async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
-        return await interaction.client.within_rate_limit(interaction)
-
-    def offered(self, secret: str) -> bool:
-        expected = pick_signature(secret, self.private, self.qhash, self.term_id)
-        return hmac.compare_digest(expected, self.sig)
+        return await interaction.client.guard.within_rate_limit(interaction)
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         # Private suggestions turn into the answer; public ones answer publicly, as the question was.
         term = await show_term(interaction, self.term_id, "edit" if self.private else "public")
-        if term is None:
-            return
-        if self.offered(interaction.client.services.salt):
-            interaction.client.record_pick(interaction, self.qhash, term.id)
-        else:
-            log.info(
-                "pick of %r for query %s by user %s was not offered by the bot: not counted",
-                self.term_id,
-                self.qhash,
-                interaction.user.id,
-            )
+        if term is not None:  # a proposal counts only with the bot's own signature
+            lookups = interaction.client.app.lookups
+            lookups.picked(asker(interaction), self.private, self.qhash, term.id, self.sig or None)
 
 
 class UnsignedPickButton(
@@ -138,23 +124,20 @@ class UnsignedPickButton(
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(match["id"], match["qhash"], match["private"] == "1")
-
-    def offered(self, secret: str) -> bool:
-        return False
+        return cls(match["id"], match["qhash"], match["private"] == "1")  # no signature: never counted
 
 
 async def show_term(interaction: discord.Interaction[GlossaryBot], term_id: str, how: str) -> Term | None:
-    """Answer with a term's card: "edit" (in place of the clicked message), "private" or "public" (a new
-    message). A term a reload removed gets a short private note instead. Returns the term shown."""
-    catalog = interaction.client.services.catalog
-    term = catalog.glossary.get(term_id)
+    """Answer with a term's card (counted as a lookup): "edit" (in place of the clicked message), "private" or
+    "public" (a new message). A term a reload removed gets a short private note instead. Returns the term shown."""
+    bot = interaction.client
+    term = bot.app.lookups.open(asker(interaction), term_id)
     if term is None:
         await interaction.response.send_message(
             t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
         )
         return None
-    embed, view = catalog.card(term, interaction.locale)
+    embed, view = bot.cards.card(term, interaction.locale)
     if how == "edit":
         await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
     else:
@@ -205,5 +188,5 @@ def related_view(term: Term, glossary: Glossary) -> discord.ui.View | None:
     return ButtonsView([TermButton.rendered(other) for other in related]) if related else None
 
 
-def suggestions_view(suggestions: tuple[Suggestion, ...], qhash: str, private: bool, secret: str) -> discord.ui.View:
-    return ButtonsView([PickButton.rendered(s.term, qhash, private, secret) for s in suggestions[:MAX_BUTTONS]])
+def suggestions_view(suggestions: tuple[Suggestion, ...], qhash: str, private: bool, sign: Signer) -> discord.ui.View:
+    return ButtonsView([PickButton.rendered(s.term, qhash, private, sign) for s in suggestions[:MAX_BUTTONS]])

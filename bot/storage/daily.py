@@ -1,32 +1,14 @@
-"""Term of the day storage: per-guild schedule, the pick of each date, and each post (claimed before sending)."""
+"""SQLite stores of the term of the day (per-guild schedule, the pick of each date, each post, claimed before
+sending) and of the editor role: the DailyStore and RoleStore of bot.storage.interfaces."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date
 
 from bot.core.daily import DailyEntry, Schedule
+from bot.core.status import Days
 from bot.storage.db import Database
-
-
-@dataclass(frozen=True, slots=True)
-class DailySettings:
-    guild_id: int
-    enabled: bool
-    channel_id: int | None
-    schedule: Schedule | None
-    error: str | None
-    error_at: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class DailyPost:
-    day: date
-    channel_id: int
-    status: str
-    message_id: int | None
-    detail: str | None
-
+from bot.storage.records import DailyPost, DailySettings
 
 _SETTINGS = (
     "guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz, daily_days, daily_error, "
@@ -34,7 +16,7 @@ _SETTINGS = (
 )
 
 
-class DailyStore:
+class SqliteDailyStore:
     def __init__(self, db: Database):
         self.db = db
 
@@ -54,32 +36,33 @@ class DailyStore:
         return [_settings(row) for row in rows]
 
     async def configure(self, guild_id: int, channel_id: int, schedule: Schedule) -> None:
-        await self.db.conn.execute(
-            """
-            INSERT INTO guild_settings
-                (guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz, daily_days)
-            VALUES (?, 1, ?, ?, ?, ?, ?)
-            ON CONFLICT (guild_id) DO UPDATE SET daily_enabled = 1, daily_channel_id = excluded.daily_channel_id,
-                daily_hour = excluded.daily_hour, daily_minute = excluded.daily_minute,
-                daily_tz = excluded.daily_tz, daily_days = excluded.daily_days,
-                daily_error = NULL, daily_error_at = NULL
-            """,
-            (guild_id, channel_id, schedule.hour, schedule.minute, schedule.tz, schedule.days),
-        )
-        await self.db.conn.commit()
+        async with self.db.transaction():
+            await self.db.conn.execute(
+                """
+                INSERT INTO guild_settings
+                    (guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz, daily_days)
+                VALUES (?, 1, ?, ?, ?, ?, ?)
+                ON CONFLICT (guild_id) DO UPDATE SET daily_enabled = 1, daily_channel_id = excluded.daily_channel_id,
+                    daily_hour = excluded.daily_hour, daily_minute = excluded.daily_minute,
+                    daily_tz = excluded.daily_tz, daily_days = excluded.daily_days,
+                    daily_error = NULL, daily_error_at = NULL
+                """,
+                (guild_id, channel_id, schedule.hour, schedule.minute, schedule.tz, str(schedule.days)),
+            )
 
     async def disable(self, guild_id: int) -> bool:
-        cursor = await self.db.conn.execute(
-            "UPDATE guild_settings SET daily_enabled = 0 WHERE guild_id = ? AND daily_enabled = 1", (guild_id,)
-        )
-        await self.db.conn.commit()
+        async with self.db.transaction():
+            cursor = await self.db.conn.execute(
+                "UPDATE guild_settings SET daily_enabled = 0 WHERE guild_id = ? AND daily_enabled = 1", (guild_id,)
+            )
         return cursor.rowcount > 0
 
     async def report_error(self, guild_id: int, detail: str, at: str) -> None:
-        await self.db.conn.execute(
-            "UPDATE guild_settings SET daily_error = ?, daily_error_at = ? WHERE guild_id = ?", (detail, at, guild_id)
-        )
-        await self.db.conn.commit()
+        async with self.db.transaction():
+            await self.db.conn.execute(
+                "UPDATE guild_settings SET daily_error = ?, daily_error_at = ? WHERE guild_id = ?",
+                (detail, at, guild_id),
+            )
 
     async def history(self, guild_id: int, before: date | None = None) -> list[DailyEntry]:
         sql, args = "SELECT day, term_id, cycle FROM daily_picks WHERE guild_id = ?", [guild_id]
@@ -91,17 +74,17 @@ class DailyStore:
 
     async def record_pick(self, guild_id: int, entry: DailyEntry) -> DailyEntry:
         """Keep the first pick made for a date (if two are made at once, both callers get the same one)."""
-        await self.db.conn.execute(
-            "INSERT OR IGNORE INTO daily_picks (guild_id, day, term_id, cycle) VALUES (?, ?, ?, ?)",
-            (guild_id, entry.day.isoformat(), entry.term_id, entry.cycle),
-        )
-        await self.db.conn.commit()
-        row = await (
+        async with self.db.transaction():
             await self.db.conn.execute(
-                "SELECT term_id, cycle FROM daily_picks WHERE guild_id = ? AND day = ?",
-                (guild_id, entry.day.isoformat()),
+                "INSERT OR IGNORE INTO daily_picks (guild_id, day, term_id, cycle) VALUES (?, ?, ?, ?)",
+                (guild_id, entry.day.isoformat(), entry.term_id, entry.cycle),
             )
-        ).fetchone()
+            row = await (
+                await self.db.conn.execute(
+                    "SELECT term_id, cycle FROM daily_picks WHERE guild_id = ? AND day = ?",
+                    (guild_id, entry.day.isoformat()),
+                )
+            ).fetchone()
         return DailyEntry(entry.day, row[0], row[1])
 
     async def last_post(self, guild_id: int) -> DailyPost | None:
@@ -116,47 +99,49 @@ class DailyStore:
 
     async def claim(self, guild_id: int, day: date, channel_id: int, at: str) -> bool:
         """Reserve (guild, day) before sending: only one post per local date, across restarts and races."""
-        cursor = await self.db.conn.execute(
-            "INSERT OR IGNORE INTO daily_posts (guild_id, day, channel_id, status, at) VALUES (?, ?, ?, 'posting', ?)",
-            (guild_id, day.isoformat(), channel_id, at),
-        )
-        await self.db.conn.commit()
+        async with self.db.transaction():
+            cursor = await self.db.conn.execute(
+                "INSERT OR IGNORE INTO daily_posts (guild_id, day, channel_id, status, at) "
+                "VALUES (?, ?, ?, 'posting', ?)",
+                (guild_id, day.isoformat(), channel_id, at),
+            )
         return cursor.rowcount == 1
 
     async def posted(self, guild_id: int, day: date, message_id: int) -> None:
-        await self.db.conn.execute(
-            "UPDATE daily_posts SET status = 'posted', message_id = ? WHERE guild_id = ? AND day = ?",
-            (message_id, guild_id, day.isoformat()),
-        )
-        await self.db.conn.execute(
-            "UPDATE guild_settings SET daily_error = NULL, daily_error_at = NULL WHERE guild_id = ?", (guild_id,)
-        )
-        await self.db.conn.commit()
+        async with self.db.transaction():
+            await self.db.conn.execute(
+                "UPDATE daily_posts SET status = 'posted', message_id = ? WHERE guild_id = ? AND day = ?",
+                (message_id, guild_id, day.isoformat()),
+            )
+            await self.db.conn.execute(
+                "UPDATE guild_settings SET daily_error = NULL, daily_error_at = NULL WHERE guild_id = ?", (guild_id,)
+            )
 
     async def failed(self, guild_id: int, day: date, detail: str, at: str, *, retry: bool) -> None:
         """A post that could not be made: released for a later try, or kept as failed for the day."""
-        if retry:
+        async with self.db.transaction():
+            if retry:
+                await self.db.conn.execute(
+                    "DELETE FROM daily_posts WHERE guild_id = ? AND day = ?", (guild_id, day.isoformat())
+                )
+            else:
+                await self.db.conn.execute(
+                    "UPDATE daily_posts SET status = 'failed', detail = ? WHERE guild_id = ? AND day = ?",
+                    (detail, guild_id, day.isoformat()),
+                )
             await self.db.conn.execute(
-                "DELETE FROM daily_posts WHERE guild_id = ? AND day = ?", (guild_id, day.isoformat())
+                "UPDATE guild_settings SET daily_error = ?, daily_error_at = ? WHERE guild_id = ?",
+                (detail, at, guild_id),
             )
-        else:
-            await self.db.conn.execute(
-                "UPDATE daily_posts SET status = 'failed', detail = ? WHERE guild_id = ? AND day = ?",
-                (detail, guild_id, day.isoformat()),
-            )
-        await self.db.conn.execute(
-            "UPDATE guild_settings SET daily_error = ?, daily_error_at = ? WHERE guild_id = ?", (detail, at, guild_id)
-        )
-        await self.db.conn.commit()
 
 
 def _settings(row: tuple) -> DailySettings:
     guild_id, enabled, channel_id, hour, minute, tz, days, error, error_at = row
-    schedule = Schedule(hour, minute, tz, days) if hour is not None and minute is not None else None
+    schedule = Schedule(hour, minute, tz, Days(days)) if hour is not None and minute is not None else None
     return DailySettings(guild_id, bool(enabled), channel_id, schedule, error, error_at)
 
 
-class GuildRoles:
+class SqliteRoleStore:
     """The editor role of each guild: members with it may use the review commands."""
 
     def __init__(self, db: Database):
@@ -169,9 +154,9 @@ class GuildRoles:
         return row[0] if row else None
 
     async def set_editor_role(self, guild_id: int, role_id: int | None) -> None:
-        await self.db.conn.execute(
-            "INSERT INTO guild_settings (guild_id, editor_role_id) VALUES (?, ?) "
-            "ON CONFLICT (guild_id) DO UPDATE SET editor_role_id = excluded.editor_role_id",
-            (guild_id, role_id),
-        )
-        await self.db.conn.commit()
+        async with self.db.transaction():
+            await self.db.conn.execute(
+                "INSERT INTO guild_settings (guild_id, editor_role_id) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET editor_role_id = excluded.editor_role_id",
+                (guild_id, role_id),
+            )

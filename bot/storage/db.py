@@ -1,22 +1,25 @@
-"""Connect, set PRAGMAs, apply numbered migrations (PRAGMA user_version)."""
+"""SQLite: connect, set PRAGMAs, apply numbered migrations (PRAGMA user_version), own transactions."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import logging
 import os
 import secrets
 import sqlite3
 import tempfile
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TypeVar
 
 import aiosqlite
 
+from bot.core.status import Days
+from bot.storage.errors import DatabaseBusy, StorageError
+
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 1000  # the longest a statement waits for another process's lock (replies wait no longer)
 
@@ -124,35 +127,34 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, day)
     ) WITHOUT ROWID;
     """,
+    # 5: the days of a daily schedule stored as neutral values (they were Spanish words), held to them
+    f"""
+    CREATE TABLE guild_settings_5 (
+        guild_id INTEGER PRIMARY KEY,
+        daily_enabled INTEGER NOT NULL DEFAULT 0,
+        daily_channel_id INTEGER,
+        daily_hour INTEGER,
+        daily_minute INTEGER,
+        daily_tz TEXT NOT NULL DEFAULT 'UTC',
+        daily_days TEXT NOT NULL DEFAULT '{Days.EVERY_DAY}'
+            CHECK (daily_days IN ('{Days.EVERY_DAY}', '{Days.WEEKDAYS}')),
+        daily_error TEXT,
+        daily_error_at TEXT,
+        editor_role_id INTEGER
+    );
+    INSERT INTO guild_settings_5
+    SELECT guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz,
+           CASE daily_days WHEN 'laborables' THEN '{Days.WEEKDAYS}' ELSE '{Days.EVERY_DAY}' END,
+           daily_error, daily_error_at, editor_role_id
+    FROM guild_settings;
+    DROP TABLE guild_settings;
+    ALTER TABLE guild_settings_5 RENAME TO guild_settings;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-REPLY_WAIT = 1.0  # seconds a reply may wait for a database write
-
-
-class DatabaseBusy(Exception):
-    """A write a reply was waiting for did not go through within a second (another process holds the lock)."""
-
-
-async def within_a_second(awaitable: Awaitable[T]) -> T:
-    """A database write on a reply's path: done within REPLY_WAIT seconds, or DatabaseBusy."""
-    try:
-        return await asyncio.wait_for(awaitable, REPLY_WAIT)
-    except (TimeoutError, sqlite3.OperationalError) as exc:
-        raise DatabaseBusy(str(exc) or "timed out") from exc
-
-
-class StorageError(Exception):
-    """The database cannot be used (the operator's fault or the machine's): says which path and what to do,
-    in Spanish and in English (the command line speaks its user's language)."""
-
-    def __init__(self, message: str, english: str = "") -> None:
-        super().__init__(message)
-        self.english = english or message
-
-    def text(self, lang: str = "es") -> str:
-        return self.english if lang == "en" else str(self)
+_in_transaction: contextvars.ContextVar[Database | None] = contextvars.ContextVar("in_transaction", default=None)
 
 
 class Database:
@@ -164,7 +166,38 @@ class Database:
         self.conn = conn
         self.reader = conn  # until the read-only connection is open (migrations run on `conn`)
         self.path = path
-        self.identity: str | None = None  # the opened file's device and inode (see bot.health)
+        self.identity: str | None = None  # the opened file's device and inode (see bot.app.health)
+        self._writing = asyncio.Lock()  # one transaction at a time on the write connection
+        self.migrated: list[int] = []  # the migrations this open applied
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[None]:
+        """The unit of work: the writes inside commit together when the block ends, or roll back together on an
+        exception. Nested blocks (a store's own, inside the write queue's batch) join the outer one. An error of
+        the disk or of a lock comes out as DatabaseBusy, whatever SQLite called it."""
+        if _in_transaction.get() is self:
+            yield
+            return
+        async with self._writing:
+            token = _in_transaction.set(self)
+            try:
+                yield
+                await self.conn.commit()
+            except BaseException as exc:
+                with contextlib.suppress(Exception):
+                    await self.conn.rollback()
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise DatabaseBusy(str(exc)) from exc
+                raise
+            finally:
+                _in_transaction.reset(token)
+
+    @staticmethod
+    def transient(error: BaseException) -> bool:
+        """The disk or the lock, not the data: worth retrying later (a constraint or a bad value is not)."""
+        return (
+            isinstance(error, DatabaseBusy | sqlite3.OperationalError | OSError) or type(error) is sqlite3.DatabaseError
+        )
 
     @classmethod
     async def open(cls, path: Path) -> Database:
@@ -225,9 +258,9 @@ class Database:
             newer = version > SCHEMA_VERSION
             raise StorageError(
                 f"La base de datos {path} tiene el esquema {version} y esta versión del bot usa el {SCHEMA_VERSION}. "
-                + ("Actualiza el bot." if newer else "Arranca el bot (o `glosario-bot run`) una vez para migrarla."),
+                + ("Actualiza el bot." if newer else "Migra la base con `glosario-bot migrate` (o arrancando el bot)."),
                 f"The database {path} has schema {version} and this version of the bot uses {SCHEMA_VERSION}. "
-                + ("Upgrade the bot." if newer else "Start the bot (`glosario-bot run`) once to migrate it."),
+                + ("Upgrade the bot." if newer else "Migrate it with `glosario-bot migrate` (or by starting the bot)."),
             )
         return db
 
@@ -248,7 +281,8 @@ class Database:
                 f"The database {self.path} has schema {version}, newer than this version of the bot's "
                 f"({SCHEMA_VERSION}). Upgrade the bot, or use a backup from before the upgrade.",
             )
-        for number in range(version + 1, SCHEMA_VERSION + 1):
+        self.migrated = list(range(version + 1, SCHEMA_VERSION + 1))
+        for number in self.migrated:
             log.info("applying database migration %d to %s", number, self.path)
             await self.conn.executescript(f"BEGIN;\n{MIGRATIONS[number - 1]}\nPRAGMA user_version = {number};\nCOMMIT;")
 
@@ -262,11 +296,15 @@ class Database:
         return row[0] if row else None
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (key, value),
-        )
-        await self.conn.commit()
+        async with self.transaction():
+            await self.conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    async def schema_version(self) -> int:
+        (version,) = await (await self.reader.execute("PRAGMA user_version")).fetchone()
+        return version
 
     async def salt(self) -> str:
         """A random per-installation salt for hashing user ids (created once)."""
@@ -286,7 +324,7 @@ def file_identity(path: Path) -> str | None:
     return f"{st.st_dev}:{st.st_ino}"
 
 
-class AppliedWrites:
+class SqliteAppliedWrites:
     """Ids of the write-queue records the database holds, written in each batch's own transaction."""
 
     KEEP = timedelta(days=60)  # longer than any journal waits to be replayed
@@ -314,8 +352,18 @@ class AppliedWrites:
 
     async def prune(self) -> None:
         cutoff = (datetime.now(UTC) - self.KEEP).date().isoformat()
-        await self.db.conn.execute("DELETE FROM applied_writes WHERE day < ?", (cutoff,))
-        await self.db.conn.commit()
+        async with self.db.transaction():
+            await self.db.conn.execute("DELETE FROM applied_writes WHERE day < ?", (cutoff,))
+
+
+def probe(path: Path) -> str | None:
+    """Whether the database at `path` opens and reads (for `glosario-bot health`): None, or what went wrong."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2)) as conn:
+            conn.execute("PRAGMA user_version").fetchone()
+    except sqlite3.Error as exc:
+        return str(exc)
+    return None
 
 
 def _check_writable(path: Path) -> None:

@@ -1,62 +1,16 @@
-"""Gaps: queries the glossary could not answer (misses) and the suggestions people picked (picks)."""
+"""SQLite stores of gaps (queries the glossary could not answer, the suggestions people picked) and of lookup
+counts: the GapStore and UsageStore of bot.storage.interfaces."""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-from dataclasses import dataclass
+from collections.abc import Sequence
 
-from bot.core.normalize import normalize
-from bot.core.search import MAX_QUERY
-from bot.core.status import GapStatus
+from bot.core.gaps import query_hash
+from bot.core.status import GapStatus, Outcome
 from bot.heap import collector_paused
 from bot.storage.db import Database
-
-
-@dataclass(frozen=True, slots=True)
-class GapKey:
-    """What a question becomes as a gap: the text kept, the form gaps are aggregated by, and its short handle."""
-
-    sample: str
-    normalized: str
-    qhash: str
-
-
-def gap_key(query: str) -> GapKey:
-    """The one rule that turns what a member asked into its gap (and the handle of its suggestion buttons)."""
-    sample = query[:MAX_QUERY]
-    normalized = normalize(sample)
-    return GapKey(sample, normalized, query_hash(normalized))
-
-
-def query_hash(normalized: str) -> str:
-    """A short stable handle for a normalised query (fits in a button's custom_id)."""
-    return hashlib.blake2b(normalized.encode(), digest_size=4).hexdigest()
-
-
-def asker_hash(salt: str, user_id: int) -> str:
-    """Distinct askers are counted through this salted hash; raw user ids are never stored."""
-    return hashlib.blake2b(f"{salt}:{user_id}".encode(), digest_size=12).hexdigest()
-
-
-@dataclass(frozen=True, slots=True)
-class Miss:
-    id: int
-    guild_id: int
-    normalized: str
-    sample: str
-    kind: str
-    count: int
-    askers: int
-    first_seen: str
-    last_seen: str
-    best_guess: str | None
-    status: str
-    resolved_term: str | None
-
-    def to_dict(self) -> dict:
-        return {f: getattr(self, f) for f in self.__slots__}
-
+from bot.storage.records import LookupRecord, Miss, MissRecord, PickRecord, UnloggedRecord
 
 _GAP_COLUMNS = """
     SELECT m.id, m.guild_id, m.normalized, m.sample, m.kind, m.count,
@@ -69,20 +23,16 @@ def _misses(rows: list) -> list[Miss]:
         return [Miss(*row) for row in rows]
 
 
-class MissLog:
+class SqliteGapStore:
     def __init__(self, db: Database):
         self.db = db
 
-    async def record(self, **miss) -> None:
-        """Count one more ask of a query (fields as in `record_many`) and commit."""
-        await self.record_many([miss])
-        await self.db.conn.commit()
+    async def record_misses(self, misses: Sequence[MissRecord]) -> None:
+        """Count asks of queries, aggregated per guild and normalised form (in the caller's transaction, if any)."""
+        async with self.db.transaction():
+            await self._record_misses(misses)
 
-    async def record_many(self, misses: list[dict]) -> None:
-        """Count asks of queries, aggregated per guild and normalised form. The caller commits.
-
-        Each miss: guild_id, sample, normalized, asker (salted hash), best_guess, kind, at.
-        """
+    async def _record_misses(self, misses: Sequence[MissRecord]) -> None:
         conn = self.db.conn
         await conn.executemany(
             """
@@ -95,49 +45,36 @@ class MissLog:
                 status = CASE WHEN status = 'resolved' THEN 'open' ELSE status END
             """,
             [
-                (
-                    m["guild_id"],
-                    m["normalized"],
-                    query_hash(m["normalized"]),
-                    m["sample"],
-                    m["kind"],
-                    m["at"],
-                    m["at"],
-                    m["best_guess"],
-                )
+                (m.guild_id, m.normalized, query_hash(m.normalized), m.sample, m.kind, m.at, m.at, m.best_guess)
                 for m in misses
             ],
         )
         await conn.executemany(
             "INSERT OR IGNORE INTO miss_askers (miss_id, asker) "
             "SELECT id, ? FROM misses WHERE guild_id = ? AND normalized = ?",
-            [(m["asker"], m["guild_id"], m["normalized"]) for m in misses],
+            [(m.asker, m.guild_id, m.normalized) for m in misses],
         )
         await conn.executemany(
             "INSERT INTO miss_spellings (miss_id, sample, count) "
             "SELECT id, ?, 1 FROM misses WHERE guild_id = ? AND normalized = ? "
             "ON CONFLICT (miss_id, sample) DO UPDATE SET count = count + 1",
-            [(m["sample"], m["guild_id"], m["normalized"]) for m in misses],
+            [(m.sample, m.guild_id, m.normalized) for m in misses],
         )
 
-    async def record_pick(self, **pick) -> None:
-        """Record one suggestion click (fields as in `record_picks`) and commit."""
-        await self.record_picks([pick])
-        await self.db.conn.commit()
+    async def record_picks(self, picks: Sequence[PickRecord]) -> None:
+        """Someone chose a term among the suggestions for a query: alias proposals. A pick counts once per
+        person, and only for a query this server really asked (a hash no gap of this server has is dropped)."""
+        async with self.db.transaction():
+            await self._record_picks(picks)
 
-    async def record_picks(self, picks: list[dict]) -> None:
-        """Someone chose term_id among the suggestions for the query with hash qhash: alias proposals.
-
-        Each pick: guild_id, qhash, term_id, asker (salted hash), at. A pick counts once per person, and only
-        for a query this server really asked (a hash no gap of this server has is dropped). The caller commits.
-        """
+    async def _record_picks(self, picks: Sequence[PickRecord]) -> None:
         conn = self.db.conn
         for pick in picks:
             row = await (
                 await conn.execute(
                     "SELECT normalized, sample FROM misses WHERE guild_id = ? AND query_hash = ? "
                     "ORDER BY id DESC LIMIT 1",
-                    (pick["guild_id"], pick["qhash"]),
+                    (pick.guild_id, pick.qhash),
                 )
             ).fetchone()
             if row is None:
@@ -145,7 +82,7 @@ class MissLog:
             normalized, sample = row
             cursor = await conn.execute(
                 "INSERT OR IGNORE INTO pick_askers (guild_id, normalized, term_id, asker) VALUES (?, ?, ?, ?)",
-                (pick["guild_id"], normalized, pick["term_id"], pick.get("asker") or ""),
+                (pick.guild_id, normalized, pick.term_id, pick.asker),
             )
             if cursor.rowcount == 0:  # this person already proposed this: one voice each
                 continue
@@ -155,16 +92,17 @@ class MissLog:
                 ON CONFLICT (guild_id, normalized, term_id)
                 DO UPDATE SET count = count + 1, last_seen = excluded.last_seen
                 """,
-                (pick["guild_id"], normalized, sample, pick["term_id"], pick["at"]),
+                (pick.guild_id, normalized, sample, pick.term_id, pick.at),
             )
 
-    async def record_unlogged(self, records: list[dict]) -> None:
+    async def record_unlogged(self, records: Sequence[UnloggedRecord]) -> None:
         """Gaps answered but not logged (the member was over budget): counted per guild and day."""
-        await self.db.conn.executemany(
-            "INSERT INTO unlogged_misses (guild_id, day, count) VALUES (?, ?, 1) "
-            "ON CONFLICT (guild_id, day) DO UPDATE SET count = count + 1",
-            [(r["guild_id"], r["day"]) for r in records],
-        )
+        async with self.db.transaction():
+            await self.db.conn.executemany(
+                "INSERT INTO unlogged_misses (guild_id, day, count) VALUES (?, ?, 1) "
+                "ON CONFLICT (guild_id, day) DO UPDATE SET count = count + 1",
+                [(r.guild_id, r.day) for r in records],
+            )
 
     async def unlogged(self, *, guild_id: int | None = None) -> int:
         """How many gaps were answered but not logged because a member was over budget."""
@@ -230,8 +168,8 @@ class MissLog:
         if guild_id is not None:
             sql += " AND guild_id = ?"
             args.append(guild_id)
-        cursor = await self.db.conn.execute(sql, args)
-        await self.db.conn.commit()
+        async with self.db.transaction():
+            cursor = await self.db.conn.execute(sql, args)
         return cursor.rowcount
 
     async def export(
@@ -264,26 +202,22 @@ class MissLog:
         return [tuple(r) for r in await (await self.db.reader.execute(sql, (*args, limit))).fetchall()]
 
 
-class UsageLog:
+class SqliteUsageStore:
     """Lookup counts per guild, day, outcome and term (for statistics)."""
 
     def __init__(self, db: Database):
         self.db = db
 
-    async def record(self, **lookup) -> None:
-        """Count one lookup (fields as in `record_many`) and commit."""
-        await self.record_many([lookup])
-        await self.db.conn.commit()
-
-    async def record_many(self, lookups: list[dict]) -> None:
-        """Add lookup counts; each: guild_id, outcome, term_id (or None), day, count (default 1). Caller commits."""
-        await self.db.conn.executemany(
-            """
-            INSERT INTO lookups (guild_id, day, outcome, term_id, count) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (guild_id, day, outcome, term_id) DO UPDATE SET count = count + excluded.count
-            """,
-            [(u["guild_id"], u["day"], u["outcome"], u["term_id"] or "", u.get("count", 1)) for u in lookups],
-        )
+    async def record_lookups(self, lookups: Sequence[LookupRecord]) -> None:
+        """Add lookup counts."""
+        async with self.db.transaction():
+            await self.db.conn.executemany(
+                """
+                INSERT INTO lookups (guild_id, day, outcome, term_id, count) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (guild_id, day, outcome, term_id) DO UPDATE SET count = count + excluded.count
+                """,
+                [(u.guild_id, u.day, str(u.outcome), u.term_id or "", u.count) for u in lookups],
+            )
 
     async def outcomes(self, *, guild_id: int | None = None, since: str | None = None) -> dict[str, int]:
         """Lookups by outcome (found / ambiguous / not_found), optionally from a day on (YYYY-MM-DD)."""
@@ -298,10 +232,10 @@ class UsageLog:
         return {outcome: n for outcome, n in rows}
 
     async def term_counts(self, *, guild_id: int | None = None) -> dict[str, int]:
-        sql = "SELECT term_id, SUM(count) FROM lookups WHERE outcome = 'found'"
-        args: tuple = ()
+        sql = "SELECT term_id, SUM(count) FROM lookups WHERE outcome = ?"
+        args: tuple = (Outcome.FOUND.value,)
         if guild_id is not None:
             sql += " AND guild_id = ?"
-            args = (guild_id,)
+            args = (*args, guild_id)
         rows = await (await self.db.reader.execute(sql + " GROUP BY term_id", args)).fetchall()
         return {term: n for term, n in rows}

@@ -1,7 +1,8 @@
 """WriteQueue: every write happens after the reply, in order, retried; what cannot be written is journaled.
 
-A write is a small JSON-able record (op + id + fields), so that one the database refuses (locked, read-only,
-full disk) can wait in memory, then in a journal file next to the database, and be replayed later.
+A write is a typed record (bot.storage.records), kept as JSON-able fields (op + id + fields), so that one the
+database refuses (locked, read-only, full disk) can wait in memory, then in a journal file, and be replayed
+later.
 Records queued together are written as one batch in one transaction: under load that is what keeps the
 database from slowing replies down.
 
@@ -23,48 +24,35 @@ import json
 import logging
 import os
 import secrets
-import sqlite3
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
+
+from bot.storage.interfaces import AppliedLog, UnitOfWork
+from bot.storage.records import WriteRecord, record_fields, record_from
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[list[dict[str, Any]]], Awaitable[None]]  # writes a batch of one op; does not commit
+Handler = Callable[[Sequence[Any]], Awaitable[None]]  # writes a batch of records of one type
 MAX_BATCH = 500
-
-
-def _disk_refused(exc: BaseException) -> bool:
-    """The disk or the lock, not the data: worth retrying later (a constraint or a bad value is not)."""
-    return isinstance(exc, sqlite3.OperationalError | OSError) or type(exc) is sqlite3.DatabaseError
-
-
-class AppliedLog(Protocol):
-    """Which record ids the database already holds (written in the batch's own transaction)."""
-
-    async def mark(self, ids: list[str]) -> None: ...
-
-    async def applied(self, ids: list[str]) -> set[str]: ...
 
 
 class WriteQueue:
     def __init__(
         self,
-        handlers: dict[str, Handler],
+        handlers: Mapping[type[WriteRecord], Handler],
         journal: Path,
         *,
-        commit: Callable[[], Awaitable[None]],
-        rollback: Callable[[], Awaitable[None]] | None = None,
+        unit: UnitOfWork,
         applied: AppliedLog | None = None,
         rejected: Path | None = None,
         attempts: int = 6,
         first_delay: float = 0.25,
         linger: float = 0.02,
     ) -> None:
-        self._handlers = handlers
-        self._commit = commit
-        self._rollback = rollback
+        self._handlers = {kind.OP: handler for kind, handler in handlers.items()}
+        self._unit = unit
         self._applied = applied
         self._journal = Path(journal)
         self._rejected = Path(rejected) if rejected else self._journal.with_name(self._journal.name + ".rejected")
@@ -80,11 +68,11 @@ class WriteQueue:
         self.written = 0
         self.rejected = 0
 
-    def submit(self, op: str, /, **fields: Any) -> None:
-        """Queue a write; never blocks (called around a reply). `op` names the handler."""
-        if op not in self._handlers:
-            raise ValueError(f"unknown write {op!r}")
-        self._queue.put_nowait({"op": op, "id": next(self._ids), **fields})
+    def submit(self, record: WriteRecord) -> None:
+        """Queue a write; never blocks (called around a reply)."""
+        if record.OP not in self._handlers:
+            raise ValueError(f"no handler for {record.OP!r} writes")
+        self._queue.put_nowait({"op": record.OP, "id": next(self._ids), **record_fields(record)})
 
     @property
     def pending(self) -> int:
@@ -186,14 +174,14 @@ class WriteQueue:
         self._unsaved = still + self._unsaved
 
     async def _apply_once(self, batch: list[dict[str, Any]]) -> None:
-        by_op: dict[str, list[dict[str, Any]]] = {}  # first-seen order: a miss is written before its pick
-        for record in batch:
-            by_op.setdefault(record["op"], []).append({k: v for k, v in record.items() if k not in ("op", "id")})
-        for op, records in by_op.items():
-            await self._handlers[op](records)
-        if self._applied is not None:
-            await self._applied.mark([r["id"] for r in batch if "id" in r])
-        await self._commit()
+        by_op: dict[str, list[WriteRecord]] = {}  # first-seen order: a miss is written before its pick
+        for item in batch:  # (a journal line with wrong fields raises TypeError here: the data, not the disk)
+            by_op.setdefault(item["op"], []).append(record_from(item["op"], item))
+        async with self._unit.transaction():
+            for op, records in by_op.items():
+                await self._handlers[op](records)
+            if self._applied is not None:
+                await self._applied.mark([r["id"] for r in batch if "id" in r])
 
     async def _apply_with_retry(self, batch: list[dict[str, Any]]) -> str:
         """Write the batch, retrying what the disk refuses with back-off: "ok"; "disk" when the disk kept
@@ -205,9 +193,8 @@ class WriteQueue:
                 self.written += len(batch)
                 return "ok"
             except Exception as exc:
-                if not _disk_refused(exc):  # the data, not the disk: retrying the same batch cannot help
+                if not self._unit.transient(exc):  # the data, not the disk: retrying the same batch cannot help
                     log.warning("database refused %d record(s): %r", len(batch), exc)
-                    await self._rollback_quietly()
                     return f"{type(exc).__name__}: {exc}"
                 log.warning(
                     "database write of %d record(s) failed (attempt %d/%d): %s",
@@ -216,19 +203,10 @@ class WriteQueue:
                     self._attempts,
                     exc,
                 )
-                await self._rollback_quietly()
                 if attempt < self._attempts:
                     await asyncio.sleep(delay)
                     delay *= 2
         return "disk"
-
-    async def _rollback_quietly(self) -> None:
-        """A failed statement can leave a transaction open: end it before the next attempt."""
-        if self._rollback is not None:
-            try:
-                await self._rollback()
-            except Exception:
-                log.debug("rollback after a failed write also failed", exc_info=True)
 
     def _reject(self, record: dict[str, Any], reason: str) -> None:
         """Set one record aside for good, with the reason: it is never replayed, and never blocks the others."""

@@ -7,6 +7,7 @@ import pytest
 from bot.core import daily
 from bot.core.daily import DailyEntry, Schedule
 from bot.core.loader import load_glossary_from_texts
+from bot.core.status import Days
 
 META = "title: T\n"
 
@@ -122,11 +123,11 @@ def test_dst_changes_keep_the_local_time():
 
 
 def test_weekdays_only():
-    weekdays = Schedule(9, 0, "UTC", "laborables")
+    weekdays = Schedule(9, 0, "UTC", Days.WEEKDAYS)
     saturday = utc(2026, 12, 5, 12, 0)
     assert daily.due(saturday, weekdays, None) is None
     assert daily.next_post(saturday, weekdays, None) == utc(2026, 12, 7, 9, 0)  # Monday
-    assert daily.due(saturday, Schedule(9, 0, "UTC", "todos"), None) == date(2026, 12, 5)
+    assert daily.due(saturday, Schedule(9, 0, "UTC", Days.EVERY_DAY), None) == date(2026, 12, 5)
 
 
 @pytest.mark.parametrize(
@@ -141,7 +142,7 @@ def test_next_post(now, last, expected):
     assert daily.next_post(now, MADRID, last) == expected
 
 
-@pytest.mark.parametrize("schedule", [None, Schedule(9, 0, "UTC", "laborables")], ids=["no schedule", "weekdays"])
+@pytest.mark.parametrize("schedule", [None, Schedule(9, 0, "UTC", Days.WEEKDAYS)], ids=["no schedule", "weekdays"])
 def test_a_forecast_is_what_picking_day_after_day_gives(shipped_glossary, schedule):
     today = date(2026, 12, 3)
     history = [DailyEntry(date(2026, 12, 1), "horovod", 0), DailyEntry(date(2026, 12, 5), "ray", 0)]

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.app.catalog import load_glossary
 from bot.core.errors import GlossaryError
-from bot.core.loader import load_glossary, load_glossary_from_texts
+from bot.core.loader import load_glossary_from_texts
 
 META = "title: Glosario de prueba\nsubtitle: Para tests\nlanguage: es\n"
 

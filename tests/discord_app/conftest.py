@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.catalog import load_catalog
+from bot.app.application import Application, utc_now
+from bot.app.catalog import load_catalog
 from bot.config import Settings
-from bot.discord_app.client import GlossaryBot, Services, use_endpoints
-from bot.storage.db import Database
+from bot.discord_app.client import GlossaryBot, use_endpoints
 from tests.conftest import SHIPPED
 from tests.fake_discord.server import TOKEN, FakeDiscord
 
@@ -30,13 +30,13 @@ class Harness:
     def __init__(self, fake: FakeDiscord, tmp_path: Path):
         self.fake, self.tmp_path = fake, tmp_path
         self.db_path = tmp_path / "data" / "glosario.db"
-        self._running: list[tuple[GlossaryBot, asyncio.Task, Services]] = []
+        self._running: list[tuple[GlossaryBot, asyncio.Task]] = []
 
     def settings(self, **overrides) -> Settings:
         base = Settings(
             token=TOKEN,
             data_dir=SHIPPED,
-            db_path=self.db_path,
+            database_url=f"sqlite:///{self.db_path}",
             api_base=self.fake.api_base,
             gateway_url=self.fake.gateway_url,
         )
@@ -44,35 +44,31 @@ class Harness:
 
     async def start(self, clock=None, **overrides) -> GlossaryBot:
         settings = self.settings(**overrides)
-        db = await Database.open(settings.db_path)
-        services = await Services.create(settings, load_catalog(settings.data_dir), db)
-        if clock is not None:
-            services.clock = clock
+        app = await Application.open(settings, load_catalog(settings.data_dir), clock or utc_now)
         use_endpoints(settings.api_base, settings.gateway_url)
-        bot = GlossaryBot(services, guild_ready_timeout=0.05)
+        bot = GlossaryBot(app, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start(TOKEN))
         await self.fake.wait_ready()
         await asyncio.wait_for(bot.wait_until_ready(), 10)
-        self._running.append((bot, task, services))
+        self._running.append((bot, task))
         return bot
 
     async def stop(self, bot: GlossaryBot) -> None:
         for entry in list(self._running):
             if entry[0] is bot:
                 self._running.remove(entry)
-                _, task, services = entry
+                _, task = entry
                 await bot.close()
                 await asyncio.wait_for(task, 10)
-                await services.writer.close()
-                await services.db.close()
+                await bot.app.close()
 
     async def stop_all(self) -> None:
-        for bot, _, _ in list(self._running):
+        for bot, _ in list(self._running):
             await self.stop(bot)
 
     async def flushed(self, bot: GlossaryBot, within: float = 10) -> None:
         """Wait until every queued database write has been made."""
-        await asyncio.wait_for(bot.services.writer.drain(), within)
+        await asyncio.wait_for(bot.app.writer.drain(), within)
 
     def rows(self, sql: str, *args) -> list[tuple]:
         """Read the database with a separate, plain sqlite3 connection (what an operator would see)."""

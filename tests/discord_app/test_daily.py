@@ -130,6 +130,6 @@ async def test_the_scheduler_outlives_a_failing_database(fake, harness):
         raise AssertionError(f"the scheduler stopped ticking at {scheduler.current_loop}")
 
     await ticked_past(0)  # it ticks on a working database first
-    await bot.services.db.close()  # every read fails from here on
+    await bot.app.stores.close()  # every read fails from here on
     await ticked_past(scheduler.current_loop + 2)
     assert scheduler.is_running() and not scheduler.failed()  # still ticking: the next tick will find the database

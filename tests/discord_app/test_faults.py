@@ -126,7 +126,7 @@ async def test_replies_do_not_wait_behind_another_process_holding_the_write_lock
 async def test_health_notices_the_database_was_replaced_under_the_running_bot(fake, harness):
     from datetime import UTC, datetime
 
-    from bot.health import check
+    from bot.app.health import check
 
     bot = await harness.start()
     db_path = harness.db_path
@@ -134,12 +134,12 @@ async def test_health_notices_the_database_was_replaced_under_the_running_bot(fa
         if db_path.with_name("heartbeat").exists():
             break
         await asyncio.sleep(0.05)
-    assert check(db_path, datetime.now(UTC)).healthy is True
+    assert check(db_path.with_name("heartbeat"), db_path, datetime.now(UTC)).healthy is True
     db_path.rename(db_path.with_name("moved-away.db"))
     db_path.mkdir()  # an operator's mistake: a directory where the database was
-    found = check(db_path, datetime.now(UTC))
+    found = check(db_path.with_name("heartbeat"), db_path, datetime.now(UTC))
     assert found.healthy is False and found.reason == "health_db_replaced"
     db_path.rmdir()
     shutil.copy(db_path.with_name("moved-away.db"), db_path)  # a copy is another file, too
-    assert check(db_path, datetime.now(UTC)).reason == "health_db_replaced"
+    assert check(db_path.with_name("heartbeat"), db_path, datetime.now(UTC)).reason == "health_db_replaced"
     del bot

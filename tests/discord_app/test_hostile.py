@@ -7,8 +7,8 @@ import io
 import logging
 import re
 
+from bot.app.limits import RateLimit
 from bot.core.normalize import normalize
-from bot.discord_app.ratelimit import RateLimit
 from bot.storage.gaps import query_hash
 from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS, bot_message
 
@@ -39,7 +39,7 @@ async def test_a_lone_surrogate_is_answered_logged_and_stops_nothing(fake, bot, 
         "aprendizaje federado",
         "tokeni\ufffdzación",
     ]
-    assert bot.services.writer.rejected == 0  # made valid where it entered: nothing for the writer to refuse
+    assert bot.app.writer.rejected == 0  # made valid where it entered: nothing for the writer to refuse
 
 
 async def test_a_miss_whose_reply_discord_refused_is_still_logged(fake, bot, harness):
@@ -66,7 +66,7 @@ async def test_one_limit_covers_search_and_buttons(fake, bot):
 
 
 async def test_one_member_cannot_flood_the_gap_list(fake, bot, harness):
-    bot.rate = RateLimit(1000, 20)  # this test is about the gap budget, not the rate limit
+    bot.guard.rate = RateLimit(1000, 20)  # this test is about the gap budget, not the rate limit
     for n in range(25):
         reply = await ask(fake, f"basura {n:02d}", user_id=50)
         assert "todavía no está" in reply["data"]["content"]  # answered as usual
@@ -84,7 +84,7 @@ async def test_one_member_cannot_flood_the_gap_list(fake, bot, harness):
 
 
 async def test_alias_proposals_count_people_and_only_what_the_bot_offered(fake, bot, harness):
-    bot.rate = RateLimit(1000, 20)
+    bot.guard.rate = RateLimit(1000, 20)
     data = (await ask(fake, "paralelismo de modelos", user_id=60))["data"]
     pick = components(data)[0]["custom_id"]
     message = bot_message(data, "1")

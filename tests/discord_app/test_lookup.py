@@ -130,7 +130,7 @@ async def test_not_found_is_friendly_and_logged_after_the_reply(fake, bot, harne
     assert "todavía no está en el glosario" in reply["data"]["content"]
     await fake.response(await fake.command("termino", {"termino": "quantum  annealing"}, user_id=2))
     await fake.response(await fake.command("termino", {"termino": "QUANTUM ANNEALING"}, user_id=1))
-    bot.flush_lookup_counts()  # lookup counts are kept in memory and flushed every few seconds
+    bot.app.lookups.flush()  # lookup counts are kept in memory and flushed every few seconds
     await harness.flushed(bot)
     rows = harness.rows(
         "SELECT m.normalized, m.count, (SELECT COUNT(*) FROM miss_askers a WHERE a.miss_id = m.id), "
@@ -180,7 +180,7 @@ async def test_a_locked_database_does_not_break_replies_and_the_miss_lands_later
         card = await fake.response(await fake.command("termino", {"termino": "feast"}), timeout=3)
         assert card["data"]["embeds"][0]["title"] == "Feast"
         await asyncio.sleep(0.5)
-        assert bot.services.writer.pending >= 1
+        assert bot.app.writer.pending >= 1
     finally:
         locker.rollback()
         locker.close()
@@ -198,18 +198,18 @@ async def test_a_dropped_gateway_connection_is_survived(fake, bot):
 
 async def test_commands_sync_only_when_they_change(fake, harness):
     first = await harness.start()
-    assert first.synced == "global"
+    assert first.commands_sync.synced == "global"
     await harness.stop(first)
     fake.requests.clear()
     second = await harness.start()
-    assert second.synced is None
+    assert second.commands_sync.synced is None
     assert not [r for r in fake.requests if r[0] == "PUT"]
 
 
 async def test_dev_guild_syncs_there_at_every_start(fake, harness):
     guild_id = fake.guilds[0].id
     bot = await harness.start(dev_guild_id=guild_id)
-    assert bot.synced == "guild"
+    assert bot.commands_sync.synced == "guild"
     assert "termino" in [c["name"] for c in fake.commands[str(guild_id)]]
 
 

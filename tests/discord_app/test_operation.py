@@ -32,24 +32,24 @@ async def test_reload_swaps_only_a_valid_glossary(fake, harness, tmp_path):
     shutil.copytree(SHIPPED, data)
     bot = await harness.start(data_dir=data)
     (data / "extra.yaml").write_text("category: Extra\nterms:\n  - term: Ajuste Fino\n    definition: Fine-tuning.\n")
-    report = await bot.reload_glossary()
+    report = await bot.app.glossary.reload()
     assert len(report.catalog.glossary) == 18
     assert [t.term for t in report.changes.added] == ["Ajuste Fino"]
     reply = await fake.response(await fake.command("termino", {"termino": "ajuste fino"}))
     assert reply["data"]["embeds"][0]["title"] == "Ajuste Fino"
     (data / "extra.yaml").write_text("category: Extra\nterms:\n  - term: [roto\n")
-    error = await bot.reload_glossary()
+    error = await bot.app.glossary.reload()
     assert isinstance(error, GlossaryError)
     assert str(data / "extra.yaml") in error.report()
-    assert len(bot.services.catalog.glossary) == 18  # the last good glossary keeps serving
+    assert len(bot.app.catalog.glossary) == 18  # the last good glossary keeps serving
 
 
 async def test_a_reload_frees_the_replaced_glossary_and_keeps_the_new_one_out_of_the_collector(fake, harness):
     bot = await harness.start()
     heap.settle()  # as `glosario-bot run` does once the glossary is loaded
-    old_index = weakref.ref(bot.services.catalog.index)
-    bot.services.catalog.index.lookup("horovd")  # fill its caches, as serving does
-    report = await bot.reload_glossary()
+    old_index = weakref.ref(bot.app.catalog.index)
+    bot.app.catalog.index.lookup("horovd")  # fill its caches, as serving does
+    report = await bot.app.glossary.reload()
     assert old_index() is None  # frozen objects are never collected: the old glossary was let go first
     assert gc.get_freeze_count() > len(report.catalog.glossary)  # the new one is out of the collector's way
     assert not any(obj is report.catalog.index for obj in gc.get_objects())
@@ -60,7 +60,7 @@ async def test_an_unexpected_failure_gets_a_short_apology_not_the_exception(fake
     from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS
 
     bot = await harness.start()
-    await bot.services.db.close()  # the database is gone from under the bot
+    await bot.app.stores.close()  # the database is gone from under the bot
     moderator = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES)
     reply = await fake.response(await fake.command("glosario-admin pendientes", permissions=moderator))
     assert reply["data"]["flags"] & 64

@@ -6,7 +6,8 @@ import shutil
 
 import yaml
 
-from bot.core.loader import load_glossary
+from bot.app.catalog import load_glossary
+from bot.storage.records import MissRecord
 from tests.conftest import SHIPPED
 from tests.fake_discord.server import (
     MANAGE_GUILD,
@@ -71,17 +72,12 @@ async def test_moderator_sees_the_gap_a_member_just_created(fake, bot, harness):
 
 
 async def seed_gaps(bot, guild_id, n):
-    misses = bot.services.misses
+    misses = bot.app.stores.gaps
     for i in range(n):
         for _ in range(n - i):  # gap i asked n - i times: a clear order
-            await misses.record(
-                guild_id=guild_id,
-                sample=f"laguna {i:02d}",
-                normalized=f"laguna {i:02d}",
-                asker=f"a{i}",
-                best_guess=None,
-                kind="lookup",
-                at=f"2026-12-{1 + i % 28:02d}T10:00:00",
+            at = f"2026-12-{1 + i % 28:02d}T10:00:00"
+            await misses.record_misses(
+                [MissRecord(guild_id, f"laguna {i:02d}", f"laguna {i:02d}", f"a{i}", None, "lookup", at)]
             )
 
 
@@ -206,7 +202,7 @@ async def test_editor_role_and_statistics(fake, bot, harness):
     fake.member_roles[555] = [guild.editor_role_id]
     for query in ("horovod", "horovod", "ray", "zzz inexistente", "tensorflow"):
         await ask(fake, query, user_id=7)
-    bot.flush_lookup_counts()
+    bot.app.lookups.flush()
     await harness.flushed(bot)
     _, stats = await admin(fake, "estadisticas", permissions=MEMBER_PERMISSIONS, user_id=555)  # an editor
     fields = {f["name"]: f["value"] for f in stats["data"]["embeds"][0]["fields"]}

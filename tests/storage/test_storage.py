@@ -7,9 +7,17 @@ import sqlite3
 
 import pytest
 
-from bot.storage.db import SCHEMA_VERSION, Database, StorageError
-from bot.storage.gaps import MissLog, UsageLog, asker_hash, query_hash
+from bot.core.gaps import asker_hash, query_hash
+from bot.core.normalize import normalize
+from bot.core.status import Days, GapStatus, Outcome
+from bot.storage.db import MIGRATIONS, SCHEMA_VERSION, Database, StorageError
+from bot.storage.gaps import SqliteGapStore, SqliteUsageStore
+from bot.storage.records import LookupRecord, MissRecord, PickRecord
 from bot.storage.writer import WriteQueue
+
+
+def miss(sample: str, guild_id: int = 1, asker: str = "a", at: str = "t", best_guess: str | None = None) -> MissRecord:
+    return MissRecord(guild_id, sample, normalize(sample), asker, best_guess, "lookup", at)
 
 
 async def test_first_open_creates_dir_migrates_and_uses_wal(tmp_path):
@@ -54,7 +62,7 @@ async def db(tmp_path):
 
 
 async def test_misses_aggregate_per_guild_and_normalised_query(db):
-    log = MissLog(db)
+    log = SqliteGapStore(db)
     for guild, text, asker, at in [
         (1, "Tokenización", "a", "2026-12-01T10:00:00"),
         (1, "tokenizacion", "b", "2026-12-02T10:00:00"),
@@ -62,11 +70,7 @@ async def test_misses_aggregate_per_guild_and_normalised_query(db):
         (1, "embeddings", "a", "2026-12-02T12:00:00"),
         (2, "tokenizacion", "c", "2026-12-02T09:00:00"),
     ]:
-        from bot.core.normalize import normalize
-
-        await log.record(
-            guild_id=guild, sample=text, normalized=normalize(text), asker=asker, best_guess=None, kind="lookup", at=at
-        )
+        await log.record_misses([miss(text, guild, asker, at)])
     gaps = await log.gaps(guild_id=1)
     assert [(g.normalized, g.count, g.askers) for g in gaps] == [("tokenizacion", 3, 2), ("embeddings", 1, 1)]
     assert gaps[0].sample == "TOKENIZACIÓN"  # the latest spelling
@@ -78,22 +82,21 @@ async def test_misses_aggregate_per_guild_and_normalised_query(db):
 
 
 async def test_picks_are_alias_proposals(db):
-    log = MissLog(db)
-    await log.record(
-        guild_id=1, sample="horovd x", normalized="horovd x", asker="a", best_guess="horovod", kind="lookup", at="t"
-    )
+    log = SqliteGapStore(db)
+    await log.record_misses([miss("horovd x", best_guess="horovod")])
     for asker in ("a", "a", "a", "b"):  # one member clicking three times is one voice
-        await log.record_pick(guild_id=1, qhash=query_hash("horovd x"), term_id="horovod", asker=asker, at="t")
-    await log.record_pick(guild_id=1, qhash="deadbeef", term_id="ray", asker="c", at="t")  # no such question here
-    await log.record_pick(guild_id=2, qhash=query_hash("horovd x"), term_id="ray", asker="c", at="t")  # nor there
+        await log.record_picks([PickRecord(1, query_hash("horovd x"), "horovod", asker, "t")])
+    await log.record_picks([PickRecord(1, "deadbeef", "ray", "c", "t")])  # no such question here
+    await log.record_picks([PickRecord(2, query_hash("horovd x"), "ray", "c", "t")])  # nor there
     assert await log.picks(guild_id=1) == [("horovd x", "horovod", 2)]
     assert await log.picks(guild_id=2) == []
 
 
 async def test_usage_counts(db):
-    usage = UsageLog(db)
-    for outcome, term in [("found", "ray"), ("found", "ray"), ("found", "feast"), ("not_found", None)]:
-        await usage.record(guild_id=1, outcome=outcome, term_id=term, day="2026-12-02")
+    usage = SqliteUsageStore(db)
+    found, missed = Outcome.FOUND, Outcome.NOT_FOUND
+    for outcome, term in [(found, "ray"), (found, "ray"), (found, "feast"), (missed, "")]:
+        await usage.record_lookups([LookupRecord(1, "2026-12-02", outcome, term)])
     assert await usage.term_counts(guild_id=1) == {"ray": 2, "feast": 1}
 
 
@@ -102,13 +105,12 @@ def test_asker_hash_is_salted_and_not_the_id():
     assert "42" not in asker_hash("s1", 42)
 
 
-async def quick_queue(db, log: MissLog, journal) -> WriteQueue:
+async def quick_queue(db, log: SqliteGapStore, journal) -> WriteQueue:
     """A started write queue for misses that gives up fast (two attempts, 10 ms apart)."""
     queue = WriteQueue(
-        {"miss": log.record_many},
+        {MissRecord: log.record_misses},
         journal,
-        commit=db.conn.commit,
-        rollback=db.conn.rollback,
+        unit=db,
         attempts=2,
         first_delay=0.01,
         linger=0,
@@ -119,20 +121,20 @@ async def quick_queue(db, log: MissLog, journal) -> WriteQueue:
 
 async def test_writes_the_database_refuses_are_journaled_then_replayed(db, tmp_path):
     journal = tmp_path / "g.db.pending.jsonl"
-    log = MissLog(db)
+    log = SqliteGapStore(db)
     queue = await quick_queue(db, log, journal)
     locker = sqlite3.connect(tmp_path / "g.db", timeout=0)
     locker.execute("BEGIN EXCLUSIVE")
     try:
         await db.conn.execute("PRAGMA busy_timeout = 50")
-        queue.submit("miss", guild_id=1, sample="x", normalized="x", asker="a", best_guess=None, kind="lookup", at="t")
+        queue.submit(miss("x"))
         await asyncio.wait_for(queue.drain(), 10)
         assert journal.exists() and '"op": "miss"' in journal.read_text()
     finally:
         locker.rollback()
         locker.close()
     await queue.close()
-    replay = WriteQueue({"miss": log.record_many}, journal, commit=db.conn.commit, rollback=db.conn.rollback)
+    replay = WriteQueue({MissRecord: log.record_misses}, journal, unit=db)
     await replay.start()
     assert not journal.exists()
     assert [g.sample for g in await log.gaps()] == ["x"]
@@ -146,30 +148,29 @@ async def test_close_journals_what_it_could_not_write(db, tmp_path):
     async def slow(records):
         await blocked.wait()
 
-    queue = WriteQueue({"slow": slow}, journal, commit=db.conn.commit)
+    queue = WriteQueue({LookupRecord: slow}, journal, unit=db)
     await queue.start()
-    queue.submit("slow", n=1)
-    queue.submit("slow", n=2)
+    queue.submit(LookupRecord(1, "2026-12-02", Outcome.FOUND, "ray", 1))
+    queue.submit(LookupRecord(1, "2026-12-02", Outcome.FOUND, "ray", 2))
     await queue.close(grace=0.1)
     lines = journal.read_text().splitlines()
-    assert len(lines) >= 1 and all('"op": "slow"' in line for line in lines)
+    assert len(lines) >= 1 and all('"op": "lookup"' in line for line in lines)
 
 
 async def test_when_neither_database_nor_journal_take_a_write_it_waits_in_memory(db, tmp_path):
     (tmp_path / "not-a-dir").write_text("x")
     journal = tmp_path / "not-a-dir" / "pending.jsonl"  # cannot be created: the disk refuses the journal too
-    log = MissLog(db)
+    log = SqliteGapStore(db)
     queue = await quick_queue(db, log, journal)
     locker = sqlite3.connect(tmp_path / "g.db", timeout=0)
     locker.execute("BEGIN EXCLUSIVE")
     await db.conn.execute("PRAGMA busy_timeout = 50")
-    fields = {"guild_id": 1, "normalized": "x", "asker": "a", "best_guess": None, "kind": "lookup", "at": "t"}
-    queue.submit("miss", sample="primera", **fields)
+    queue.submit(miss("primera"))
     await asyncio.wait_for(queue.drain(), 10)
     assert queue.pending == 1 and not journal.exists()  # kept, not dropped
     locker.rollback()
     locker.close()
-    queue.submit("miss", sample="segunda", **{**fields, "normalized": "y"})
+    queue.submit(miss("segunda"))
     await asyncio.wait_for(queue.drain(), 10)
     assert queue.pending == 0
     assert sorted(g.sample for g in await log.gaps()) == ["primera", "segunda"]
@@ -177,9 +178,41 @@ async def test_when_neither_database_nor_journal_take_a_write_it_waits_in_memory
 
 
 def test_the_schema_allows_exactly_the_statuses_of_the_code():
-    from bot.core.status import GapStatus, Outcome
-    from bot.storage.db import MIGRATIONS
-
     schema = "\n".join(MIGRATIONS)
     assert f"CHECK (status IN ({', '.join(repr(s.value) for s in GapStatus)}))" in schema
     assert f"CHECK (outcome IN ({', '.join(repr(o.value) for o in Outcome)}))" in schema
+    assert f"CHECK (daily_days IN ({', '.join(repr(d.value) for d in Days)}))" in schema
+
+
+async def test_migration_5_turns_the_spanish_schedule_days_into_neutral_values(tmp_path):
+    path = tmp_path / "g.db"
+    with sqlite3.connect(path) as conn:  # a database as version 4 of the bot left it
+        for number, script in enumerate(MIGRATIONS[:4], start=1):
+            conn.executescript(script + f"; PRAGMA user_version = {number};")
+        conn.executemany(
+            "INSERT INTO guild_settings (guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, "
+            "daily_days, editor_role_id) VALUES (?, 1, 10, 9, 0, ?, ?)",
+            [(1, "todos", 77), (2, "laborables", None)],
+        )
+        conn.execute("INSERT INTO guild_settings (guild_id, editor_role_id) VALUES (3, 5)")  # no schedule: default
+    db = await Database.open(path)
+    assert db.migrated == [5]
+    await db.close()
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT guild_id, daily_days, editor_role_id FROM guild_settings ORDER BY 1").fetchall()
+        assert rows == [(1, "every_day", 77), (2, "weekdays", None), (3, "every_day", 5)]
+        with pytest.raises(sqlite3.IntegrityError):  # a value the code does not know cannot be stored
+            conn.execute("UPDATE guild_settings SET daily_days = 'todos' WHERE guild_id = 1")
+
+
+async def test_a_transaction_commits_together_or_not_at_all(db):
+    log = SqliteGapStore(db)
+    with pytest.raises(RuntimeError):
+        async with db.transaction():
+            await log.record_misses([miss("primera")])  # a store's own transaction joins the outer one
+            raise RuntimeError("something failed half-way")
+    assert await log.gaps() == []
+    async with db.transaction():
+        await log.record_misses([miss("segunda")])
+        await log.record_misses([miss("tercera")])
+    assert sorted(g.sample for g in await log.gaps()) == ["segunda", "tercera"]

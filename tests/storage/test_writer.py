@@ -10,8 +10,9 @@ import textwrap
 
 import pytest
 
-from bot.storage.db import AppliedWrites, Database
-from bot.storage.gaps import MissLog
+from bot.storage.db import Database, SqliteAppliedWrites
+from bot.storage.gaps import SqliteGapStore
+from bot.storage.records import MissRecord, record_fields
 from bot.storage.writer import WriteQueue
 from tests.conftest import ROOT
 
@@ -24,13 +25,11 @@ async def db(tmp_path):
 
 
 def queue_for(db, journal, **kw) -> WriteQueue:
-    log = MissLog(db)
     return WriteQueue(
-        {"miss": log.record_many},
+        {MissRecord: SqliteGapStore(db).record_misses},
         journal,
-        commit=db.conn.commit,
-        rollback=db.conn.rollback,
-        applied=AppliedWrites(db),
+        unit=db,
+        applied=SqliteAppliedWrites(db),
         attempts=2,
         first_delay=0.01,
         linger=0,
@@ -38,30 +37,22 @@ def queue_for(db, journal, **kw) -> WriteQueue:
     )
 
 
-def miss(sample: str, normalized: str | None = None) -> dict:
-    return {
-        "guild_id": 1,
-        "sample": sample,
-        "normalized": normalized or sample,
-        "asker": "a",
-        "best_guess": None,
-        "kind": "lookup",
-        "at": "2026-12-03T10:00:00",
-    }
+def miss(sample: str, normalized: str | None = None) -> MissRecord:
+    return MissRecord(1, sample, normalized or sample, "a", None, "lookup", "2026-12-03T10:00:00")
 
 
 async def test_a_record_the_database_cannot_take_is_set_aside_and_never_stops_the_others(db, tmp_path):
     journal = tmp_path / "g.db.pending.jsonl"
     queue = queue_for(db, journal)
     await queue.start()
-    queue.submit("miss", **miss("antes"))
-    queue.submit("miss", **miss("roto \ud800", "roto \ud800"))  # a lone surrogate: neither UTF-8 nor SQLite take it
-    queue.submit("miss", **miss("después"))
+    queue.submit(miss("antes"))
+    queue.submit(miss("roto \ud800", "roto \ud800"))  # a lone surrogate: neither UTF-8 nor SQLite take it
+    queue.submit(miss("después"))
     await asyncio.wait_for(queue.drain(), 10)
-    queue.submit("miss", **miss("más tarde"))  # the worker is still alive
+    queue.submit(miss("más tarde"))  # the worker is still alive
     await asyncio.wait_for(queue.drain(), 10)
     assert await queue.close(grace=2) == 0
-    assert sorted(g.sample for g in await MissLog(db).gaps()) == ["antes", "después", "más tarde"]
+    assert sorted(g.sample for g in await SqliteGapStore(db).gaps()) == ["antes", "después", "más tarde"]
     (line,) = (tmp_path / "g.db.pending.jsonl.rejected").read_text().splitlines()
     kept = json.loads(line)
     assert kept["sample"] == "roto \ud800" and "UnicodeEncodeError" in kept["rejected_because"]
@@ -70,7 +61,7 @@ async def test_a_record_the_database_cannot_take_is_set_aside_and_never_stops_th
 
 async def test_replaying_a_journal_twice_counts_each_record_once(db, tmp_path):
     journal = tmp_path / "g.db.pending.jsonl"
-    records = [{"op": "miss", "id": f"run1-{i}", **miss("tokenizacion")} for i in range(3)]
+    records = [{"op": "miss", "id": f"run1-{i}", **record_fields(miss("tokenizacion"))} for i in range(3)]
     journal.write_text("".join(json.dumps(r) + "\n" for r in records))
     copy = journal.read_text()
     first = queue_for(db, journal)
@@ -79,7 +70,7 @@ async def test_replaying_a_journal_twice_counts_each_record_once(db, tmp_path):
     journal.write_text(copy + '{"op": "miss", "id": "run1-3", "guild_id": 1, "sam')  # and a half-written line
     second = queue_for(db, journal)
     assert await second.replay_journal() == 0
-    (gap,) = await MissLog(db).gaps()
+    (gap,) = await SqliteGapStore(db).gaps()
     assert gap.count == 3
     assert not journal.exists()
 
@@ -92,10 +83,10 @@ async def test_close_always_returns_and_says_what_it_could_not_save(db, tmp_path
     async def stuck(records):
         await blocked.wait()
 
-    queue = WriteQueue({"miss": stuck}, journal, commit=db.conn.commit, linger=0)
+    queue = WriteQueue({MissRecord: stuck}, journal, unit=db, linger=0)
     await queue.start()
     for n in range(3):
-        queue.submit("miss", n=n)
+        queue.submit(miss(f"q{n}"))
     assert await asyncio.wait_for(queue.close(grace=0.1), 5) == 3
 
 
@@ -103,7 +94,9 @@ FULL_DISK = textwrap.dedent(
     """
     import asyncio, json, resource, signal, sys
     from pathlib import Path
+    from bot.storage.records import MissRecord
     from bot.storage.writer import WriteQueue
+    from tests.helpers import NoDatabase
 
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writing past the limit fails with EFBIG, like a full disk
     journal = Path(sys.argv[1])
@@ -114,10 +107,10 @@ FULL_DISK = textwrap.dedent(
         raise OSError(28, "No space left on device")
 
     async def main():
-        queue = WriteQueue({"miss": refuse}, journal, commit=asyncio.sleep, attempts=1, linger=0)
+        queue = WriteQueue({MissRecord: refuse}, journal, unit=NoDatabase(), attempts=1, linger=0)
         await queue.start()
         for n in range(30):
-            queue.submit("miss", sample="x" * 40, n=n)
+            queue.submit(MissRecord(1, "x" * 40, f"x{n}", "a", None, "lookup", "t"))
         print(json.dumps({"lost": await queue.close(grace=2)}))
 
     asyncio.run(main())
@@ -127,7 +120,8 @@ FULL_DISK = textwrap.dedent(
 
 def test_a_full_disk_never_leaves_a_half_written_journal(tmp_path):
     journal = tmp_path / "pending.jsonl"
-    before = "".join(json.dumps({"op": "miss", "id": f"old-{i}", "sample": "y", "n": i}) + "\n" for i in range(5))
+    old = [{"op": "miss", "id": f"old-{i}", **record_fields(miss(f"y{i}"))} for i in range(5)]
+    before = "".join(json.dumps(record) + "\n" for record in old)
     journal.write_text(before)
     done = subprocess.run(
         [sys.executable, "-c", FULL_DISK, str(journal)], cwd=ROOT, capture_output=True, text=True, timeout=60

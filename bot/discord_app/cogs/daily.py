@@ -1,4 +1,5 @@
-"""Term of the day: /termino-del-dia, /glosario-admin diario …, and the scheduler that posts it."""
+"""Term of the day: /termino-del-dia, /glosario-admin diario …, and the scheduler that posts it. The bookkeeping
+(which term, the schedule, claiming each post) is the application's (bot.app.daily); sending is done here."""
 
 from __future__ import annotations
 
@@ -12,21 +13,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.app.daily import DailyPosts, DailyStatus, PostJob
 from bot.core import daily
 from bot.core.daily import DailyEntry, Schedule
+from bot.core.status import Days
 from bot.discord_app.embeds import term_embed
 from bot.discord_app.i18n import long_date, t
+from bot.discord_app.review import manages_server, moderator_or_denied
 from bot.discord_app.views import NO_MENTIONS, related_view
-from bot.storage.daily import DailySettings
-from bot.storage.db import DatabaseBusy, within_a_second
+from bot.storage.records import DailySettings
 
 if TYPE_CHECKING:
-    from bot.core.model import Term
+    from bot.core.model import Glossary, Term
     from bot.discord_app.client import GlossaryBot
 
 log = logging.getLogger(__name__)
 CHECK_EVERY_SECONDS = 30
-DAYS_NAMES = {"todos": "daily_days_todos", "laborables": "daily_days_laborables"}
+DAYS_NAMES = {Days.EVERY_DAY: "daily_days_every_day", Days.WEEKDAYS: "daily_days_weekdays"}
 _REQUIRED = (
     ("view_channel", "perm_view_channel"),
     ("send_messages", "perm_send_messages"),
@@ -45,161 +48,163 @@ def _stamp(moment: datetime) -> str:
     return f"<t:{ts}:F> (<t:{ts}:R>)"
 
 
-class DailyCog(commands.Cog):
-    def __init__(self, bot: GlossaryBot) -> None:
-        self.bot = bot
-        self.store = bot.services.daily
+def missing_permissions(channel: discord.abc.GuildChannel, locale: object) -> str | None:
+    """The permissions the bot lacks to post the term of the day in `channel`, named; None when it has them."""
+    me = channel.guild.me
+    perms = channel.permissions_for(me) if me is not None else None
+    missing = [t(locale, key) for attr, key in _REQUIRED if perms is None or not getattr(perms, attr)]
+    return ", ".join(missing) or None
 
-    async def cog_load(self) -> None:
-        self.scheduler.start()
 
-    async def cog_unload(self) -> None:
-        self.scheduler.cancel()
+def daily_card(term: Term, entry: DailyEntry, glossary: Glossary, locale: object) -> tuple[discord.Embed, object]:
+    heading = t(locale, "daily_heading", date=long_date(locale, entry.day))
+    return term_embed(term, glossary, locale, heading=heading), related_view(term, glossary) or discord.utils.MISSING
 
-    # -- the pick -----------------------------------------------------------------------------------
-    async def todays_term(self, guild_id: int, now: datetime, schedule: Schedule | None) -> tuple[Term, DailyEntry]:
-        """The term of the day for this guild (the same for the command and the post), recorded once."""
-        glossary = self.bot.services.catalog.glossary
-        day = daily.local_date(now, schedule)
-        term, cycle = daily.pick(glossary, guild_id, day, await self.store.history(guild_id))
-        try:
-            entry = await within_a_second(self.store.record_pick(guild_id, DailyEntry(day, term.id, cycle)))
-        except DatabaseBusy as exc:  # the pick is deterministic: answer now, it is recorded by the next caller
-            log.warning("term of the day for guild %s answered without recording it: %s", guild_id, exc)
-            return term, DailyEntry(day, term.id, cycle)
-        return glossary.get(entry.term_id) or term, entry
 
-    def card(self, term: Term, entry: DailyEntry, locale: object) -> tuple[discord.Embed, discord.ui.View | None]:
-        glossary = self.bot.services.catalog.glossary
-        heading = t(locale, "daily_heading", date=long_date(locale, entry.day))
-        return term_embed(term, glossary, locale, heading=heading), related_view(term, glossary)
+def status_text(status: DailyStatus, guild_id: int, loc: object) -> str:
+    """`/glosario-admin diario estado`: the schedule, the next post and how the last one went."""
+    settings, schedule, last = status.settings, status.schedule, status.last
+    if last is None:
+        last_text = t(loc, "daily_last_none")
+    elif last.status == "failed":
+        last_text = t(loc, "daily_last_failed", date=long_date(loc, last.day), detail=last.detail or "?")
+    else:
+        link = f" — https://discord.com/channels/{guild_id}/{last.channel_id}/{last.message_id}"
+        last_text = long_date(loc, last.day) + (link if last.message_id else "")
+    text = t(
+        loc,
+        "daily_status",
+        state=t(loc, "daily_state_on" if settings.enabled else "daily_state_off"),
+        channel=f"<#{settings.channel_id}>",
+        time=f"{schedule.hour:02d}:{schedule.minute:02d}",
+        zone=schedule.tz,
+        days=t(loc, DAYS_NAMES[schedule.days]),
+        next=_stamp(status.next_post) if status.next_post else "—",
+        last=last_text,
+    )
+    if settings.error:
+        text += t(loc, "daily_error_line", at=settings.error_at or "?", detail=settings.error)
+    return text
 
-    @app_commands.command(name="termino-del-dia", description="El término del día de este servidor")
-    async def termino_del_dia(self, interaction: discord.Interaction) -> None:
-        settings = await self.store.settings(interaction.guild_id) if interaction.guild_id else None
-        schedule = settings.schedule if settings else None
-        term, entry = await self.todays_term(interaction.guild_id or 0, self.bot.services.clock(), schedule)
-        embed, view = self.card(term, entry, interaction.locale)
-        await interaction.response.send_message(
-            embed=embed, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
-        )
 
-    # -- moderators -------------------------------------------------------------------------------
-    async def configure(
+class DailyAdmin(app_commands.Group):
+    """/glosario-admin diario: set up the term of the day (Manage Server)."""
+
+    def __init__(self, cog: DailyCog) -> None:
+        super().__init__(name="diario", description="Término del día")
+        self.cog, self.posts = cog, cog.posts
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await moderator_or_denied(interaction) and await manages_server(interaction)
+
+    @app_commands.command(name="configurar", description="Publica un término cada día en un canal")
+    @app_commands.describe(
+        canal="Canal donde publicar",
+        hora="Hora local, HH:MM",
+        zona="Zona horaria IANA (por defecto UTC)",
+        dias="Qué días publicar",
+    )
+    @app_commands.choices(
+        dias=[
+            app_commands.Choice(name="todos los días", value=Days.EVERY_DAY.value),
+            app_commands.Choice(name="de lunes a viernes", value=Days.WEEKDAYS.value),
+        ]
+    )
+    async def configurar(
         self,
         interaction: discord.Interaction,
         canal: discord.TextChannel,
         hora: str,
         zona: str = "UTC",
-        dias: str = "todos",
+        dias: str = Days.EVERY_DAY.value,
     ) -> None:
-        """/glosario-admin diario configurar (the permission check is the admin cog's)."""
         loc = interaction.locale
         parsed, zone = daily.parse_time(hora), daily.parse_zone(zona)
         channel = interaction.guild.get_channel(canal.id) if interaction.guild else None
-        problem = (
-            t(loc, "daily_bad_time", value=hora[:40])
-            if parsed is None
-            else t(loc, "daily_bad_zone", value=zona[:60])
-            if zone is None
-            else t(loc, "daily_bad_channel")
-            if not isinstance(channel, discord.TextChannel)
-            else None
-        )
-        if problem is None:
-            missing = self._missing_permissions(channel, loc)
-            if missing:
-                problem = t(loc, "daily_missing_perms", channel=channel.mention, perms=missing)
+        if parsed is None:
+            problem = t(loc, "daily_bad_time", value=hora[:40])
+        elif zone is None:
+            problem = t(loc, "daily_bad_zone", value=zona[:60])
+        elif not isinstance(channel, discord.TextChannel):
+            problem = t(loc, "daily_bad_channel")
+        elif missing := missing_permissions(channel, loc):
+            problem = t(loc, "daily_missing_perms", channel=channel.mention, perms=missing)
+        else:
+            problem = None
         if problem is not None:
             await interaction.response.send_message(problem, ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
-        schedule = Schedule(parsed[0], parsed[1], zone, dias if dias in daily.DAYS else "todos")
-        await self.store.configure(interaction.guild_id, channel.id, schedule)
-        last = await self.store.last_post(interaction.guild_id)
-        upcoming = daily.next_post(self.bot.services.clock(), schedule, last.day if last else None)
-        await interaction.response.send_message(
-            t(
-                loc,
-                "daily_configured",
-                channel=channel.mention,
-                time=f"{schedule.hour:02d}:{schedule.minute:02d}",
-                zone=zone,
-                days=t(loc, DAYS_NAMES[schedule.days]),
-                next=_stamp(upcoming),
-            ),
-            ephemeral=True,
-            allowed_mentions=NO_MENTIONS,
+        schedule = Schedule(parsed[0], parsed[1], zone, Days(dias) if dias in set(Days) else Days.EVERY_DAY)
+        upcoming = await self.posts.configure(interaction.guild_id, channel.id, schedule)
+        time, days = f"{schedule.hour:02d}:{schedule.minute:02d}", t(loc, DAYS_NAMES[schedule.days])
+        text = t(
+            loc, "daily_configured", channel=channel.mention, time=time, zone=zone, days=days, next=_stamp(upcoming)
         )
-        settings = await self.store.settings(interaction.guild_id)
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        settings = await self.posts.settings(interaction.guild_id)
         if settings is not None:
-            await self.post_if_due(settings)  # a time already past today: today's term goes out now
+            await self.cog.post_if_due(settings)  # a time already past today: today's term goes out now
 
-    @staticmethod
-    def zones(current: str) -> list[app_commands.Choice[str]]:
-        """Time zone names for autocomplete: prefix matches first, then anywhere."""
+    @configurar.autocomplete("zona")
+    async def zona_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        """Time zone names: prefix matches first, then anywhere."""
         needle = current.strip().lower().replace(" ", "_")
         starts = [z for z in _zones() if z.lower().startswith(needle)]
         inside = [z for z in _zones() if needle in z.lower() and z not in starts]
         return [app_commands.Choice(name=z, value=z) for z in (starts + inside)[:25]]
 
-    async def disable(self, interaction: discord.Interaction) -> None:
-        was_on = await self.store.disable(interaction.guild_id)
-        key = "daily_disabled" if was_on else "daily_not_configured"
+    @app_commands.command(name="desactivar", description="Deja de publicar el término del día")
+    async def desactivar(self, interaction: discord.Interaction) -> None:
+        key = "daily_disabled" if await self.posts.disable(interaction.guild_id) else "daily_not_configured"
         await interaction.response.send_message(
             t(interaction.locale, key), ephemeral=True, allowed_mentions=NO_MENTIONS
         )
 
-    async def status(self, interaction: discord.Interaction) -> None:
+    @app_commands.command(name="estado", description="Cómo está configurado el término del día")
+    async def estado(self, interaction: discord.Interaction) -> None:
+        status = await self.posts.status(interaction.guild_id)
         loc = interaction.locale
-        settings = await self.store.settings(interaction.guild_id)
-        if settings is None or settings.schedule is None:
-            await interaction.response.send_message(
-                t(loc, "daily_not_configured"), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
-            return
-        schedule, last = settings.schedule, await self.store.last_post(interaction.guild_id)
-        if last is None:
-            last_text = t(loc, "daily_last_none")
-        elif last.status == "failed":
-            last_text = t(loc, "daily_last_failed", date=long_date(loc, last.day), detail=last.detail or "?")
-        else:
-            last_text = long_date(loc, last.day) + (
-                f" — https://discord.com/channels/{interaction.guild_id}/{last.channel_id}/{last.message_id}"
-                if last.message_id
-                else ""
-            )
-        upcoming = daily.next_post(self.bot.services.clock(), schedule, last.day if last else None)
-        text = t(
-            loc,
-            "daily_status",
-            state=t(loc, "daily_state_on" if settings.enabled else "daily_state_off"),
-            channel=f"<#{settings.channel_id}>",
-            time=f"{schedule.hour:02d}:{schedule.minute:02d}",
-            zone=schedule.tz,
-            days=t(loc, DAYS_NAMES[schedule.days]),
-            next=_stamp(upcoming) if settings.enabled else "—",
-            last=last_text,
-        )
-        if settings.error:
-            text += t(loc, "daily_error_line", at=settings.error_at or "?", detail=settings.error)
+        text = status_text(status, interaction.guild_id, loc) if status else t(loc, "daily_not_configured")
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
-    # -- posting ----------------------------------------------------------------------------------
-    def _missing_permissions(self, channel: discord.abc.GuildChannel, locale: object) -> str | None:
-        me = channel.guild.me
-        perms = channel.permissions_for(me) if me is not None else None
-        missing = [t(locale, key) for attr, key in _REQUIRED if perms is None or not getattr(perms, attr)]
-        return ", ".join(missing) or None
 
+class DailyCog(commands.Cog):
+    def __init__(self, bot: commands.Bot, posts: DailyPosts) -> None:
+        self.bot, self.posts = bot, posts
+        self.admin = DailyAdmin(self)
+
+    async def cog_load(self) -> None:
+        parent = self.bot.tree.get_command("glosario-admin")
+        if isinstance(parent, app_commands.Group):  # (the admin cog loads first: cogs load in name order)
+            parent.add_command(self.admin)
+        self.scheduler.start()
+
+    async def cog_unload(self) -> None:
+        self.scheduler.cancel()
+        parent = self.bot.tree.get_command("glosario-admin")
+        if isinstance(parent, app_commands.Group):
+            parent.remove_command(self.admin.name)
+
+    @app_commands.command(name="termino-del-dia", description="El término del día de este servidor")
+    async def termino_del_dia(self, interaction: discord.Interaction) -> None:
+        term, entry = await self.posts.todays_term(interaction.guild_id or 0)
+        embed, view = daily_card(term, entry, self.posts.catalog.glossary, interaction.locale)
+        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+
+    # -- posting ----------------------------------------------------------------------------------
     @tasks.loop(seconds=CHECK_EVERY_SECONDS)
     async def scheduler(self) -> None:
         await self.tick()
+
+    @scheduler.before_loop
+    async def _wait_until_ready(self) -> None:
+        await self.bot.wait_until_ready()
 
     async def tick(self) -> None:
         """One look at every server with a daily post: post the ones that are due (what the scheduler does every
         CHECK_EVERY_SECONDS)."""
         try:
-            enabled = await self.store.enabled()
+            enabled = await self.posts.enabled()
         except Exception:  # a locked or failing database: the next tick tries again (the loop must not die)
             log.exception(
                 "term of the day: could not read the servers' settings; retrying in %d s", CHECK_EVERY_SECONDS
@@ -211,61 +216,42 @@ class DailyCog(commands.Cog):
             except Exception:  # one server's trouble must not stop the others' posts
                 log.exception("term of the day failed for guild %s", settings.guild_id)
 
-    @scheduler.before_loop
-    async def _wait_until_ready(self) -> None:
-        await self.bot.wait_until_ready()
-
     async def post_if_due(self, settings: DailySettings) -> bool:
         """Post today's term in this guild if it is due and nobody posted it yet. True when posted."""
-        if not settings.enabled or settings.schedule is None or settings.channel_id is None:
+        job = await self.posts.claim_if_due(settings)
+        if job is None:
             return False
-        now = self.bot.services.clock()
-        last = await self.store.last_post(settings.guild_id)
-        day = daily.due(now, settings.schedule, last.day if last else None)
-        if day is None:
-            return False
-        at = now.isoformat(timespec="seconds")
-        if not await self.store.claim(settings.guild_id, day, settings.channel_id, at):
-            return False  # another tick, or another process, has it
-        guild = self.bot.get_guild(settings.guild_id)
+        guild = self.bot.get_guild(job.guild_id)
         locale = guild.preferred_locale if guild else "es-ES"
-        channel = guild.get_channel(settings.channel_id) if guild else None
+        channel = guild.get_channel(job.channel_id) if guild else None
         if not isinstance(channel, discord.TextChannel):
-            detail = t(locale, "daily_err_channel_gone", channel=f"<#{settings.channel_id}>")
-            await self.store.failed(settings.guild_id, day, detail, at, retry=False)
-            log.warning("term of the day for guild %s: %s", settings.guild_id, detail)
-            return False
-        missing = self._missing_permissions(channel, locale)
-        if missing:
-            detail = t(locale, "daily_err_perms", perms=missing, channel=channel.mention)
-            await self.store.failed(settings.guild_id, day, detail, at, retry=False)
-            log.warning("term of the day for guild %s: %s", settings.guild_id, detail)
-            return False
-        term, entry = await self.todays_term(settings.guild_id, now, settings.schedule)
-        embed, view = self.card(term, entry, locale)
+            return await self._failed(job, t(locale, "daily_err_channel_gone", channel=f"<#{job.channel_id}>"))
+        if missing := missing_permissions(channel, locale):
+            return await self._failed(job, t(locale, "daily_err_perms", perms=missing, channel=channel.mention))
+        term, entry = await self.posts.todays_term(job.guild_id, job.schedule)
+        embed, view = daily_card(term, entry, self.posts.catalog.glossary, locale)
         try:
             message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
         except discord.Forbidden as exc:
-            await self.store.failed(settings.guild_id, day, f"Discord: {exc.text or 'forbidden'}", at, retry=False)
-            log.warning("term of the day for guild %s: forbidden (%s)", settings.guild_id, exc.text)
-            return False
+            return await self._failed(job, f"Discord: {exc.text or 'forbidden'}")
         except discord.HTTPException as exc:
             # Discord trouble (5xx, 429) frees the day for the next tick; a refusal of the message itself (another
             # 4xx) would be refused again every 30 s all day: it is recorded as the day's problem instead.
             retry = exc.status >= 500 or exc.status == 429
-            await self.store.failed(settings.guild_id, day, f"Discord {exc.status}: {exc.text or exc}", at, retry=retry)
-            log.warning(
-                "term of the day for guild %s %s: %s", settings.guild_id, "will be retried" if retry else "refused", exc
-            )
-            return False
+            return await self._failed(job, f"Discord {exc.status}: {exc.text or exc}", retry=retry)
         except OSError as exc:  # the network: free the day for the next tick
-            await self.store.failed(settings.guild_id, day, f"Discord: {exc}", at, retry=True)
-            log.warning("term of the day for guild %s will be retried: %s", settings.guild_id, exc)
-            return False
-        await self.store.posted(settings.guild_id, day, message.id)
-        log.info("term of the day for guild %s posted: %s", settings.guild_id, term.id)
+            return await self._failed(job, f"Discord: {exc}", retry=True)
+        await self.posts.posted(job, message.id)
+        log.info("term of the day for guild %s posted: %s", job.guild_id, term.id)
         return True
+
+    async def _failed(self, job: PostJob, detail: str, *, retry: bool = False) -> bool:
+        await self.posts.failed(job, detail, retry=retry)
+        log.warning(
+            "term of the day for guild %s %s: %s", job.guild_id, "will be retried" if retry else "failed", detail
+        )
+        return False
 
 
 async def setup(bot: GlossaryBot) -> None:
-    await bot.add_cog(DailyCog(bot))
+    await bot.add_cog(DailyCog(bot, bot.app.daily))

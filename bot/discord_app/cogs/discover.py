@@ -12,15 +12,18 @@ from discord.ext import commands
 
 from bot.core.mentions import first_sentence
 from bot.core.normalize import normalize
-from bot.core.status import Outcome
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
 from bot.discord_app.i18n import t
 from bot.discord_app.pager import Pager
-from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, show_term
+from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, asker, show_term
 
 if TYPE_CHECKING:
+    from bot.app.catalog import CatalogHolder
+    from bot.app.lookups import Lookups
     from bot.core.model import Term
+    from bot.discord_app.cards import CardCache
     from bot.discord_app.client import GlossaryBot
+    from bot.discord_app.guard import Guard
 
 SEARCH_PAGE, LIST_PAGE, EXPLAIN_MAX = 5, 20, 10
 CHOICE_VALUE = 100  # Discord's limit for an autocomplete choice's value
@@ -37,8 +40,9 @@ def category_value(category: str) -> str:
 class DiscoverCog(commands.Cog):
     glosario = app_commands.Group(name="glosario", description="Explora el glosario de IA")
 
-    def __init__(self, bot: GlossaryBot) -> None:
-        self.bot = bot
+    def __init__(self, bot: commands.Bot, lookups: Lookups, cards: CardCache, guard: Guard) -> None:
+        self.bot, self.lookups, self.cards, self.guard = bot, lookups, cards, guard
+        self.catalog: CatalogHolder = lookups.catalog
         self.explain_menu = app_commands.ContextMenu(name="Explicar términos", callback=self.explain)
 
     async def cog_load(self) -> None:
@@ -48,20 +52,15 @@ class DiscoverCog(commands.Cog):
         self.bot.tree.remove_command(self.explain_menu.name, type=self.explain_menu.type)
 
     async def _open(self, interaction: discord.Interaction, term_id: str) -> None:
-        if not await self.bot.within_rate_limit(interaction):  # a card each: the same limit as /termino
-            return
-        term = await show_term(interaction, term_id, "private")
-        if term is not None:
-            self.bot.record_lookup(interaction, Outcome.FOUND, term.id)
+        if await self.guard.within_rate_limit(interaction):  # a card each: the same limit as /termino
+            await show_term(interaction, term_id, "private")
 
     @glosario.command(name="buscar", description="Busca términos por las palabras de su definición")
     @app_commands.describe(texto="Palabras a buscar")
     async def buscar(self, interaction: discord.Interaction, texto: str) -> None:
-        hits = self.bot.services.catalog.index.search(texto)
+        hits = self.lookups.search(asker(interaction), texto)  # a gap is logged before the reply
         loc = interaction.locale
         if not hits:
-            if normalize(texto):  # recorded first: the question is a gap whether or not the reply gets through
-                self.bot.record_miss(interaction, texto, None, "search")
             await interaction.response.send_message(
                 t(loc, "search_none", query=echo(texto)), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
@@ -85,7 +84,7 @@ class DiscoverCog(commands.Cog):
     @glosario.command(name="lista", description="Todos los términos, por orden alfabético")
     @app_commands.describe(categoria="Solo los de esta categoría")
     async def lista(self, interaction: discord.Interaction, categoria: str | None = None) -> None:
-        glossary, loc = self.bot.services.catalog.glossary, interaction.locale
+        glossary, loc = self.catalog.glossary, interaction.locale
         categories = list(glossary.categories)
         if categoria:
             wanted = [
@@ -130,13 +129,13 @@ class DiscoverCog(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         needle = normalize(current)
-        names = [c for c in self.bot.services.catalog.glossary.categories if needle in normalize(c)]
+        names = [c for c in self.catalog.glossary.categories if needle in normalize(c)]
         return [app_commands.Choice(name=shorten(c, 100), value=category_value(c)) for c in names[:25]]
 
     @glosario.command(name="aleatorio", description="Un término al azar")
     async def aleatorio(self, interaction: discord.Interaction) -> None:
-        term = random.choice(self.bot.services.catalog.glossary.terms)
-        embed, view = self.bot.services.catalog.card(term, interaction.locale)
+        term = random.choice(self.catalog.glossary.terms)
+        embed, view = self.cards.card(term, interaction.locale)
         await interaction.response.send_message(
             embed=embed, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
         )
@@ -145,13 +144,13 @@ class DiscoverCog(commands.Cog):
     async def ayuda(self, interaction: discord.Interaction) -> None:
         loc = interaction.locale
         embed = discord.Embed(title=t(loc, "help_title"), description=t(loc, "help_body"), colour=COLOUR)
-        embed.set_footer(text=self.bot.services.catalog.glossary.title)
+        embed.set_footer(text=self.catalog.glossary.title)
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     async def explain(self, interaction: discord.Interaction, message: discord.Message) -> None:
         """Message menu "Explicar términos": the glossary terms the message mentions, privately."""
         loc = interaction.locale
-        terms = self.bot.services.catalog.mentions.find(message.content or "")
+        terms = self.catalog.mentions.find(message.content or "")
         if not terms:
             await interaction.response.send_message(
                 t(loc, "explain_none"), ephemeral=True, allowed_mentions=NO_MENTIONS
@@ -167,4 +166,4 @@ class DiscoverCog(commands.Cog):
 
 
 async def setup(bot: GlossaryBot) -> None:
-    await bot.add_cog(DiscoverCog(bot))
+    await bot.add_cog(DiscoverCog(bot, bot.app.lookups, bot.cards, bot.guard))

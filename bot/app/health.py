@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from bot.storage.db import file_identity
+from bot.storage.db import file_identity, probe
 from bot.storage.writer import write_atomically
 
 HEARTBEAT_EVERY = timedelta(seconds=30)
 HEARTBEAT_MAX_AGE = timedelta(seconds=90)
-
-
-def heartbeat_path(db_path: Path) -> Path:
-    return db_path.with_name("heartbeat")
 
 
 def write_heartbeat(path: Path, now: datetime, database: str | None = None) -> None:
@@ -39,9 +33,9 @@ class Health:
     details: dict = field(default_factory=dict)
 
 
-def check(db_path: Path, now: datetime) -> Health:
-    """Healthy when connected to Discord recently and the database it has open is the one at its path and opens."""
-    path = heartbeat_path(db_path)
+def check(path: Path, db_path: Path, now: datetime) -> Health:
+    """Healthy when the heartbeat at `path` says the bot was connected to Discord recently, and the database it
+    has open is the one at its path and opens."""
     try:
         stamp, _, database = path.read_text(encoding="utf-8").strip().partition("\n")
         beat = datetime.fromisoformat(stamp)
@@ -54,9 +48,7 @@ def check(db_path: Path, now: datetime) -> Health:
         return Health(False, "health_stale", {"seconds": seconds, "limit": HEARTBEAT_MAX_AGE.seconds})
     if database and file_identity(db_path) != database:
         return Health(False, "health_db_replaced", {"db": db_path})
-    try:
-        with contextlib.closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=2)) as conn:
-            conn.execute("PRAGMA user_version").fetchone()
-    except sqlite3.Error as exc:
-        return Health(False, "health_db_broken", {"db": db_path, "error": exc})
+    problem = probe(db_path)
+    if problem is not None:
+        return Health(False, "health_db_broken", {"db": db_path, "error": problem})
     return Health(True, "health_ok", {"seconds": seconds, "db": db_path})

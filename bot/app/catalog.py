@@ -1,4 +1,5 @@
-"""The glossary in service: a validated Glossary with its SearchIndex, loaded from disk with an optional cache.
+"""The glossary in service: term files read from disk, validated (by the core) into a Glossary with its
+SearchIndex, with an optional cache; and the holder a reload swaps a new one into.
 
 Large glossaries take seconds to parse; an unchanged set of files is loaded from a cache written next to
 the database instead (keyed by a hash of every file's bytes, so any edit invalidates it). The cache is JSON:
@@ -16,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot import __version__
-from bot.core.loader import iter_term_files, load_glossary, load_glossary_from_texts
+from bot.core.errors import GlossaryError, Problem
+from bot.core.loader import load_glossary_from_texts
+from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary
 from bot.core.search import SearchIndex
 from bot.heap import collector_paused
@@ -34,9 +37,64 @@ class Catalog:
     fingerprint: str
 
 
+class CatalogHolder:
+    """The glossary in service. A reload swaps in a whole new Catalog; readers never see half of one. Whoever
+    keeps something derived from it (rendered cards) compares `current` with the one it was made from."""
+
+    def __init__(self, catalog: Catalog):
+        self.current = catalog
+        self._mentions: MentionFinder | None = None
+
+    @property
+    def glossary(self) -> Glossary:
+        return self.current.glossary
+
+    @property
+    def index(self) -> SearchIndex:
+        return self.current.index
+
+    @property
+    def mentions(self) -> MentionFinder:
+        """The "Explicar términos" matcher of the current glossary, built on first use."""
+        finder = self._mentions
+        if finder is None or finder.glossary is not self.current.glossary:
+            finder = self._mentions = MentionFinder(self.current.glossary)
+        return finder
+
+
+def iter_term_files(directory: Path) -> list[Path]:
+    """The YAML files of a glossary directory, in a stable order."""
+    return sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
 def read_term_files(data_dir: Path) -> list[tuple[str, bytes]]:
-    """(path as shown in problems, bytes) of every term file: read once, for the hash and for the loader."""
+    """(path as shown in problems, bytes) of every term file: read once, for the hash and for the loader.
+    Raises GlossaryError when `data_dir` is not a folder."""
+    data_dir = Path(data_dir)
+    if not data_dir.is_dir():
+        raise GlossaryError(
+            [
+                Problem(
+                    str(data_dir),
+                    0,
+                    "no existe o no es un directorio: indica la carpeta de términos",
+                    "does not exist or is not a folder: give the folder of the term files",
+                )
+            ]
+        )
     return [(str(data_dir / path.name), path.read_bytes()) for path in iter_term_files(data_dir)]
+
+
+def load_glossary(data_dir: Path | str) -> Glossary:
+    """Read and validate every term file in `data_dir`. Raises GlossaryError listing every problem."""
+    files = read_term_files(Path(data_dir))
+    with collector_paused():  # hundreds of thousands of small acyclic objects: collections only cost time
+        return load_glossary_from_texts(files)
+
+
+def build_index(glossary: Glossary) -> SearchIndex:
+    with collector_paused():
+        return SearchIndex(glossary)
 
 
 def fingerprint(files: list[tuple[str, bytes]]) -> tuple[str, int]:
@@ -55,10 +113,7 @@ def _cache_file(cache_dir: Path, key: str) -> Path:
 
 def load_catalog(data_dir: Path, cache_dir: Path | None = None) -> Catalog:
     """Load and index the glossary in `data_dir`. Raises GlossaryError when the files are invalid."""
-    data_dir = Path(data_dir)
-    if not data_dir.is_dir():
-        load_glossary(data_dir)  # raises the loader's own "no such directory" problem
-    files = read_term_files(data_dir)
+    files = read_term_files(Path(data_dir))
     key, size = fingerprint(files)
     cache_file = _cache_file(cache_dir, key) if cache_dir is not None and size >= _CACHE_MIN_BYTES else None
     if cache_file is not None and cache_file.is_file():
@@ -71,8 +126,9 @@ def load_catalog(data_dir: Path, cache_dir: Path | None = None) -> Catalog:
             return Catalog(glossary, index, key)
         except (OSError, ValueError, KeyError, TypeError, IndexError):
             log.warning("ignoring unreadable glossary cache %s: rebuilding it", cache_file, exc_info=True)
-    glossary = load_glossary_from_texts(files)
-    index = SearchIndex(glossary)
+    with collector_paused():
+        glossary = load_glossary_from_texts(files)
+        index = SearchIndex(glossary)
     if cache_file is not None:
         # Before serving, not beside it: a thread encoding the cache would hold the interpreter for tenths of a
         # second at a time and stall lookups (measured: p99 from 5 to 200 ms at 100,000 terms).

@@ -5,11 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import zipfile
 from dataclasses import dataclass, field
 
 from bot.core.search import typo_distance
 from bot.heap import collector_paused
-from bot.storage.gaps import Miss
+from bot.storage.records import Miss
 
 
 @dataclass
@@ -140,4 +141,12 @@ def gaps_csv(gaps: list[Miss]) -> str:
                 g.resolved_term or "",
             )
         )
+    return out.getvalue()
+
+
+def zipped(name: str, data: bytes) -> bytes:
+    """One file in a zip archive (text shrinks a lot: an export over a size limit often fits zipped)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(name, data)
     return out.getvalue()

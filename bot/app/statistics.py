@@ -1,12 +1,16 @@
-"""A server's glossary statistics, computed from what the stores counted: pure, no Discord, no database."""
+"""A server's glossary statistics: `summarize` computes them from what the stores counted (pure, tested without
+a database); `server_statistics` is the action that reads the counts and summarizes them."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 
 from bot.core.model import Glossary, Term
-from bot.core.status import Outcome
+from bot.core.status import GapStatus, Outcome
+from bot.storage.interfaces import GapStore, UsageStore
+from bot.storage.records import Miss
 
 
 @dataclass(frozen=True)
@@ -17,6 +21,7 @@ class Statistics:
     rates: dict[Outcome, float | None]  # outcome → share of all lookups, 0–100 (None with no lookups yet)
     most_looked_up: list[tuple[Term, int]]  # most first
     never_looked_up: list[Term]  # in glossary order
+    top_gaps: list[Miss] = field(default_factory=list)  # the most asked open gaps
 
 
 def summarize(
@@ -37,3 +42,18 @@ def summarize(
 
 def percent(rate: float | None) -> str:
     return "—" if rate is None else f"{rate:.0f} %"
+
+
+async def server_statistics(
+    glossary: Glossary, usage: UsageStore, gaps: GapStore, guild_id: int, now: datetime, top: int = 5
+) -> Statistics:
+    """The figures of one server (`/glosario-admin estadisticas`): the last seven days include today."""
+    week_ago = (now - timedelta(days=6)).date().isoformat()
+    stats = summarize(
+        glossary,
+        await usage.outcomes(guild_id=guild_id),
+        await usage.outcomes(guild_id=guild_id, since=week_ago),
+        await usage.term_counts(guild_id=guild_id),
+        top,
+    )
+    return replace(stats, top_gaps=await gaps.gaps(guild_id=guild_id, status=GapStatus.OPEN, limit=top))

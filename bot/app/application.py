@@ -1,0 +1,126 @@
+"""The application: the product's actions over the glossary in service and the stores, with no Discord in it.
+Built once from the settings; the Discord client, the command line and the scheduler all call it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from bot.app.catalog import Catalog, CatalogHolder
+from bot.app.daily import DailyPosts
+from bot.app.glossary import GlossaryService
+from bot.app.health import clear_heartbeat, write_heartbeat
+from bot.app.lookups import Lookups
+from bot.app.review import GapReview
+from bot.app.statistics import Statistics, server_statistics
+from bot.config import Settings
+from bot.storage import Stores, open_stores
+from bot.storage.records import LookupRecord, MissRecord, PickRecord, UnloggedRecord
+from bot.storage.writer import WriteQueue
+
+log = logging.getLogger(__name__)
+LOOKUP_FLUSH_SECONDS = 1.0  # the most a SIGKILL can take of the lookup counters (stated in the README)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Application:
+    def __init__(
+        self,
+        settings: Settings,
+        catalog: Catalog,
+        stores: Stores,
+        salt: str,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
+        self.settings, self.stores, self.clock = settings, stores, clock
+        self.catalog = CatalogHolder(catalog)
+        gaps = stores.gaps
+        self.writer = WriteQueue(
+            {
+                MissRecord: gaps.record_misses,
+                PickRecord: gaps.record_picks,
+                LookupRecord: stores.usage.record_lookups,
+                UnloggedRecord: gaps.record_unlogged,
+            },
+            settings.journal_file,
+            unit=stores.unit,
+            applied=stores.applied,
+            rejected=settings.rejected_file,
+        )
+        self.lookups = Lookups(self.catalog, self.writer, salt, clock)
+        self.glossary = GlossaryService(self.catalog, gaps, settings.data_dir, settings.cache_dir)
+        self.review = GapReview(gaps, self.catalog)
+        self.daily = DailyPosts(stores.daily, self.catalog, clock)
+        self.roles = stores.roles
+        self._flusher: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, settings: Settings, catalog: Catalog, clock: Callable[[], datetime] = utc_now) -> Application:
+        """Open (and migrate) the database named by the settings. Raises StorageError."""
+        stores = await open_stores(settings.db_path)
+        try:
+            await stores.applied.prune()
+            return cls(settings, catalog, stores, await stores.meta.salt(), clock)
+        except BaseException:
+            await stores.close()
+            raise
+
+    async def start(self) -> None:
+        """Replay what a previous run journaled, then start writing and counting."""
+        await self.writer.start()
+        if self._flusher is None:
+            self._flusher = asyncio.create_task(self._flush_counts(), name="glosario-lookup-counts")
+
+    async def _flush_counts(self) -> None:
+        while True:
+            await asyncio.sleep(LOOKUP_FLUSH_SECONDS)
+            self.lookups.flush()
+
+    async def statistics(self, guild_id: int) -> Statistics:
+        return await server_statistics(
+            self.catalog.glossary, self.stores.usage, self.stores.gaps, guild_id, self.clock()
+        )
+
+    def beat(self) -> None:
+        """Record that the bot is connected right now (read by `glosario-bot health`)."""
+        try:
+            write_heartbeat(self.settings.heartbeat_file, self.clock(), self.stores.identity)
+            if not self.stores.still_the_same():
+                log.error("the database %s is no longer the file the bot opened: restart the bot", self.stores.location)
+        except OSError:
+            log.warning("could not write the heartbeat file", exc_info=True)
+
+    async def close(self, grace: float = 3.0) -> list[str]:
+        """Stop counting, write (or journal) everything queued, close the database. Every step is tried whatever
+        the others did; returns what could not be done (empty when all went well)."""
+        problems: list[str] = []
+        if self._flusher is not None:
+            self._flusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._flusher
+            self._flusher = None
+        steps = (
+            ("queue the lookup counters", self.lookups.flush),
+            ("remove the heartbeat file", lambda: clear_heartbeat(self.settings.heartbeat_file)),
+        )
+        for what, step in steps:
+            try:
+                step()
+            except Exception as exc:
+                problems.append(f"could not {what}: {exc}")
+                log.error("shutdown: could not %s: %s", what, exc)
+        lost = await self.writer.close(grace=grace)
+        if lost:
+            problems.append(f"{lost} write(s) lost")
+        try:
+            await self.stores.close()
+        except Exception as exc:
+            problems.append(f"could not close the database: {exc}")
+            log.error("shutdown: could not close the database %s: %s", self.stores.location, exc)
+        return problems

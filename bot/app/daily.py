@@ -1,0 +1,107 @@
+"""The term of the day's bookkeeping: which term (recorded once per server and local date), the schedule, and
+each post claimed before it is sent and marked after. Sending it is the surface's job (Discord's cog)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from bot.app.catalog import CatalogHolder
+from bot.core import daily
+from bot.core.daily import DailyEntry, Schedule
+from bot.core.model import Term
+from bot.storage.errors import DatabaseBusy, within_a_second
+from bot.storage.interfaces import DailyStore
+from bot.storage.records import DailyPost, DailySettings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class DailyStatus:
+    settings: DailySettings
+    schedule: Schedule
+    last: DailyPost | None
+    next_post: datetime | None  # None while disabled
+
+
+@dataclass(frozen=True, slots=True)
+class PostJob:
+    """A post claimed for (guild, local date): nobody else will make it; mark it `posted` or `failed`."""
+
+    guild_id: int
+    channel_id: int
+    day: date
+    at: str
+    schedule: Schedule
+
+
+class DailyPosts:
+    def __init__(self, store: DailyStore, catalog: CatalogHolder, clock: Callable[[], datetime]) -> None:
+        self.store, self.catalog, self.clock = store, catalog, clock
+
+    async def todays_term(self, guild_id: int, schedule: Schedule | None = None) -> tuple[Term, DailyEntry]:
+        """The term of the day for this guild (the same for the command and the post), recorded once. Without a
+        `schedule`, the guild's own one (UTC for a server without)."""
+        if schedule is None and guild_id:
+            settings = await self.store.settings(guild_id)
+            schedule = settings.schedule if settings else None
+        glossary = self.catalog.glossary
+        day = daily.local_date(self.clock(), schedule)
+        term, cycle = daily.pick(glossary, guild_id, day, await self.store.history(guild_id))
+        try:
+            entry = await within_a_second(self.store.record_pick(guild_id, DailyEntry(day, term.id, cycle)))
+        except DatabaseBusy as exc:  # the pick is deterministic: answer now, it is recorded by the next caller
+            log.warning("term of the day for guild %s answered without recording it: %s", guild_id, exc)
+            return term, DailyEntry(day, term.id, cycle)
+        return glossary.get(entry.term_id) or term, entry
+
+    async def configure(self, guild_id: int, channel_id: int, schedule: Schedule) -> datetime:
+        """Post every day (or weekday) at the schedule's time in a channel. Returns when the next post is."""
+        await self.store.configure(guild_id, channel_id, schedule)
+        last = await self.store.last_post(guild_id)
+        return daily.next_post(self.clock(), schedule, last.day if last else None)
+
+    async def disable(self, guild_id: int) -> bool:
+        """Stop posting; False when it was not on."""
+        return await self.store.disable(guild_id)
+
+    async def status(self, guild_id: int) -> DailyStatus | None:
+        """How the term of the day is set up in a server; None when it never was."""
+        settings = await self.store.settings(guild_id)
+        if settings is None or settings.schedule is None:
+            return None
+        last = await self.store.last_post(guild_id)
+        upcoming = daily.next_post(self.clock(), settings.schedule, last.day if last else None)
+        return DailyStatus(settings, settings.schedule, last, upcoming if settings.enabled else None)
+
+    async def settings(self, guild_id: int) -> DailySettings | None:
+        return await self.store.settings(guild_id)
+
+    async def enabled(self) -> list[DailySettings]:
+        return await self.store.enabled()
+
+    async def claim_if_due(self, settings: DailySettings) -> PostJob | None:
+        """Today's post of this server if it is due and nobody claimed it yet (claimed now, across restarts and
+        processes); None otherwise."""
+        if not settings.enabled or settings.schedule is None or settings.channel_id is None:
+            return None
+        now = self.clock()
+        last = await self.store.last_post(settings.guild_id)
+        day = daily.due(now, settings.schedule, last.day if last else None)
+        if day is None:
+            return None
+        at = now.isoformat(timespec="seconds")
+        if not await self.store.claim(settings.guild_id, day, settings.channel_id, at):
+            return None  # another tick, or another process, has it
+        return PostJob(settings.guild_id, settings.channel_id, day, at, settings.schedule)
+
+    async def posted(self, job: PostJob, message_id: int) -> None:
+        await self.store.posted(job.guild_id, job.day, message_id)
+
+    async def failed(self, job: PostJob, detail: str, *, retry: bool) -> None:
+        """The post could not be made: `retry` frees the day for the next look; otherwise it is the day's
+        problem, shown to moderators."""
+        await self.store.failed(job.guild_id, job.day, detail, job.at, retry=retry)

@@ -1,0 +1,76 @@
+"""Reloading the published glossary, and closing the gaps it now answers (also from the command line)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot import heap
+from bot.app.catalog import Catalog, CatalogHolder, load_catalog
+from bot.core.errors import GlossaryError
+from bot.core.model import GlossaryDiff, diff
+from bot.core.search import Found, SearchIndex
+from bot.core.status import GapStatus
+from bot.storage.interfaces import GapStore
+from bot.storage.records import Miss
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ReloadReport:
+    catalog: Catalog
+    changes: GlossaryDiff
+    resolved: tuple[tuple[Miss, str], ...]  # (gap, the term that now answers it)
+
+
+async def resolve_answered(
+    index: SearchIndex, gaps: GapStore, *, guild_id: int | None = None
+) -> list[tuple[Miss, str]]:
+    """Mark every open gap that `index` now answers with confidence as resolved, naming its term (one update
+    per term). Returns what was resolved."""
+    resolved: list[tuple[Miss, str]] = []
+    by_term: dict[str, list[int]] = {}
+    for gap in await gaps.gaps(guild_id=guild_id, status=GapStatus.OPEN, limit=1_000_000):
+        result = index.lookup(gap.sample)
+        if isinstance(result, Found):
+            by_term.setdefault(result.term.id, []).append(gap.id)
+            resolved.append((gap, result.term.id))
+    for term_id, ids in by_term.items():
+        await gaps.set_status(ids, GapStatus.RESOLVED, term_id=term_id)
+    return resolved
+
+
+class GlossaryService:
+    def __init__(self, holder: CatalogHolder, gaps: GapStore, data_dir: Path, cache_dir: Path | None) -> None:
+        self.holder, self.gaps, self.data_dir, self.cache_dir = holder, gaps, data_dir, cache_dir
+
+    async def reload(self) -> ReloadReport | GlossaryError:
+        """Load the glossary again, off the event loop; swap it in only if it is valid, then resolve the open
+        gaps the new glossary answers. An invalid glossary is returned as its error: the last good one serves on."""
+        old = self.holder.current
+        try:
+            catalog = await asyncio.to_thread(load_catalog, self.data_dir, self.cache_dir)
+        except GlossaryError as exc:
+            log.error(
+                "glossary reload failed; still serving the previous one (%d terms):\n%s",
+                len(old.glossary),
+                exc.report(),
+            )
+            return exc
+        self.holder.current = catalog
+        changes = diff(old.glossary, catalog.glossary)
+        del old
+        heap.settle()  # the new glossary out of the collector's way, the old one back in it to be freed
+        resolved = await resolve_answered(catalog.index, self.gaps)
+        log.info(
+            "glossary reloaded: %d terms (+%d -%d ~%d), %d gap(s) now answered",
+            len(catalog.glossary),
+            len(changes.added),
+            len(changes.removed),
+            len(changes.changed),
+            len(resolved),
+        )
+        return ReloadReport(catalog, changes, tuple(resolved))

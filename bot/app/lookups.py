@@ -1,0 +1,136 @@
+"""Looking terms up, and what every lookup leaves behind: counts per outcome and term, gaps (what nobody could
+answer) and alias proposals (which suggestion people chose). No Discord here: a surface passes who asked."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.app.catalog import CatalogHolder
+from bot.app.limits import GapBudget
+from bot.core.gaps import GapKey, asker_hash, gap_key
+from bot.core.model import Glossary, Term
+from bot.core.normalize import normalize
+from bot.core.search import Ambiguous, Choice, Found, LookupResult, SearchHit
+from bot.core.status import Outcome
+from bot.storage.records import LookupRecord, MissRecord, PickRecord, UnloggedRecord
+from bot.storage.writer import WriteQueue
+
+log = logging.getLogger(__name__)
+GAP_BUDGET, GAP_BUDGET_SECONDS = 20, 3600.0  # new gaps one member may log per hour
+
+
+@dataclass(frozen=True, slots=True)
+class Asker:
+    """Who asked, and where (guild 0: a direct message)."""
+
+    guild_id: int
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    result: LookupResult
+    glossary: Glossary  # the snapshot the answer came from (a reload may swap the glossary meanwhile)
+    qhash: str = ""  # the question's handle, for the suggestions of an ambiguous answer
+
+
+class Lookups:
+    def __init__(
+        self,
+        catalog: CatalogHolder,
+        writer: WriteQueue,
+        salt: str,
+        clock: Callable[[], datetime],
+        budget: GapBudget | None = None,
+    ) -> None:
+        self.catalog, self.writer, self.clock = catalog, writer, clock
+        self._salt = salt
+        self.budget = budget or GapBudget(GAP_BUDGET, GAP_BUDGET_SECONDS)
+        self._counts: Counter[tuple[int, str, Outcome, str]] = Counter()
+
+    def lookup(self, asker: Asker, query: str) -> Answer | None:
+        """Answer a question (a term's id, as autocomplete submits, or anything typed); None when it is empty.
+        A question nobody could answer is logged as a gap before the caller replies: a reply that never gets
+        through must not lose it."""
+        if not normalize(query):
+            return None
+        catalog = self.catalog.current  # one snapshot for the whole answer, even during a reload
+        chosen = catalog.glossary.get(query)
+        result = Found(chosen) if chosen is not None else catalog.index.lookup(query)
+        if isinstance(result, Found):
+            self.count(asker.guild_id, Outcome.FOUND, result.term.id)
+            return Answer(result, catalog.glossary)
+        key = gap_key(query)
+        if isinstance(result, Ambiguous):
+            self.count(asker.guild_id, Outcome.AMBIGUOUS)
+            self._gap(asker, key, result.candidates[0].term.id, "lookup")
+        else:
+            self.count(asker.guild_id, Outcome.NOT_FOUND)
+            self._gap(asker, key, result.best_guess and result.best_guess.term.id, "lookup")
+        return Answer(result, catalog.glossary, key.qhash)
+
+    def search(self, asker: Asker, text: str) -> list[SearchHit]:
+        """Terms whose text matches; a search that finds nothing is a gap too."""
+        hits = self.catalog.index.search(text)
+        if not hits and normalize(text):
+            self._gap(asker, gap_key(text), None, "search")
+        return hits
+
+    def complete(self, current: str) -> list[Choice]:
+        return self.catalog.index.complete(current)
+
+    def open(self, asker: Asker, term_id: str) -> Term | None:
+        """A term opened from a button or menu (counted like a lookup); None when a reload removed it."""
+        term = self.catalog.glossary.get(term_id)
+        if term is not None:
+            self.count(asker.guild_id, Outcome.FOUND, term.id)
+        return term
+
+    # -- alias proposals ------------------------------------------------------------------------------
+    def sign(self, private: bool, qhash: str, term_id: str) -> str:
+        """A short keyed hash over a suggestion (BLAKE2's keyed mode, a MAC): only this installation can make
+        one, so a click on a suggestion the bot never offered is recognised."""
+        message = f"{int(private)}:{qhash}:{term_id}".encode()
+        return hashlib.blake2s(message, key=self._salt.encode()[:32], digest_size=3).hexdigest()
+
+    def picked(self, asker: Asker, private: bool, qhash: str, term_id: str, signature: str | None) -> bool:
+        """A member chose a suggestion: an alias proposal, counted once per person, and only when the bot
+        really offered that term for that question (`signature`). True when it was counted."""
+        if signature is None or not hmac.compare_digest(self.sign(private, qhash, term_id), signature):
+            log.info("pick of %r for query %s by user %s was not offered: not counted", term_id, qhash, asker.user_id)
+            return False
+        at = self.clock().isoformat(timespec="seconds")
+        self.writer.submit(PickRecord(asker.guild_id, qhash, term_id, self._asker(asker), at))
+        return True
+
+    # -- what is written after the reply --------------------------------------------------------------
+    def count(self, guild_id: int, outcome: Outcome, term_id: str = "") -> None:
+        """Count a lookup in memory; `flush` hands the counts to the write queue (every second)."""
+        self._counts[(guild_id, self.clock().date().isoformat(), outcome, term_id)] += 1
+
+    def flush(self) -> None:
+        counts, self._counts = self._counts, Counter()
+        for (guild_id, day, outcome, term_id), n in counts.items():
+            self.writer.submit(LookupRecord(guild_id, day, outcome, term_id, n))
+
+    def _gap(self, asker: Asker, key: GapKey, best_guess: str | None, kind: str) -> None:
+        """Log a gap. A member over the hourly budget of new gaps is answered as usual, but the gap is only
+        counted (one member cannot flood the moderators' list)."""
+        now = self.clock()
+        if not self.budget.allow(asker.user_id, key.normalized):
+            log.info("gap budget: user %s is over %d new gaps an hour; not logging it", asker.user_id, GAP_BUDGET)
+            self.writer.submit(UnloggedRecord(asker.guild_id, now.date().isoformat()))
+            return
+        at = now.isoformat(timespec="seconds")
+        self.writer.submit(
+            MissRecord(asker.guild_id, key.sample, key.normalized, self._asker(asker), best_guess, kind, at)
+        )
+
+    def _asker(self, asker: Asker) -> str:
+        return asker_hash(self._salt, asker.user_id)

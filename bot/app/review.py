@@ -1,0 +1,104 @@
+"""The moderators' review of gaps: a page of the list, ignoring, reopening and resolving, and exports.
+The same actions serve the Discord list and the command line."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from bot.app.catalog import CatalogHolder
+from bot.app.reports import gaps_csv, gaps_yaml
+from bot.core.search import Found
+from bot.core.status import GapStatus
+from bot.storage.interfaces import GapStore
+from bot.storage.records import Miss
+
+PAGE_SIZE = 10
+ORDERS = ("count", "recent")
+
+
+@dataclass(frozen=True, slots=True)
+class GapRow:
+    number: int  # its place in the whole list, from 1
+    gap: Miss
+    term: str | None  # the name of the term that resolved it, or of the best guess
+    resolved_as: bool  # True when `term` is the one that resolved it
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """Members chose `term` for `sample` among the suggestions: a candidate alias."""
+
+    sample: str
+    term: str
+    people: int
+
+
+@dataclass(frozen=True)
+class GapPage:
+    status: GapStatus
+    order: str
+    page: int  # from 0, within range
+    pages: int
+    total: int
+    rows: list[GapRow]
+    unlogged: int  # gaps answered but not logged (members over budget)
+    proposals: list[Proposal]
+
+
+@dataclass(frozen=True)
+class Export:
+    name: str
+    data: bytes
+    count: int
+
+
+class GapReview:
+    def __init__(self, gaps: GapStore, catalog: CatalogHolder) -> None:
+        self.gaps, self.catalog = gaps, catalog
+
+    async def page(self, guild_id: int, status: GapStatus, order: str, page: int) -> GapPage:
+        """One page of a server's gaps (a page past the end shows the last one), with what goes around it."""
+        glossary = self.catalog.glossary
+        total = await self.gaps.count(guild_id=guild_id, status=status)
+        pages = max(1, -(-total // PAGE_SIZE))
+        page = min(max(page, 0), pages - 1)
+        found = await self.gaps.gaps(
+            guild_id=guild_id, status=status, order=order, limit=PAGE_SIZE, offset=page * PAGE_SIZE
+        )
+        rows = []
+        for number, gap in enumerate(found, start=page * PAGE_SIZE + 1):
+            named = glossary.get(gap.resolved_term or gap.best_guess or "")
+            resolved_as = gap.status == GapStatus.RESOLVED and bool(gap.resolved_term)
+            rows.append(GapRow(number, gap, named.term if named else None, resolved_as))
+        proposals = [
+            Proposal(sample, named.term if (named := glossary.get(term_id)) else term_id, times)
+            for sample, term_id, times in await self.gaps.picks(guild_id=guild_id, limit=10)
+        ]
+        unlogged = await self.gaps.unlogged(guild_id=guild_id)
+        return GapPage(status, order, page, pages, total, rows, unlogged, proposals)
+
+    async def get(self, guild_id: int, gap_id: int) -> Miss | None:
+        return await self.gaps.get(gap_id, guild_id=guild_id)
+
+    async def set_status(
+        self, guild_id: int | None, ids: list[int], status: GapStatus, term_id: str | None = None
+    ) -> int:
+        """Ignore, reopen or resolve gaps; only this server's (None: any, for the command line). How many changed."""
+        return await self.gaps.set_status(ids, status, guild_id=guild_id, term_id=term_id) if ids else 0
+
+    def term_named(self, name: str) -> str | None:
+        """The id of the term a moderator named (as a lookup would answer it with confidence), or None."""
+        result = self.catalog.index.lookup(name)
+        return result.term.id if isinstance(result, Found) else None
+
+    async def export(self, guild_id: int | None, fmt: str, title: str) -> Export:
+        """Every open gap of a server as a file: CSV (a row each), or YAML (term stubs for the editors, with
+        the spellings members picked). Built off the event loop."""
+        gaps = await self.gaps.export(guild_id=guild_id, most_asked=fmt == "yaml")
+        if fmt == "csv":
+            text = await asyncio.to_thread(gaps_csv, gaps)
+        else:
+            picks = await self.gaps.picks(guild_id=guild_id)
+            text = await asyncio.to_thread(gaps_yaml, gaps, picks, title=title)
+        return Export(f"glosario-pendientes.{fmt}", text.encode("utf-8"), len(gaps))

@@ -1,0 +1,42 @@
+"""Rendered term cards (embed + "see also" buttons), built once per term and language and reused for every reply;
+dropped when a reload swaps the glossary."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import discord
+
+from bot.app.catalog import Catalog, CatalogHolder
+from bot.core.model import Term
+from bot.discord_app.embeds import term_embed
+from bot.discord_app.i18n import language
+from bot.discord_app.views import related_view
+
+Card = tuple[discord.Embed, discord.ui.View | None]
+
+
+class CardCache:
+    MAX_CARDS = 2048
+
+    def __init__(self, holder: CatalogHolder) -> None:
+        self.holder = holder
+        self._made_from: Catalog | None = None
+        self._cards: OrderedDict[tuple[str, str], Card] = OrderedDict()
+
+    def card(self, term: Term, locale: object) -> Card:
+        """The term's embed and buttons (shared objects: never modify them)."""
+        catalog = self.holder.current
+        if catalog is not self._made_from:
+            self._made_from, self._cards = catalog, OrderedDict()
+        key = (term.id, language(locale))
+        cards = self._cards
+        found = cards.get(key)
+        if found is None:
+            glossary = catalog.glossary
+            found = cards[key] = (term_embed(term, glossary, locale), related_view(term, glossary))
+            if len(cards) > self.MAX_CARDS:
+                cards.popitem(last=False)
+        else:
+            cards.move_to_end(key)
+        return found

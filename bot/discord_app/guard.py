@@ -1,0 +1,148 @@
+"""What every interaction goes through: text made valid where it enters, the shared rate limit, a polite answer
+for anything left unanswered, errors turned into a short apology, and no new work while the bot stops."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+import discord
+from discord import app_commands
+
+from bot.app.limits import RateLimit
+from bot.core.normalize import valid_text
+from bot.discord_app.i18n import t
+from bot.discord_app.views import NO_MENTIONS
+from bot.storage.errors import DatabaseBusy
+
+log = logging.getLogger(__name__)
+COOLDOWN_USES, COOLDOWN_SECONDS = 6, 20.0  # per member, over every interaction that does work or posts
+UNANSWERED_AFTER = 2.5  # seconds: Discord gives an interaction 3
+# The names discord.py gives the tasks that run commands, buttons and menus (what a graceful stop waits for).
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item", "discord-ui-view-dispatch")
+
+
+def make_valid(value: dict | list) -> None:
+    """Make every string of a JSON value encodable, in place (lone surrogates replaced); ASCII costs nothing."""
+    pairs = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in pairs:
+        if isinstance(item, str):
+            if not item.isascii():
+                value[key] = valid_text(item)  # a value replaced, no key added: the iteration is unaffected
+        elif isinstance(item, dict | list):
+            make_valid(item)
+
+
+def validate_interactions(parsers: dict[str, Callable[[dict], None]]) -> None:
+    """Text from Discord is made valid once, where it enters: what members typed (the interaction's data)."""
+    parse_interaction = parsers["INTERACTION_CREATE"]
+
+    def parse_valid_interaction(data: dict) -> None:
+        if isinstance(data.get("data"), dict):
+            make_valid(data["data"])
+        parse_interaction(data)
+
+    parsers["INTERACTION_CREATE"] = parse_valid_interaction
+
+
+def _what(interaction: discord.Interaction) -> str:
+    if interaction.command is not None:
+        return interaction.command.qualified_name
+    return str((interaction.data or {}).get("custom_id", interaction.type))
+
+
+async def _say(interaction: discord.Interaction, message: str) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+
+class Guard:
+    def __init__(self, is_closed: Callable[[], bool]) -> None:
+        self.is_closed = is_closed
+        self.closing = False
+        self.rate = RateLimit(COOLDOWN_USES, COOLDOWN_SECONDS)
+        self._watchers: set[asyncio.Task] = set()
+
+    async def accepting_work(self, interaction: discord.Interaction) -> bool:
+        """Every command and context menu: not while stopping, and within the member's rate limit.
+        Autocomplete is answered from memory on every keystroke and is never limited."""
+        if interaction.type is discord.InteractionType.autocomplete:
+            return not self.closing
+        if self.closing:
+            await _say(interaction, t(interaction.locale, "restarting"))
+            return False
+        return await self.within_rate_limit(interaction)
+
+    async def within_rate_limit(self, interaction: discord.Interaction) -> bool:
+        """One limit for every interaction that does work or posts (commands, term buttons, menus): over it,
+        one polite private note and nothing else."""
+        wait = self.rate.retry_after(interaction.user.id)
+        if not wait:
+            return True
+        log.info("rate limit: user %s waits %.0f s", interaction.user.id, wait)
+        await _say(interaction, t(interaction.locale, "cooldown", seconds=max(1, round(wait))))
+        return False
+
+    def watch(self, interaction: discord.Interaction) -> None:
+        """Every button, menu and modal gets an answer: one that nothing handled (a forged or unknown custom_id,
+        or a list whose buttons died with a restart) gets a short private note before Discord's 3 s are up."""
+        if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            task = asyncio.get_running_loop().create_task(self._answer_if_unanswered(interaction))
+            self._watchers.add(task)
+            task.add_done_callback(self._watchers.discard)
+
+    async def _answer_if_unanswered(self, interaction: discord.Interaction) -> None:
+        await asyncio.sleep(UNANSWERED_AFTER)
+        if interaction.response.is_done() or self.is_closed():
+            return
+        custom_id = (interaction.data or {}).get("custom_id")
+        log.info("nothing answered %s from user %s: telling them", custom_id, interaction.user.id)
+        with contextlib.suppress(discord.HTTPException):
+            await _say(interaction, t(interaction.locale, "stale_interaction"))
+
+    async def on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
+            # A refusal (permission, rate limit, stopping) was already answered politely: it is not an error.
+            log.info("refused %s for user %s", _what(interaction), interaction.user.id)
+            return
+        await self.on_interaction_error(interaction, getattr(error, "original", error))
+
+    async def on_interaction_error(self, interaction: discord.Interaction, error: BaseException) -> None:
+        """Anything a command, button, menu or modal did not handle. Exception text is never shown to users: a
+        short apology for them, the traceback for the log; a database busy elsewhere is a note, not an error."""
+        if isinstance(error, DatabaseBusy):
+            log.warning("database busy for user %s: %s", interaction.user.id, error)
+            message = t(interaction.locale, "db_busy")
+        else:
+            log.error("interaction %s failed", _what(interaction), exc_info=error)
+            message = t(interaction.locale, "error")
+        try:
+            await _say(interaction, message)
+        except discord.HTTPException:
+            log.warning("could not tell the user about the error", exc_info=True)
+
+    async def drain(self, grace: float) -> None:
+        """Stop taking new work, and let replies in flight finish (up to `grace` seconds)."""
+        self.closing = True  # from here on, new commands get a short "restarting" reply
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace
+        while in_flight := _handlers_running():  # including the "restarting" replies that arrive meanwhile
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                log.warning("%d repl(ies) still running after %.0f s: closing anyway", len(in_flight), grace)
+                break
+            log.info("waiting for %d repl(ies) in flight", len(in_flight))
+            await asyncio.wait(in_flight, timeout=remaining)
+
+
+def _handlers_running() -> set[asyncio.Task]:
+    current = asyncio.current_task()
+    return {
+        task
+        for task in asyncio.all_tasks()
+        if task is not current and not task.done() and task.get_name().startswith(HANDLER_TASKS)
+    }

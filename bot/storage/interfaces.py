@@ -1,0 +1,122 @@
+"""The storage interface: one small typed Protocol per store, and the unit of work that owns transactions.
+
+The application layer and the write queue depend on these, never on a database library. SQLite (the modules db, gaps and
+daily of this package) is the one implementation today; another backend implements the same Protocols, and
+`bot.storage.open_stores` picks one by the database URL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import date
+from typing import Protocol
+
+from bot.core.daily import DailyEntry, Schedule
+from bot.storage.records import (
+    DailyPost,
+    DailySettings,
+    LookupRecord,
+    Miss,
+    MissRecord,
+    PickRecord,
+    UnloggedRecord,
+)
+
+
+class UnitOfWork(Protocol):
+    """Owns transactions: the write methods of the stores below run inside `transaction()` (which commits when
+    the block ends, or rolls back on an exception), or commit on their own when called outside one."""
+
+    def transaction(self) -> AbstractAsyncContextManager[None]: ...
+
+    def transient(self, error: BaseException) -> bool:
+        """True when `error` came from the disk or a lock (worth retrying later), not from the data."""
+        ...
+
+
+class MetaStore(Protocol):
+    async def get_meta(self, key: str) -> str | None: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    async def salt(self) -> str: ...
+
+
+class AppliedLog(Protocol):
+    """Which write-queue record ids the database holds (marked in the batch's own transaction)."""
+
+    async def mark(self, ids: list[str]) -> None: ...
+
+    async def applied(self, ids: list[str]) -> set[str]: ...
+
+    async def prune(self) -> None: ...
+
+
+class GapStore(Protocol):
+    async def record_misses(self, records: Sequence[MissRecord]) -> None: ...
+
+    async def record_picks(self, records: Sequence[PickRecord]) -> None: ...
+
+    async def record_unlogged(self, records: Sequence[UnloggedRecord]) -> None: ...
+
+    async def unlogged(self, *, guild_id: int | None = None) -> int: ...
+
+    async def get(self, miss_id: int, *, guild_id: int | None = None) -> Miss | None: ...
+
+    async def count(self, *, guild_id: int | None = None, status: str = ...) -> int: ...
+
+    async def gaps(
+        self,
+        *,
+        guild_id: int | None = None,
+        status: str = ...,
+        order: str = "count",
+        limit: int = 100,
+        offset: int = 0,
+        ids: list[int] | None = None,
+    ) -> list[Miss]: ...
+
+    async def set_status(
+        self, ids: list[int], status: str, *, guild_id: int | None = None, term_id: str | None = None
+    ) -> int: ...
+
+    async def export(self, *, guild_id: int | None, status: str = ..., most_asked: bool = False) -> list[Miss]: ...
+
+    async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[tuple[str, str, int]]: ...
+
+
+class UsageStore(Protocol):
+    async def record_lookups(self, records: Sequence[LookupRecord]) -> None: ...
+
+    async def outcomes(self, *, guild_id: int | None = None, since: str | None = None) -> dict[str, int]: ...
+
+    async def term_counts(self, *, guild_id: int | None = None) -> dict[str, int]: ...
+
+
+class DailyStore(Protocol):
+    async def settings(self, guild_id: int) -> DailySettings | None: ...
+
+    async def enabled(self) -> list[DailySettings]: ...
+
+    async def configure(self, guild_id: int, channel_id: int, schedule: Schedule) -> None: ...
+
+    async def disable(self, guild_id: int) -> bool: ...
+
+    async def history(self, guild_id: int, before: date | None = None) -> list[DailyEntry]: ...
+
+    async def record_pick(self, guild_id: int, entry: DailyEntry) -> DailyEntry: ...
+
+    async def last_post(self, guild_id: int) -> DailyPost | None: ...
+
+    async def claim(self, guild_id: int, day: date, channel_id: int, at: str) -> bool: ...
+
+    async def posted(self, guild_id: int, day: date, message_id: int) -> None: ...
+
+    async def failed(self, guild_id: int, day: date, detail: str, at: str, *, retry: bool) -> None: ...
+
+
+class RoleStore(Protocol):
+    async def editor_role(self, guild_id: int) -> int | None: ...
+
+    async def set_editor_role(self, guild_id: int, role_id: int | None) -> None: ...

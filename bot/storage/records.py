@@ -1,0 +1,124 @@
+"""What the stores take and give back, whatever the database: typed write records (the write queue's unit,
+journaled as JSON) and the rows the stores return."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, ClassVar
+
+from bot.core.daily import Schedule
+from bot.core.status import Outcome
+
+# -- writes made after a reply, through the write queue -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MissRecord:
+    """One more ask of a question nobody could answer (a gap)."""
+
+    OP: ClassVar[str] = "miss"
+    guild_id: int
+    sample: str
+    normalized: str
+    asker: str  # salted hash (bot.core.gaps.asker_hash), never the user id
+    best_guess: str | None
+    kind: str  # "lookup" or "search"
+    at: str  # ISO time
+
+
+@dataclass(frozen=True, slots=True)
+class PickRecord:
+    """A member chose `term_id` among the suggestions for the query with hash `qhash` (an alias proposal)."""
+
+    OP: ClassVar[str] = "pick"
+    guild_id: int
+    qhash: str
+    term_id: str
+    asker: str
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class LookupRecord:
+    """Lookups counted in memory and added to the day's counts."""
+
+    OP: ClassVar[str] = "lookup"
+    guild_id: int
+    day: str
+    outcome: Outcome
+    term_id: str  # "" unless found
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class UnloggedRecord:
+    """A gap answered but not logged, because the member was over the hourly budget of new gaps."""
+
+    OP: ClassVar[str] = "unlogged"
+    guild_id: int
+    day: str
+
+
+WriteRecord = MissRecord | PickRecord | LookupRecord | UnloggedRecord
+RECORD_TYPES: dict[str, type[WriteRecord]] = {
+    cls.OP: cls for cls in (MissRecord, PickRecord, LookupRecord, UnloggedRecord)
+}
+
+
+def record_fields(record: WriteRecord) -> dict[str, Any]:
+    """The record as JSON-able fields (for the journal)."""
+    return {field.name: getattr(record, field.name) for field in dataclasses.fields(record)}
+
+
+def record_from(op: object, fields: dict[str, Any]) -> WriteRecord:
+    """A record back from its op and fields (a journal line). Raises TypeError for an unknown op or wrong fields."""
+    kind = RECORD_TYPES.get(op) if isinstance(op, str) else None
+    if kind is None:
+        raise TypeError(f"unknown write {op!r}")
+    names = {field.name for field in dataclasses.fields(kind)}
+    return kind(**{k: v for k, v in fields.items() if k in names})
+
+
+# -- rows read back -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Miss:
+    """A gap: a question (aggregated by its normalised form) nobody could answer, in one server."""
+
+    id: int
+    guild_id: int
+    normalized: str
+    sample: str
+    kind: str
+    count: int
+    askers: int
+    first_seen: str
+    last_seen: str
+    best_guess: str | None
+    status: str  # a GapStatus value
+    resolved_term: str | None
+
+    def to_dict(self) -> dict:
+        return {f: getattr(self, f) for f in self.__slots__}
+
+
+@dataclass(frozen=True, slots=True)
+class DailySettings:
+    guild_id: int
+    enabled: bool
+    channel_id: int | None
+    schedule: Schedule | None
+    error: str | None
+    error_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPost:
+    day: date
+    channel_id: int
+    status: str  # "posting", "posted" or "failed"
+    message_id: int | None
+    detail: str | None
