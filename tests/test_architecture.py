@@ -192,3 +192,29 @@ def test_the_import_graph_has_no_cycle_and_points_inwards():
     for module in sorted(graph):
         if module not in state:
             visit(module, [])
+
+
+_LONG_FUNCTIONS = r"""
+import ast, json, sys
+from pathlib import Path
+
+long = []
+for path in sorted(Path(sys.argv[1]).rglob("*.py")):
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno >= 50:
+            long.append(f"{path}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)")
+print(json.dumps(long))
+"""
+
+
+def test_no_function_is_longer_than_50_lines():
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _LONG_FUNCTIONS, str(BOT)], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == []
+
+
+def test_the_discord_client_is_wiring_only():
+    assert len((BOT / "discord_app" / "client.py").read_text(encoding="utf-8").splitlines()) < 150

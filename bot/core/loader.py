@@ -287,6 +287,10 @@ class _Builder:
             )
             return None
         value = " ".join(str(node.value).split()) if key != "definition" else str(node.value).strip()
+        return value if self._fits(name, node, key, value, limit) else None
+
+    def _fits(self, name: str, node: yaml.Node, key: str, value: str, limit: int) -> bool:
+        """A text value that is not empty, fits Discord's limit and has no invisible character; else reported."""
         if not value:
             self._add(
                 name,
@@ -294,7 +298,7 @@ class _Builder:
                 f"'{key}' está vacío: escribe un valor o quita la clave",
                 f"'{key}' is empty: write a value or remove the key",
             )
-            return None
+            return False
         if len(value) > limit:
             self._add(
                 name,
@@ -302,7 +306,7 @@ class _Builder:
                 f"'{key}' tiene {len(value)} caracteres y Discord admite {limit}: acórtalo",
                 f"'{key}' has {len(value)} characters and Discord allows {limit}: shorten it",
             )
-            return None
+            return False
         hidden = _invisible(value.replace("\n", " ").replace("\t", " ") if key == "definition" else value)
         if hidden is not None:
             self._add(
@@ -312,8 +316,8 @@ class _Builder:
                 f"'{key}' contains an invisible character "
                 f"({hidden.replace('en la posición', 'at position')}): delete it",
             )
-            return None
-        return value
+            return False
+        return True
 
     def _text_list(self, name: str, node: yaml.Node | None, key: str) -> list[tuple[str, int]]:
         if node is None:
@@ -476,90 +480,100 @@ class _Builder:
         owner: dict[str, _Key] = {}  # normalised or compact key → the spelling that has it
         ids: dict[str, int] = {}
         for index, draft in enumerate(self.drafts):
-            term_id = slug(draft.term)
-            if not term_id:
-                self._add(
-                    draft.file,
-                    draft.line,
-                    f"el nombre '{draft.term}' no tiene letras ni números",
-                    f"the name '{draft.term}' has no letters or digits",
-                )
-                continue
-            if term_id in ids and ids[term_id] != index:
-                first = self.drafts[ids[term_id]]
-                self._add(
-                    draft.file,
-                    draft.line,
-                    f"'{draft.term}' repite el término '{first.term}' "
-                    f"({first.file}:{first.line}): fusiónalos o cambia el nombre",
-                    f"'{draft.term}' repeats the term '{first.term}' ({first.file}:{first.line}): "
-                    "merge them or rename one",
-                )
-                continue
-            ids[term_id] = index
-            for field_name, key, key_line in (
-                ("term", draft.term, draft.line),
-                ("en", draft.en, draft.en_line),
-                *(("aliases", alias, alias_line) for alias, alias_line in draft.aliases),
-            ):
-                if key is None:
-                    continue
-                norm = normalize(key)
-                if not norm:
-                    self._add(
-                        draft.file,
-                        key_line,
-                        f"{_LABELS[field_name]} '{key}' no tiene letras ni números: quítalo",
-                        f"{_LABELS_EN[field_name]} '{key}' has no letters or digits: remove it",
-                    )
-                    continue
-                mine = _Key(index, field_name, key, draft.file, key_line)
-                for form in {norm, compact(norm)}:
-                    seen = owner.get(form)
-                    if seen is None:
-                        owner[form] = mine
-                    elif seen.index != index:
-                        self._collision(seen, mine)
-                        break
+            if self._claim_id(index, draft, ids):
+                self._claim_keys(index, draft, owner)
         exact = {form: self.drafts[key.index] for form, key in owner.items()}
-        terms = []
-        for draft in self.drafts:
-            related: list[str] = []
-            for name, line in draft.related:
-                target = exact.get(normalize(name))
-                if target is None:
-                    hint = difflib.get_close_matches(name, [d.term for d in self.drafts], n=1)
-                    fix = f"¿querías decir '{hint[0]}'?" if hint else "escribe el nombre de un término existente"
-                    fix_en = f"did you mean '{hint[0]}'?" if hint else "write the name of an existing term"
-                    self._add(
-                        draft.file,
-                        line,
-                        f"'related' nombra '{name}', que no es ningún término: {fix}",
-                        f"'related' names '{name}', which is no term: {fix_en}",
-                    )
-                elif target is draft:
-                    self._add(
-                        draft.file,
-                        line,
-                        f"'{draft.term}' no puede estar relacionado consigo mismo: quítalo",
-                        f"'{draft.term}' cannot be related to itself: remove it",
-                    )
-                elif slug(target.term) not in related:
-                    related.append(slug(target.term))
-            terms.append(
-                Term(
-                    id=slug(draft.term),
-                    term=draft.term,
-                    definition=draft.definition,
-                    category=draft.category,
-                    en=draft.en,
-                    aliases=tuple(dict.fromkeys(alias for alias, _ in draft.aliases)),
-                    related=tuple(related),
-                    links=tuple(draft.links),
-                    source=f"{draft.file}:{draft.line}",
-                )
+        return [
+            Term(
+                id=slug(draft.term),
+                term=draft.term,
+                definition=draft.definition,
+                category=draft.category,
+                en=draft.en,
+                aliases=tuple(dict.fromkeys(alias for alias, _ in draft.aliases)),
+                related=tuple(self._related(draft, exact)),
+                links=tuple(draft.links),
+                source=f"{draft.file}:{draft.line}",
             )
-        return terms
+            for draft in self.drafts
+        ]
+
+    def _claim_id(self, index: int, draft: _Draft, ids: dict[str, int]) -> bool:
+        """The term's id (its name's slug), unless it has none or another term has it already."""
+        term_id = slug(draft.term)
+        if not term_id:
+            self._add(
+                draft.file,
+                draft.line,
+                f"el nombre '{draft.term}' no tiene letras ni números",
+                f"the name '{draft.term}' has no letters or digits",
+            )
+            return False
+        if term_id in ids and ids[term_id] != index:
+            first = self.drafts[ids[term_id]]
+            self._add(
+                draft.file,
+                draft.line,
+                f"'{draft.term}' repite el término '{first.term}' "
+                f"({first.file}:{first.line}): fusiónalos o cambia el nombre",
+                f"'{draft.term}' repeats the term '{first.term}' ({first.file}:{first.line}): merge them or rename one",
+            )
+            return False
+        ids[term_id] = index
+        return True
+
+    def _claim_keys(self, index: int, draft: _Draft, owner: dict[str, _Key]) -> None:
+        """The name, English name and aliases a term is found by: each must be its own after normalisation."""
+        for field_name, key, key_line in (
+            ("term", draft.term, draft.line),
+            ("en", draft.en, draft.en_line),
+            *(("aliases", alias, alias_line) for alias, alias_line in draft.aliases),
+        ):
+            if key is None:
+                continue
+            norm = normalize(key)
+            if not norm:
+                self._add(
+                    draft.file,
+                    key_line,
+                    f"{_LABELS[field_name]} '{key}' no tiene letras ni números: quítalo",
+                    f"{_LABELS_EN[field_name]} '{key}' has no letters or digits: remove it",
+                )
+                continue
+            mine = _Key(index, field_name, key, draft.file, key_line)
+            for form in {norm, compact(norm)}:
+                seen = owner.get(form)
+                if seen is None:
+                    owner[form] = mine
+                elif seen.index != index:
+                    self._collision(seen, mine)
+                    break
+
+    def _related(self, draft: _Draft, exact: dict[str, _Draft]) -> list[str]:
+        """The ids of the terms a term's `related` names (each must exist, and not be the term itself)."""
+        related: list[str] = []
+        for name, line in draft.related:
+            target = exact.get(normalize(name))
+            if target is None:
+                hint = difflib.get_close_matches(name, [d.term for d in self.drafts], n=1)
+                fix = f"¿querías decir '{hint[0]}'?" if hint else "escribe el nombre de un término existente"
+                fix_en = f"did you mean '{hint[0]}'?" if hint else "write the name of an existing term"
+                self._add(
+                    draft.file,
+                    line,
+                    f"'related' nombra '{name}', que no es ningún término: {fix}",
+                    f"'related' names '{name}', which is no term: {fix_en}",
+                )
+            elif target is draft:
+                self._add(
+                    draft.file,
+                    line,
+                    f"'{draft.term}' no puede estar relacionado consigo mismo: quítalo",
+                    f"'{draft.term}' cannot be related to itself: remove it",
+                )
+            elif slug(target.term) not in related:
+                related.append(slug(target.term))
+        return related
 
 
 # The YAML parser's commonest messages, in the editors' language; others are quoted as the parser says them.

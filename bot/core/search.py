@@ -177,10 +177,7 @@ class SearchIndex:
         self._key_packed: list[str] = []  # the same keys in compact form
         self._key_term: list[int] = []
         postings: dict[str, list[int]] = {}
-        start_forms: list[str] = []
-        start_terms: list[int] = []
-        inner_forms: list[str] = []
-        inner_terms: list[int] = []
+        start_forms, start_terms, inner_forms, inner_terms = [], [], [], []  # (form, term) pairs, sorted below
         exact = self._exact
         ambiguous_sorted: set[str] = set()
         first_key: list[int] = []
@@ -212,6 +209,17 @@ class SearchIndex:
                 form = "".join(sorted(key_words))
                 if exact.setdefault(form, t_idx) != t_idx:
                     ambiguous_sorted.add(form)
+        self._finish_exact(ambiguous_sorted)
+        self._postings = {w: sorted(set(ids)) for w, ids in postings.items()}
+        self._derive()
+        self._starts = _sorted_pairs(start_forms, start_terms)
+        self._inner = _sorted_pairs(inner_forms, inner_terms)
+        self._alphabetical = sorted(range(len(self._terms)), key=lambda i: self._key_norm[first_key[i]])
+        self._text: _TextIndex | None = None
+        self._add_caches()
+
+    def _finish_exact(self, ambiguous_sorted: set[str]) -> None:
+        exact = self._exact
         for form in ambiguous_sorted:  # two terms with the same words in another order: no shortcut
             del exact[form]
         # The same name without its function words ("servidor parametros" for "Servidor de Parámetros"): after
@@ -225,13 +233,6 @@ class SearchIndex:
         for form, owners in content_forms.items():
             if len(owners) == 1 and form not in exact:
                 exact[form] = next(iter(owners))
-        self._postings = {w: sorted(set(ids)) for w, ids in postings.items()}
-        self._derive()
-        self._starts = _sorted_pairs(start_forms, start_terms)
-        self._inner = _sorted_pairs(inner_forms, inner_terms)
-        self._alphabetical = sorted(range(len(self._terms)), key=lambda i: self._key_norm[first_key[i]])
-        self._text: _TextIndex | None = None
-        self._add_caches()
 
     def _derive(self) -> None:
         """The parts that follow quickly from the keys and the postings (on a build, and on a load from cache)."""

@@ -45,8 +45,16 @@ def fit(embed: discord.Embed) -> discord.Embed:
     Each part is first cut to its own limit. If the whole is still over 6,000 characters, parts are shortened
     in this order until it fits: the footer, the author line, the fields from the last to the first, then the
     description; the title and field names stay. A cut part ends in "…"; nothing is dropped silently."""
+    if _within_limits(embed):
+        return embed  # the usual case, checked in one pass
+    _cut_each_part(embed)
+    _shorten_to_total(embed)
+    return embed
+
+
+def _within_limits(embed: discord.Embed) -> bool:
     fields = embed.fields
-    if (
+    return (
         len(embed) <= TOTAL
         and len(fields) <= MAX_FIELDS
         and len(embed.title or "") <= LIMITS["title"]
@@ -57,8 +65,11 @@ def fit(embed: discord.Embed) -> discord.Embed:
             f.name and f.value and len(f.name) <= LIMITS["field_name"] and len(f.value) <= LIMITS["field_value"]
             for f in fields
         )
-    ):
-        return embed  # the usual case, checked in one pass
+    )
+
+
+def _cut_each_part(embed: discord.Embed) -> None:
+    fields = embed.fields
     if embed.title:
         embed.title = shorten(embed.title, LIMITS["title"])
     if embed.description:
@@ -76,9 +87,13 @@ def fit(embed: discord.Embed) -> discord.Embed:
         embed.set_footer(text=shorten(embed.footer.text, LIMITS["footer"]), icon_url=embed.footer.icon_url)
     if embed.author.name:
         embed.set_author(name=shorten(embed.author.name, LIMITS["author"]), url=embed.author.url)
+
+
+def _shorten_to_total(embed: discord.Embed) -> None:
+    """Over 6,000 characters in all: the footer, the author line, the fields from the last, then the description."""
     excess = len(embed) - TOTAL
     if excess <= 0:
-        return embed
+        return
     if embed.footer.text:
         kept = max(len(embed.footer.text) - excess, 0)
         excess -= len(embed.footer.text) - kept
@@ -97,7 +112,6 @@ def fit(embed: discord.Embed) -> discord.Embed:
     if excess > 0 and embed.description:
         kept = max(len(embed.description) - excess, 1)
         embed.description = shorten(embed.description, kept)
-    return embed
 
 
 def echo(text: str) -> str:
