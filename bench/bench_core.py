@@ -55,7 +55,8 @@ def child(mode: str, data_dir: Path, cache_dir: Path, n_queries: int, baseline_q
     import resource
 
     started = time.perf_counter()
-    from bot.app.catalog import build_index, cache_path, load_catalog, load_glossary, write_cache
+    from bot.app.catalog import build_index, cache_path, load_catalog, write_cache
+    from bot.app.files import load_glossary
 
     out: dict = {}
     if mode == "first":

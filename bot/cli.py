@@ -10,7 +10,7 @@ from datetime import date
 from pathlib import Path
 
 from bot import __version__
-from bot.app.catalog import load_glossary
+from bot.app.files import load_glossary
 from bot.cli_text import Words
 from bot.config import Settings, SettingsError, locale_language
 from bot.core.errors import GlossaryError

@@ -11,12 +11,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.app.catalog import build_index
-from bot.app.glossary import resolve_answered
-from bot.app.reports import gaps_csv, gaps_yaml
 from bot.config import Settings
 from bot.core import daily
-from bot.core.search import Found
 from bot.core.status import GapStatus
 from bot.storage import Stores, open_stores
 from bot.storage.errors import StorageError
@@ -79,11 +75,16 @@ async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Pa
     """`resolve ID… [--term T]`, `resolve --answered` and `ignore ID…` on the gaps log."""
     say, term_id, index = args.say, None, None
     if command == "resolve" and (args.term or args.answered):
+        # (Imported here, not for a cycle: only these two need the search index, and the rest start faster.)
+        from bot.app.catalog import build_index
+
         glossary = load_or_report(data_dir, say)
         if glossary is None:
             return 1
         index = build_index(glossary)
         if args.term:
+            from bot.core.search import Found
+
             result = index.lookup(args.term)
             if not isinstance(result, Found):
                 print(say("not_a_term", term=args.term), file=sys.stderr)
@@ -94,6 +95,8 @@ async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Pa
         return 1
     try:
         if getattr(args, "answered", False):
+            from bot.app.glossary import resolve_answered
+
             resolved = await resolve_answered(index, stores.gaps)
             print(say("resolved_answered", count=len(resolved)))
             return 0
@@ -154,6 +157,8 @@ async def _misses(settings: Settings, args: argparse.Namespace) -> int:
         picks = await gaps_store.picks(guild_id=args.guild) if fmt == "yaml" else []
     finally:
         await stores.close()
+    from bot.app.reports import gaps_csv, gaps_yaml  # (only for files: the table starts faster without it)
+
     if fmt == "yaml":
         where = say("export_guild", guild=args.guild) if args.guild is not None else say("export_everywhere")
         print(gaps_yaml(gaps, picks, title=say("export_title", where=where)), end="")

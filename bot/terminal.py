@@ -6,7 +6,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from bot.app.catalog import load_glossary
+from bot.app.files import load_glossary
 from bot.cli_text import Words
 from bot.core.errors import GlossaryError
 from bot.core.model import Glossary, Term

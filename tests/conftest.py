@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.catalog import load_glossary
+from bot.app.files import load_glossary
 from bot.core.model import Glossary
 from bot.core.search import SearchIndex
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 
 class NoDatabase:
@@ -16,3 +17,14 @@ class NoDatabase:
 
     def transient(self, error: BaseException) -> bool:
         return isinstance(error, OSError)
+
+
+async def eventually(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait until `predicate()` holds (for state the bot changes without telling the fake Discord); fails after
+    `timeout` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"still not true after {timeout} s")
+        await asyncio.sleep(0.01)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.app.catalog import load_glossary
+from bot.app.files import load_glossary
 from bot.core.errors import GlossaryError
 from bot.core.loader import load_glossary_from_texts
 

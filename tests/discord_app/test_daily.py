@@ -14,6 +14,7 @@ from tests.fake_discord.server import (
     Guild,
     snowflake,
 )
+from tests.helpers import eventually
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)  # 13:00 in Madrid: a 09:00 slot has passed today
 MODERATOR = str(int(MEMBER_PERMISSIONS) | MANAGE_GUILD | MANAGE_MESSAGES)
@@ -105,8 +106,9 @@ async def test_a_deleted_channel_is_reported_and_other_servers_still_get_their_p
     await configure(fake, first.channel_ids[0], guild=first)
     await configure(fake, second.channel_ids[0], guild=second)
     assert not fake.channel_messages
-    await fake.delete_channel(first, first.channel_ids[0])
-    await asyncio.sleep(0.1)
+    deleted = first.channel_ids[0]
+    await fake.delete_channel(first, deleted)
+    await eventually(lambda: bot.get_guild(first.id).get_channel(deleted) is None)  # the bot has heard of it
     clock["now"] = NOW
     await cog(bot).tick()
     assert len(fake.channel_messages[str(second.channel_ids[0])]) == 1

@@ -6,7 +6,7 @@ import shutil
 
 import yaml
 
-from bot.app.catalog import load_glossary
+from bot.app.files import load_glossary
 from bot.storage.records import MissRecord
 from tests.conftest import SHIPPED
 from tests.fake_discord.server import (
