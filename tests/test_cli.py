@@ -420,3 +420,47 @@ def test_offline_commands_never_import_discord(tmp_path, argv):
     env = {**os.environ, "GLOSARIO_DB": str(tmp_path / "g.db")}
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=env, cwd=ROOT)
     assert done.stdout.strip().splitlines()[-1] == "False", done.stderr
+
+
+def test_migrate_creates_the_database_once_and_then_has_nothing_to_do(tmp_path, capsys, monkeypatch):
+    from bot.storage.db import SCHEMA_VERSION
+
+    path = tmp_path / "nueva" / "g.db"
+    monkeypatch.setenv("GLOSARIO_DB", f"sqlite:///{path}")
+    code, out, _ = run(capsys, "migrate")
+    assert code == 0 and f"migraciones 1, 2, 3, 4, 5 aplicadas; esquema {SCHEMA_VERSION}" in out and str(path) in out
+    code, out, _ = run(capsys, "migrate")
+    assert code == 0 and f"ya está en el esquema {SCHEMA_VERSION}" in out
+    path.write_bytes(b"no es sqlite" * 100)
+    code, _, err = run(capsys, "migrate")
+    assert code == 1 and "no es una base de datos SQLite válida" in err
+
+
+def test_resolve_answered_closes_the_gaps_the_term_files_now_answer(tmp_path, capsys, monkeypatch):
+    import asyncio
+
+    from bot.storage import open_stores
+    from bot.storage.records import MissRecord
+
+    path = tmp_path / "g.db"
+
+    async def seed():
+        stores = await open_stores(path)
+        for text in ("horovd", "computación cuántica"):  # a typo of a term, and a real gap
+            await stores.gaps.record_misses([MissRecord(1, text, text, "a", None, "lookup", "t")])
+        await stores.close()
+
+    asyncio.run(seed())
+    monkeypatch.setenv("GLOSARIO_DB", str(path))
+    code, out, _ = run(capsys, "resolve", "--answered")
+    assert code == 0 and out.startswith("1 consulta(s) abierta(s) resuelta(s)")
+    _, left, _ = run(capsys, "misses", "--json")
+    assert [json.loads(line)["sample"] for line in left.splitlines()] == ["computación cuántica"]
+    _, resolved, _ = run(capsys, "misses", "--json", "--status", "resolved")
+    assert json.loads(resolved)["resolved_term"] == "horovod"
+
+
+def test_resolve_needs_ids_or_answered(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["resolve"])
+    assert exited.value.code == 2 and "indica los ids de las consultas, o --answered" in capsys.readouterr().err

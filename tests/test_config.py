@@ -1,0 +1,46 @@
+"""Settings from the environment: the database as a URL, and the paths derived from it unless given."""
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings, SettingsError
+
+
+@pytest.mark.parametrize(
+    ("value", "path"),
+    [
+        ("sqlite:///data/g.db", Path("data/g.db")),
+        ("sqlite:////var/lib/glosario/g.db", Path("/var/lib/glosario/g.db")),
+        ("/srv/g.db", Path("/srv/g.db")),  # a plain path, as before
+        ("", Path("data/glosario.db")),
+    ],
+)
+def test_the_database_is_a_url_or_a_path(value, path):
+    assert Settings.from_env({"GLOSARIO_DB": value}).db_path == path
+
+
+@pytest.mark.parametrize("value", ["postgresql://u@h/db", "mysql://h/db", "sqlite://"])
+def test_a_database_this_version_cannot_use_is_refused_in_both_languages(value):
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env({"GLOSARIO_DB": value})
+    assert "GLOSARIO_DB" in str(refused.value) and "GLOSARIO_DB" in refused.value.text("en")
+    assert str(refused.value) != refused.value.text("en")
+
+
+def test_cache_heartbeat_and_journal_sit_next_to_the_database_unless_given():
+    found = Settings.from_env({"GLOSARIO_DB": "sqlite:////srv/g/glosario.db"})
+    assert (found.cache_dir, found.heartbeat_file) == (Path("/srv/g/cache"), Path("/srv/g/heartbeat"))
+    assert found.journal_file == Path("/srv/g/glosario.db.pending.jsonl")
+    assert found.rejected_file == Path("/srv/g/glosario.db.rejected.jsonl")
+    given = Settings.from_env(
+        {
+            "GLOSARIO_DB": "/srv/g/glosario.db",
+            "GLOSARIO_CACHE_DIR": "/tmp/cache",
+            "GLOSARIO_HEARTBEAT": "/run/glosario/beat",
+            "GLOSARIO_JOURNAL": "/var/spool/glosario/pending.jsonl",
+        }
+    )
+    assert given.cache_dir == Path("/tmp/cache") and given.heartbeat_file == Path("/run/glosario/beat")
+    assert given.journal_file == Path("/var/spool/glosario/pending.jsonl")
+    assert given.rejected_file == Path("/var/spool/glosario/pending.rejected.jsonl")
