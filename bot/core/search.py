@@ -166,7 +166,11 @@ def similarity(query: str, key: str) -> float:
 class SearchIndex:
     """Built once from a Glossary; every method answers from memory."""
 
-    def __init__(self, glossary: Glossary):
+    def __init__(self, glossary: Glossary, *, reference: bool = False):
+        """`reference=True` builds the slow, plain definition of the same answers: every candidate key scored one
+        by one with `similarity` and `typo_distance`, no batching, no shortcut before scoring, the whole
+        vocabulary scanned. The tests hold the fast index to it; nothing else should use it."""
+        self.reference = reference
         self._build(glossary)
 
     def _build(self, glossary: Glossary) -> None:
@@ -272,6 +276,7 @@ class SearchIndex:
     def from_data(cls, glossary: Glossary, data: dict) -> SearchIndex:
         """The index `to_data` described, over this glossary, without building it again."""
         index = cls.__new__(cls)
+        index.reference = False
         index.glossary = glossary
         index._terms = list(glossary.terms)
         key_norm, key_term = data["_key_norm"], data["_key_term"]
@@ -317,7 +322,10 @@ class SearchIndex:
         # form, so the scan over compact keys is only for queries none of whose words led anywhere plausible.
         word_keys = list(self._word_candidates(norm))
         distances = self._distances(norm, word_keys)
-        found = self._confident_typo(norm, word_keys, distances)  # most typos end here, before scoring similarity
+        if self.reference:
+            found = self._confident(self._rank(norm, word_keys))
+        else:  # most typos end here, before scoring similarity
+            found = self._confident_typo(norm, word_keys, distances)
         if found is not None:
             return found
         ranked = self._rank(norm, word_keys, distances=distances)
@@ -382,6 +390,8 @@ class SearchIndex:
     def _similarities(self, norm: str, key_ids: list[int]) -> list[float]:
         """`similarity(norm, key)` of each key, in three batched rapidfuzz calls instead of three per key."""
         keys = [self._key_norm[k] for k in key_ids]
+        if self.reference:
+            return [similarity(norm, key) for key in keys]
         scores = [0.0] * len(keys)
         for query, choices, scorer, weight in (
             (compact(norm), [self._key_packed[k] for k in key_ids], fuzz.ratio, 1.0),
@@ -397,6 +407,8 @@ class SearchIndex:
         """`typo_distance(norm, key)` of each key. The compact forms' distance never exceeds the words' summed
         distance, so one batched call rules out every key more than MAX_TYPOS away."""
         keys = [self._key_norm[k] for k in key_ids]
+        if self.reference:
+            return [typo_distance(norm, key) for key in keys]
         packed = [self._key_packed[k] for k in key_ids]
         distances: list[int | None] = [None] * len(keys)
         near = process.extract(compact(norm), packed, scorer=OSA.distance, score_cutoff=MAX_TYPOS, limit=None)
@@ -444,6 +456,9 @@ class SearchIndex:
 
         Only words whose length allows that ratio (at most 200·shorter/(sum of lengths)) are compared.
         """
+        if self.reference:
+            found = process.extract(word, self._vocab, scorer=fuzz.ratio, score_cutoff=WORD_MATCH, limit=None)
+            return tuple(w for _, w in sorted((-score, w) for w, score, _ in found)[:5])
         hits = [
             (-score, w)
             for length, words in self._vocab_by_len.items()

@@ -1,19 +1,17 @@
 """SearchIndex beyond the labelled table: autocomplete, full-text search, edge cases."""
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from rapidfuzz import fuzz, process
 
 from bot.core.loader import load_glossary_from_texts
 from bot.core.normalize import normalize
 from bot.core.search import (
     MAX_CHOICES,
-    WORD_MATCH,
     Ambiguous,
     Found,
     NotFound,
     SearchIndex,
-    similarity,
     typo_distance,
 )
 
@@ -125,28 +123,28 @@ def near_queries(draw) -> str:
     return edits[typo]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.fixture(scope="module")
+def reference_index(shipped_glossary) -> SearchIndex:
+    """The plain definition: every candidate scored one by one, no batching, no shortcut, the whole vocabulary."""
+    return SearchIndex(shipped_glossary, reference=True)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(near_queries())
 @example("servidr de parametrso")  # two edits: the most a query may have
 @example("tensorflw distribuio")
-def test_batched_scoring_is_the_key_by_key_definition(shipped_index, query):
-    norm = normalize(query)
-    keys = shipped_index._word_candidates(norm) | shipped_index._compact_candidates(norm)
-    ids = sorted(keys)
-    key_texts = [shipped_index._key_norm[k] for k in ids]
-    assert shipped_index._similarities(norm, ids) == [similarity(norm, k) for k in key_texts]
-    assert shipped_index._distances(norm, ids) == [typo_distance(norm, k) for k in key_texts]
-    # The shortcut taken before scoring similarity answers what ranking every candidate would.
-    distances = shipped_index._distances(norm, ids)
-    shortcut = shipped_index._confident_typo(norm, ids, distances)
-    assert shortcut == shipped_index._confident(shipped_index._rank(norm, ids))
-    assert shipped_index._rank(norm, ids, distances=distances) == shipped_index._rank(norm, ids)
+@example("horovdxy")  # a word only the vocabulary scan finds
+def test_the_fast_index_answers_what_the_plain_definition_answers(shipped_index, reference_index, query):
+    assert shipped_index.lookup(query) == reference_index.lookup(query)
+    assert shipped_index.complete(query) == reference_index.complete(query)
 
 
-def test_vocabulary_scan_by_length_is_the_whole_scan(shipped_index):
-    vocab = shipped_index._vocab
-    variants = [v for w in vocab for v in (w + "xy", "q" + w[1:] + "z", w[: len(w) // 2] + "zz" + w[len(w) // 2 :])]
-    for variant in variants:
-        whole = process.extract(variant, vocab, scorer=fuzz.ratio, score_cutoff=WORD_MATCH, limit=5)
-        assert shipped_index._scan_vocabulary(variant) == tuple(w for w, _, _ in whole), variant
-    assert sum(1 for v in variants if shipped_index._scan_vocabulary(v)) > 20  # the variants do find words
+def test_word_variants_answer_as_the_plain_definition_does(shipped_index, reference_index, shipped_glossary):
+    # Misspelt words that only the scan of the vocabulary (by word length, in the fast index) can find.
+    words = {w for term in shipped_glossary for w in normalize(term.term).split() if len(w) > 3}
+    variants = [
+        v for w in sorted(words) for v in (w + "xy", "q" + w[1:] + "z", w[: len(w) // 2] + "zz" + w[len(w) // 2 :])
+    ]
+    answers = [shipped_index.lookup(v) for v in variants]
+    assert answers == [reference_index.lookup(v) for v in variants]
+    assert sum(not isinstance(a, NotFound) for a in answers) > 10  # the variants do lead somewhere
