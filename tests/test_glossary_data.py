@@ -82,3 +82,6 @@ def test_the_wheel_carries_the_glossary(tmp_path):
     shipped = {f"bot/glossary_data/{p.name}" for p in (ROOT / "glossary_data").glob("*.yaml")}
     assert shipped and shipped <= names
     assert "bot/glossary_data/__init__.py" in names
+    # Every module of the source tree is in the wheel (a package missing from pyproject's list breaks `pip install .`).
+    modules = {str(p.relative_to(ROOT)) for p in (ROOT / "bot").rglob("*.py")}
+    assert modules <= names, sorted(modules - names)
