@@ -2,7 +2,7 @@
 
     python -m bench.bench_export [--gaps 100000] [--lookups 1500]
 
-1. In this process, on a real SQLite file: `MissLog.export` + the YAML stubs + the CSV for --gaps gaps of one
+1. In this process, on a real SQLite file: `SqliteGapStore.export` + the YAML stubs + the CSV for --gaps gaps of one
    server (synthetic queries, one in five a typo of another). Beside it, in the same run, the grouping this
    replaced (every gap compared with every stub) on a sample, against today's on the same sample.
 2. `glosario-bot run` as its own process on that database, driven through the fake Discord: --lookups /termino
@@ -30,7 +30,8 @@ from bot.app.reports import gaps_csv, gaps_yaml
 from bot.core.normalize import normalize
 from bot.core.search import typo_distance
 from bot.storage.db import Database
-from bot.storage.gaps import MissLog
+from bot.storage.gaps import SqliteGapStore
+from bot.storage.records import MissRecord
 from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS, TOKEN, FakeDiscord, Guild
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,22 +61,11 @@ def synthetic_queries(n: int, rng: random.Random) -> list[str]:
 def fill(path: Path, queries: list[str]) -> None:
     async def run() -> None:
         db = await Database.open(path)
-        misses = MissLog(db)
-        batch = [
-            {
-                "guild_id": GUILD,
-                "sample": q,
-                "normalized": normalize(q),
-                "asker": f"a{i % 97}",
-                "best_guess": None,
-                "kind": "lookup",
-                "at": "2026-12-03T10:00:00",
-            }
-            for i, q in enumerate(queries)
-        ]
+        misses = SqliteGapStore(db)
+        at = "2026-12-03T10:00:00"
+        batch = [MissRecord(GUILD, q, normalize(q), f"a{i % 97}", None, "lookup", at) for i, q in enumerate(queries)]
         for start in range(0, len(batch), 5000):
-            await misses.record_many(batch[start : start + 5000])
-        await db.conn.commit()
+            await misses.record_misses(batch[start : start + 5000])
         await db.close()
 
     asyncio.run(run())
@@ -95,7 +85,7 @@ async def export_once(path: Path, formato: str) -> tuple[float, list, int]:
     db = await Database.open(path)
     try:
         began = time.perf_counter()
-        gaps = await MissLog(db).export(guild_id=GUILD, most_asked=formato == "yaml")
+        gaps = await SqliteGapStore(db).export(guild_id=GUILD, most_asked=formato == "yaml")
         text = gaps_yaml(gaps, [], title="bench") if formato == "yaml" else gaps_csv(gaps)
         elapsed = time.perf_counter() - began
     finally:
@@ -172,6 +162,7 @@ def main() -> int:
     parser.add_argument("--gaps", type=int, default=100_000)
     parser.add_argument("--lookups", type=int, default=1500)
     parser.add_argument("--sample", type=int, default=3000, help="gaps for the old-versus-new grouping")
+    parser.add_argument("--no-bot", action="store_true", help="only the export itself (no bot, no lookups)")
     args = parser.parse_args()
     rng = random.Random(11)
     with tempfile.TemporaryDirectory(prefix="glosario-bench-export-") as tmp:
@@ -197,7 +188,8 @@ def main() -> int:
             f"grouping {len(sample):,} gaps: every gap against every stub {old:.2f} s ({old_stubs:,} stubs), "
             f"one-deletion index (and the YAML) {new:.3f} s: {old / new:.0f}× faster"
         )
-        asyncio.run(bot_under_export(db_path, args.lookups))
+        if not args.no_bot:
+            asyncio.run(bot_under_export(db_path, args.lookups))
     return 0
 
 
