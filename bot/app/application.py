@@ -15,6 +15,7 @@ from bot.app.glossary import GlossaryService
 from bot.app.health import clear_heartbeat, write_heartbeat
 from bot.app.lookups import Lookups
 from bot.app.review import GapReview
+from bot.app.server_terms import ServerTerms
 from bot.app.statistics import Statistics, server_statistics
 from bot.config import Settings
 from bot.storage import Stores, open_stores
@@ -53,7 +54,8 @@ class Application:
             applied=stores.applied,
             rejected=settings.rejected_file,
         )
-        self.lookups = Lookups(self.catalog, self.writer, salt, clock)
+        self.server_terms = ServerTerms(stores.server_terms, self.catalog, gaps, clock)
+        self.lookups = Lookups(self.catalog, self.writer, salt, clock, server_terms=self.server_terms)
         self.glossary = GlossaryService(self.catalog, gaps, settings.data_dir, settings.cache_dir)
         self.review = GapReview(gaps, self.catalog)
         self.daily = DailyPosts(stores.daily, self.catalog, clock)

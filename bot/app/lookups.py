@@ -13,6 +13,7 @@ from datetime import datetime
 
 from bot.app.catalog import CatalogHolder
 from bot.app.limits import GapBudget
+from bot.app.server_terms import Overlay, ServerTerms
 from bot.core.gaps import GapKey, asker_hash, gap_key
 from bot.core.model import Glossary, Term
 from bot.core.normalize import normalize
@@ -38,6 +39,10 @@ class Answer:
     result: LookupResult
     glossary: Glossary  # the snapshot the answer came from (a reload may swap the glossary meanwhile)
     qhash: str = ""  # the question's handle, for the suggestions of an ambiguous answer
+    overlay: Overlay | None = None  # the server's own terms, when it has some
+
+    def is_server_term(self, term: Term) -> bool:
+        return self.overlay is not None and self.overlay.glossary.get(term.id) is term
 
 
 class Lookups:
@@ -48,8 +53,9 @@ class Lookups:
         salt: str,
         clock: Callable[[], datetime],
         budget: GapBudget | None = None,
+        server_terms: ServerTerms | None = None,
     ) -> None:
-        self.catalog, self.writer, self.clock = catalog, writer, clock
+        self.catalog, self.writer, self.clock, self.server_terms = catalog, writer, clock, server_terms
         self._salt = salt
         self.budget = budget or GapBudget(GAP_BUDGET, GAP_BUDGET_SECONDS)
         self._counts: Counter[tuple[int, str, Outcome, str]] = Counter()
@@ -61,11 +67,16 @@ class Lookups:
         if not normalize(query):
             return None
         catalog = self.catalog.current  # one snapshot for the whole answer, even during a reload
-        chosen = catalog.glossary.get(query)
+        overlay = self.overlay(asker.guild_id)
+        chosen = catalog.glossary.get(query) or (overlay.glossary.get(query) if overlay else None)
         result = Found(chosen) if chosen is not None else catalog.index.lookup(query)
+        if overlay is not None and not (isinstance(result, Found) and result.exact):
+            own = overlay.index.lookup(query)  # the server's own term beats a guess among the published ones
+            if isinstance(own, Found) or (isinstance(own, Ambiguous) and not isinstance(result, Found | Ambiguous)):
+                result = own
         if isinstance(result, Found):
             self.count(asker.guild_id, Outcome.FOUND, result.term.id)
-            return Answer(result, catalog.glossary)
+            return Answer(result, catalog.glossary, overlay=overlay)
         key = gap_key(query)
         if isinstance(result, Ambiguous):
             self.count(asker.guild_id, Outcome.AMBIGUOUS)
@@ -73,7 +84,7 @@ class Lookups:
         else:
             self.count(asker.guild_id, Outcome.NOT_FOUND)
             self._gap(asker, key, result.best_guess and result.best_guess.term.id, "lookup")
-        return Answer(result, catalog.glossary, key.qhash)
+        return Answer(result, catalog.glossary, key.qhash, overlay)
 
     def search(self, asker: Asker, text: str) -> list[SearchHit]:
         """Terms whose text matches; a search that finds nothing is a gap too."""
@@ -82,12 +93,22 @@ class Lookups:
             self._gap(asker, gap_key(text), None, "search")
         return hits
 
-    def complete(self, current: str) -> list[Choice]:
-        return self.catalog.index.complete(current)
+    def overlay(self, guild_id: int) -> Overlay | None:
+        """The server's own terms, if it has some and they are in memory (`ServerTerms.prepare` loads them)."""
+        return self.server_terms.cached(guild_id) if self.server_terms and guild_id else None
+
+    def complete(self, current: str, guild_id: int = 0) -> list[Choice]:
+        """Autocomplete: the server's own terms that match first, then the published ones (25 at most)."""
+        overlay = self.overlay(guild_id)
+        published = self.catalog.index.complete(current)
+        if overlay is None:
+            return published
+        return (overlay.index.complete(current) + published)[:25]
 
     def open(self, asker: Asker, term_id: str) -> Term | None:
         """A term opened from a button or menu (counted like a lookup); None when a reload removed it."""
-        term = self.catalog.glossary.get(term_id)
+        overlay = self.overlay(asker.guild_id)
+        term = self.catalog.glossary.get(term_id) or (overlay.glossary.get(term_id) if overlay else None)
         if term is not None:
             self.count(asker.guild_id, Outcome.FOUND, term.id)
         return term

@@ -9,7 +9,17 @@ from pathlib import Path
 from bot.storage.daily import SqliteDailyStore, SqliteRoleStore
 from bot.storage.db import Database, SqliteAppliedWrites, file_identity
 from bot.storage.gaps import SqliteGapStore, SqliteUsageStore
-from bot.storage.interfaces import AppliedLog, DailyStore, GapStore, MetaStore, RoleStore, UnitOfWork, UsageStore
+from bot.storage.interfaces import (
+    AppliedLog,
+    DailyStore,
+    GapStore,
+    MetaStore,
+    RoleStore,
+    ServerTermStore,
+    UnitOfWork,
+    UsageStore,
+)
+from bot.storage.server_terms import SqliteServerTermStore
 
 
 @dataclass
@@ -23,6 +33,7 @@ class Stores:
     usage: UsageStore
     daily: DailyStore
     roles: RoleStore
+    server_terms: ServerTermStore
     database: Database  # the SQLite connection pair (closing it closes every store)
     migrated: tuple[int, ...] = ()  # the migrations this open applied
 
@@ -54,6 +65,7 @@ def sqlite_stores(db: Database) -> Stores:
         usage=SqliteUsageStore(db),
         daily=SqliteDailyStore(db),
         roles=SqliteRoleStore(db),
+        server_terms=SqliteServerTermStore(db),
         database=db,
         migrated=tuple(db.migrated),
     )

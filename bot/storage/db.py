@@ -150,6 +150,30 @@ MIGRATIONS: list[str] = [
     DROP TABLE guild_settings;
     ALTER TABLE guild_settings_5 RENAME TO guild_settings;
     """,
+    # 6: a server's own terms (the fields as typed, JSON), and every version of each (who, when, what)
+    """
+    CREATE TABLE server_terms (
+        guild_id INTEGER NOT NULL,
+        term_id TEXT NOT NULL,
+        fields TEXT NOT NULL,
+        author_id INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_by INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        retired_at TEXT,
+        PRIMARY KEY (guild_id, term_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE server_term_versions (
+        guild_id INTEGER NOT NULL,
+        term_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        action TEXT NOT NULL CHECK (action IN ('created', 'edited', 'retired')),
+        fields TEXT NOT NULL,
+        by_user INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, term_id, version)
+    ) WITHOUT ROWID;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -20,6 +20,8 @@ from bot.storage.records import (
     Miss,
     MissRecord,
     PickRecord,
+    ServerTermRow,
+    ServerTermVersion,
     UnloggedRecord,
 )
 
@@ -120,3 +122,23 @@ class RoleStore(Protocol):
     async def editor_role(self, guild_id: int) -> int | None: ...
 
     async def set_editor_role(self, guild_id: int, role_id: int | None) -> None: ...
+
+
+class ServerTermStore(Protocol):
+    """A server's own terms, with every version kept."""
+
+    async def terms(self, guild_id: int) -> list[ServerTermRow]:
+        """The server's terms in service (not retired), oldest first."""
+        ...
+
+    async def get(self, guild_id: int, term_id: str) -> ServerTermRow | None: ...
+
+    async def save(
+        self, guild_id: int, term_id: str, fields: dict[str, str], by_user: int, at: str, *, previous_id: str | None
+    ) -> None:
+        """Create a term (`previous_id` None) or replace one (renamed when its id changes), keeping a version."""
+        ...
+
+    async def retire(self, guild_id: int, term_id: str, by_user: int, at: str) -> bool: ...
+
+    async def versions(self, guild_id: int, term_id: str) -> list[ServerTermVersion]: ...

@@ -122,3 +122,28 @@ class DailyPost:
     status: str  # "posting", "posted" or "failed"
     message_id: int | None
     detail: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ServerTermRow:
+    """A server's own term as stored: the fields as typed (JSON), who added it and when."""
+
+    guild_id: int
+    term_id: str
+    fields: dict[str, str]
+    author_id: int
+    created_at: str
+    updated_by: int
+    updated_at: str
+    retired_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ServerTermVersion:
+    """One change of a server term: "created", "edited" or "retired", the fields after it, who and when."""
+
+    version: int
+    action: str
+    fields: dict[str, str]
+    by_user: int
+    at: str

@@ -1,0 +1,206 @@
+"""A server's own terms: defined, edited and retired from Discord, every version kept, served only in that
+server next to the published glossary (which wins when both name the same thing). Each server's terms are a
+small overlay index of their own, built on first use and kept for the most recently used servers."""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from bot.app.catalog import Catalog, CatalogHolder
+from bot.app.glossary import resolve_answered
+from bot.core import server_terms
+from bot.core.errors import Problem
+from bot.core.model import Glossary, Term
+from bot.core.search import Found, SearchIndex
+from bot.core.server_terms import TermFields
+from bot.storage.interfaces import GapStore, ServerTermStore
+from bot.storage.records import ServerTermRow, ServerTermVersion
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """One server's terms in service, and who added each."""
+
+    glossary: Glossary
+    index: SearchIndex
+    rows: dict[str, ServerTermRow] = field(default_factory=dict)  # by term id
+    superseded: tuple[str, ...] = ()  # server terms a published term with the same name now replaces
+
+
+@dataclass(frozen=True)
+class Saved:
+    term: Term
+    resolved: int  # the server's open gaps it now answers (marked resolved)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """What is wrong with the fields (each problem in Spanish and English), and the term a spelling already
+    belongs to, when that is the problem."""
+
+    problems: tuple[Problem, ...]
+    taken_by: Term | None = None
+
+
+def _problem(message: str, english: str) -> Problem:
+    return Problem(server_terms.FILE_NAME, 0, message, english)
+
+
+class ServerTerms:
+    MAX_OVERLAYS = 512  # servers whose overlay stays in memory (the least recently used are dropped)
+
+    def __init__(
+        self, store: ServerTermStore, catalog: CatalogHolder, gaps: GapStore, clock: Callable[[], datetime]
+    ) -> None:
+        self.store, self.catalog, self.gaps, self.clock = store, catalog, gaps, clock
+        self._overlays: OrderedDict[int, tuple[Catalog, Overlay | None]] = OrderedDict()
+
+    # -- serving ----------------------------------------------------------------------------------------
+    def cached(self, guild_id: int) -> Overlay | None:
+        """The server's overlay if it is in memory and current (what lookups and autocomplete use: no I/O)."""
+        found = self._overlays.get(guild_id)
+        if found is None or found[0] is not self.catalog.current:
+            return None
+        self._overlays.move_to_end(guild_id)
+        return found[1]
+
+    async def prepare(self, guild_id: int) -> Overlay | None:
+        """Make sure the server's overlay is in memory (read from the database on first use); None without terms."""
+        if not guild_id:
+            return None
+        found = self._overlays.get(guild_id)
+        if found is not None and found[0] is self.catalog.current:
+            self._overlays.move_to_end(guild_id)
+            return found[1]
+        overlay = await self._build(guild_id)
+        self._overlays[guild_id] = (self.catalog.current, overlay)
+        self._overlays.move_to_end(guild_id)
+        while len(self._overlays) > self.MAX_OVERLAYS:
+            self._overlays.popitem(last=False)
+        return overlay
+
+    async def _build(self, guild_id: int) -> Overlay | None:
+        rows = await self.store.terms(guild_id)
+        if not rows:
+            return None
+        published = self.catalog.current
+        terms: list[Term] = []
+        superseded: list[str] = []
+        by_id: dict[str, ServerTermRow] = {}
+        for row in rows:
+            fields = TermFields.from_dict(row.fields)
+            term = server_terms.check(fields)
+            if isinstance(term, list):  # stored before a rule changed: set aside, never served half-checked
+                log.warning("server term %s of guild %s no longer passes validation", row.term_id, guild_id)
+                continue
+            if _taken(published.index, term) is not None or published.glossary.get(term.id) is not None:
+                superseded.append(term.term)
+                continue
+            terms.append(term)
+            by_id[term.id] = row
+        meta = published.glossary
+        own = SearchIndex(Glossary(meta.title, meta.subtitle, meta.language, tuple(terms)))
+        linked = tuple(_with_related(t, by_id[t.id], published.index, own) for t in terms)
+        glossary = Glossary(meta.title, meta.subtitle, meta.language, linked)
+        return Overlay(glossary, SearchIndex(glossary), by_id, tuple(superseded))
+
+    # -- editing ------------------------------------------------------------------------------------------
+    async def save(
+        self, guild_id: int, user_id: int, fields: TermFields, *, previous_id: str | None = None
+    ) -> Saved | Refused:
+        """Define a term (or replace `previous_id`): checked by the term files' own rules, no spelling taken by
+        another published or server term, related terms that exist. Then it answers at once, and the server's
+        open gaps it answers are resolved."""
+        term = server_terms.check(fields)
+        if isinstance(term, list):
+            return Refused(tuple(term))
+        overlay = await self.prepare(guild_id)
+        taken = _taken(self.catalog.index, term) or (overlay and _taken(overlay.index, term, but=previous_id))
+        if taken is not None:
+            return Refused(
+                (
+                    _problem(
+                        f"«{taken[1]}» ya es un nombre o alias de «{taken[0].term}»",
+                        f"«{taken[1]}» is already a name or alias of «{taken[0].term}»",
+                    ),
+                ),
+                taken[0],
+            )
+        unknown = [name for name in fields.related_list() if _resolve(name, self.catalog.index, overlay) is None]
+        if unknown:
+            names = ", ".join(f"«{n}»" for n in unknown)
+            return Refused(
+                (
+                    _problem(
+                        f"'related' nombra {names}, que no es ningún término",
+                        f"'related' names {names}, which is no term",
+                    ),
+                )
+            )
+        at = self.clock().isoformat(timespec="seconds")
+        await self.store.save(guild_id, term.id, fields.to_dict(), user_id, at, previous_id=previous_id)
+        self._overlays.pop(guild_id, None)
+        overlay = await self.prepare(guild_id)
+        resolved = await resolve_answered(overlay.index, self.gaps, guild_id=guild_id) if overlay else []
+        return Saved(
+            overlay.glossary.get(term.id) if overlay and overlay.glossary.get(term.id) else term, len(resolved)
+        )
+
+    async def retire(self, guild_id: int, user_id: int, term_id: str) -> bool:
+        """The term stops answering; its history stays."""
+        done = await self.store.retire(guild_id, term_id, user_id, self.clock().isoformat(timespec="seconds"))
+        self._overlays.pop(guild_id, None)
+        return done
+
+    async def get(self, guild_id: int, term_id: str) -> ServerTermRow | None:
+        return await self.store.get(guild_id, term_id)
+
+    async def history(self, guild_id: int, term_id: str) -> list[ServerTermVersion]:
+        return await self.store.versions(guild_id, term_id)
+
+
+def _taken(index: SearchIndex, term: Term, *, but: str | None = None) -> tuple[Term, str] | None:
+    """The term (other than `but`) that one of `term`'s spellings already names exactly, with that spelling."""
+    for spelling in term.spellings():
+        found = index.lookup(spelling)
+        if isinstance(found, Found) and found.exact and found.term.id not in (but, None):
+            return found.term, spelling
+    return None
+
+
+def _resolve(name: str, published: SearchIndex, overlay: Overlay | None) -> str | None:
+    for index in (published, overlay.index if overlay else None):
+        if index is not None:
+            found = index.lookup(name)
+            if isinstance(found, Found) and found.exact:
+                return found.term.id
+    return None
+
+
+def _with_related(term: Term, row: ServerTermRow, published: SearchIndex, own: SearchIndex) -> Term:
+    names = TermFields.from_dict(row.fields).related_list()
+    ids = []
+    for name in names:
+        for index in (published, own):
+            found = index.lookup(name)
+            if isinstance(found, Found) and found.exact and found.term.id != term.id:
+                ids.append(found.term.id)
+                break
+    source = f"servidor:{row.guild_id}"
+    return Term(
+        term.id,
+        term.term,
+        term.definition,
+        term.category,
+        term.en,
+        term.aliases,
+        tuple(dict.fromkeys(ids)),
+        term.links,
+        source,
+    )

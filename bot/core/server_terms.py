@@ -1,0 +1,80 @@
+"""A server's own term, as a moderator typed it in Discord: validated by the loader's own rules (the same code
+that checks the term files: lengths, the whole card within Discord's limits, invisible characters, YAML-proof
+text), by turning the fields into a one-term file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import yaml
+
+from bot.core.errors import GlossaryError, Problem
+from bot.core.loader import META_FILE, load_glossary_from_texts
+from bot.core.model import Term
+
+SERVER_CATEGORY = "Términos del servidor"
+FILE_NAME = "servidor.yaml"
+FIELD_NAMES = ("term", "definition", "en", "aliases", "related")
+_META = "title: Glosario IA\nsubtitle: Términos del servidor\nlanguage: es\n"
+
+
+@dataclass(frozen=True, slots=True)
+class TermFields:
+    """What the form holds, as typed (aliases and related terms comma-separated)."""
+
+    term: str
+    definition: str
+    en: str = ""
+    aliases: str = ""
+    related: str = ""
+
+    def alias_list(self) -> list[str]:
+        return _split(self.aliases)
+
+    def related_list(self) -> list[str]:
+        return _split(self.related)
+
+    def to_dict(self) -> dict[str, str]:
+        return {
+            "term": self.term,
+            "definition": self.definition,
+            "en": self.en,
+            "aliases": self.aliases,
+            "related": self.related,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TermFields:
+        return cls(**{name: str(data.get(name) or "") for name in FIELD_NAMES})
+
+
+def _split(text: str) -> list[str]:
+    return list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+
+
+def entry(fields: TermFields, related_names: list[str] | None = None) -> dict:
+    """The term as an entry of a term file (what `validate` and the published glossary read)."""
+    data: dict = {"term": fields.term.strip(), "definition": fields.definition.strip()}
+    if fields.en.strip():
+        data["en"] = fields.en.strip()
+    if fields.alias_list():
+        data["aliases"] = fields.alias_list()
+    if related_names:
+        data["related"] = related_names
+    return data
+
+
+def term_file(entries: list[dict], category: str = SERVER_CATEGORY) -> str:
+    """A term file in the published format, with these entries."""
+    return yaml.safe_dump({"category": category, "terms": entries}, allow_unicode=True, sort_keys=False, width=100)
+
+
+def check(fields: TermFields) -> Term | list[Problem]:
+    """The term the fields make, or every problem with them (each in Spanish and English, without file and
+    line: the form is the file). Related terms are the caller's to resolve: they may be published terms."""
+    try:
+        glossary = load_glossary_from_texts([(META_FILE, _META), (FILE_NAME, term_file([entry(fields)]))])
+    except GlossaryError as exc:
+        return list(exc.problems)
+    (term,) = glossary.terms
+    return term

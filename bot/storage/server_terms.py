@@ -1,0 +1,99 @@
+"""SQLite store of the servers' own terms: the ServerTermStore of bot.storage.interfaces."""
+
+from __future__ import annotations
+
+import json
+
+from bot.storage.db import Database
+from bot.storage.records import ServerTermRow, ServerTermVersion
+
+_COLUMNS = "guild_id, term_id, fields, author_id, created_at, updated_by, updated_at, retired_at"
+
+
+def _row(row: tuple) -> ServerTermRow:
+    guild_id, term_id, fields, *rest = row
+    return ServerTermRow(guild_id, term_id, json.loads(fields), *rest)
+
+
+class SqliteServerTermStore:
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def terms(self, guild_id: int) -> list[ServerTermRow]:
+        sql = (
+            f"SELECT {_COLUMNS} FROM server_terms WHERE guild_id = ? AND retired_at IS NULL "
+            "ORDER BY created_at, term_id"
+        )
+        return [_row(r) for r in await (await self.db.reader.execute(sql, (guild_id,))).fetchall()]
+
+    async def get(self, guild_id: int, term_id: str) -> ServerTermRow | None:
+        sql = f"SELECT {_COLUMNS} FROM server_terms WHERE guild_id = ? AND term_id = ?"
+        row = await (await self.db.reader.execute(sql, (guild_id, term_id))).fetchone()
+        return _row(row) if row else None
+
+    async def save(
+        self, guild_id: int, term_id: str, fields: dict[str, str], by_user: int, at: str, *, previous_id: str | None
+    ) -> None:
+        text = json.dumps(fields, ensure_ascii=False)
+        conn = self.db.conn
+        async with self.db.transaction():
+            author, created = by_user, at
+            if previous_id is not None:
+                old = await (
+                    await conn.execute(
+                        "SELECT author_id, created_at FROM server_terms WHERE guild_id = ? AND term_id = ?",
+                        (guild_id, previous_id),
+                    )
+                ).fetchone()
+                if old is not None:
+                    author, created = old
+                if previous_id != term_id:  # renamed: its history moves with it
+                    await conn.execute(
+                        "DELETE FROM server_terms WHERE guild_id = ? AND term_id = ?", (guild_id, previous_id)
+                    )
+                    await conn.execute(
+                        "UPDATE server_term_versions SET term_id = ? WHERE guild_id = ? AND term_id = ?",
+                        (term_id, guild_id, previous_id),
+                    )
+            await conn.execute(
+                f"INSERT INTO server_terms ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL) "
+                "ON CONFLICT (guild_id, term_id) DO UPDATE SET fields = excluded.fields, "
+                "updated_by = excluded.updated_by, updated_at = excluded.updated_at, retired_at = NULL",
+                (guild_id, term_id, text, author, created, by_user, at),
+            )
+            await self._version(guild_id, term_id, "created" if previous_id is None else "edited", text, by_user, at)
+
+    async def retire(self, guild_id: int, term_id: str, by_user: int, at: str) -> bool:
+        async with self.db.transaction():
+            cursor = await self.db.conn.execute(
+                "UPDATE server_terms SET retired_at = ?, updated_by = ?, updated_at = ? "
+                "WHERE guild_id = ? AND term_id = ? AND retired_at IS NULL",
+                (at, by_user, at, guild_id, term_id),
+            )
+            if cursor.rowcount == 0:
+                return False
+            row = await (
+                await self.db.conn.execute(
+                    "SELECT fields FROM server_terms WHERE guild_id = ? AND term_id = ?", (guild_id, term_id)
+                )
+            ).fetchone()
+            await self._version(guild_id, term_id, "retired", row[0], by_user, at)
+        return True
+
+    async def versions(self, guild_id: int, term_id: str) -> list[ServerTermVersion]:
+        rows = await (
+            await self.db.reader.execute(
+                "SELECT version, action, fields, by_user, at FROM server_term_versions "
+                "WHERE guild_id = ? AND term_id = ? ORDER BY version",
+                (guild_id, term_id),
+            )
+        ).fetchall()
+        return [ServerTermVersion(v, action, json.loads(fields), by, at) for v, action, fields, by, at in rows]
+
+    async def _version(self, guild_id: int, term_id: str, action: str, fields: str, by_user: int, at: str) -> None:
+        await self.db.conn.execute(
+            "INSERT INTO server_term_versions (guild_id, term_id, version, action, fields, by_user, at) "
+            "SELECT ?, ?, COALESCE(MAX(version), 0) + 1, ?, ?, ?, ? FROM server_term_versions "
+            "WHERE guild_id = ? AND term_id = ?",
+            (guild_id, term_id, action, fields, by_user, at, guild_id, term_id),
+        )

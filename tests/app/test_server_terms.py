@@ -1,0 +1,96 @@
+"""A server's own terms through the application (no Discord): a real SQLite file, the shipped glossary."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.app.application import Application
+from bot.app.catalog import load_catalog
+from bot.app.lookups import Asker
+from bot.app.server_terms import Refused, Saved
+from bot.config import Settings
+from bot.core.search import Found, NotFound
+from bot.core.server_terms import TermFields
+from bot.core.status import GapStatus
+from tests.conftest import SHIPPED
+
+NOW = datetime(2026, 12, 3, 10, 0, tzinfo=UTC)
+GUILD, OTHER = 7, 8
+NEBULA = TermFields(
+    term="Clúster Nebula",
+    definition="El clúster de GPUs del equipo, con 64 A100, donde se lanzan los entrenamientos distribuidos.",
+    en="Nebula cluster",
+    aliases="nebula, el clúster",
+    related="Horovod",
+)
+
+
+async def open_app(tmp_path) -> Application:
+    settings = Settings(data_dir=SHIPPED, database_url=f"sqlite:///{tmp_path / 'g.db'}")
+    app = await Application.open(settings, load_catalog(SHIPPED), clock=lambda: NOW)
+    await app.start()
+    return app
+
+
+@pytest.fixture
+async def app(tmp_path):
+    application = await open_app(tmp_path)
+    yield application
+    assert await application.close() == []
+
+
+async def ask(app: Application, guild_id: int, query: str):
+    await app.server_terms.prepare(guild_id)
+    return app.lookups.lookup(Asker(guild_id, 1), query)
+
+
+async def test_a_defined_term_answers_at_once_in_its_server_only_and_resolves_its_gap(app):
+    assert isinstance((await ask(app, GUILD, "nebula")).result, NotFound)  # asked before it existed: a gap
+    await asyncio.wait_for(app.writer.drain(), 10)
+    saved = await app.server_terms.save(GUILD, 42, NEBULA)
+    assert isinstance(saved, Saved) and saved.resolved == 1
+    answer = await ask(app, GUILD, "nebula")
+    assert isinstance(answer.result, Found) and answer.result.term.term == "Clúster Nebula"
+    assert answer.is_server_term(answer.result.term) and answer.result.term.related == ("horovod",)
+    assert isinstance((await ask(app, GUILD, "cluster nebla")).result, Found)  # typos forgiven as usual
+    assert isinstance((await ask(app, OTHER, "nebula")).result, NotFound)  # another server never sees it
+    assert [c.id for c in app.lookups.complete("nebu", GUILD)][:1] == [answer.result.term.id]
+    assert (await app.review.page(GUILD, GapStatus.OPEN, "count", 0)).total == 0
+
+
+async def test_bad_fields_and_taken_names_are_refused_with_every_problem(app):
+    refused = await app.server_terms.save(GUILD, 42, TermFields(term="Horovod", definition="Otra cosa."))
+    assert isinstance(refused, Refused) and refused.taken_by.id == "horovod"
+    empty = await app.server_terms.save(GUILD, 42, TermFields(term="Algo", definition="  ", related="No existe"))
+    assert isinstance(empty, Refused) and "'definition' está vacío" in empty.problems[0].message
+    long = await app.server_terms.save(GUILD, 42, TermFields(term="Largo", definition="x" * 5000))
+    assert isinstance(long, Refused) and "Discord admite 4096" in long.problems[0].message
+    unknown = await app.server_terms.save(GUILD, 42, TermFields(term="Algo", definition="Algo.", related="No existe"))
+    assert isinstance(unknown, Refused) and "«No existe»" in unknown.problems[0].message
+    assert await app.stores.server_terms.terms(GUILD) == []  # nothing refused was stored
+
+
+async def test_edit_keeps_every_version_and_retire_stops_the_answers(app):
+    saved = await app.server_terms.save(GUILD, 42, NEBULA)
+    edited = TermFields(**{**NEBULA.to_dict(), "definition": "El clúster de GPUs del equipo (128 A100)."})
+    assert isinstance(await app.server_terms.save(GUILD, 43, edited, previous_id=saved.term.id), Saved)
+    assert "128 A100" in (await ask(app, GUILD, "nebula")).result.term.definition
+    assert await app.server_terms.retire(GUILD, 44, saved.term.id) is True
+    assert isinstance((await ask(app, GUILD, "nebula")).result, NotFound)
+    history = await app.server_terms.history(GUILD, saved.term.id)
+    assert [(v.action, v.by_user) for v in history] == [("created", 42), ("edited", 43), ("retired", 44)]
+    assert await app.server_terms.retire(GUILD, 44, saved.term.id) is False  # already retired
+
+
+async def test_a_restart_keeps_the_servers_terms(tmp_path):
+    first = await open_app(tmp_path)
+    await first.server_terms.save(GUILD, 42, NEBULA)
+    assert await first.close() == []
+    again = await open_app(tmp_path)
+    try:
+        assert isinstance((await ask(again, GUILD, "el clúster")).result, Found)
+    finally:
+        await again.close()
