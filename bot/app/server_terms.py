@@ -15,6 +15,7 @@ from bot.app.glossary import resolve_answered
 from bot.core import server_terms
 from bot.core.errors import Problem
 from bot.core.model import Glossary, Term
+from bot.core.normalize import normalize
 from bot.core.search import Found, SearchIndex
 from bot.core.server_terms import TermFields
 from bot.storage.interfaces import GapStore, ServerTermStore
@@ -78,7 +79,13 @@ class ServerTerms:
         if found is not None and found[0] is self.catalog.current:
             self._overlays.move_to_end(guild_id)
             return found[1]
-        overlay = await self._build(guild_id)
+        try:
+            overlay = await self._build(guild_id)
+        except Exception:  # the database failing must not stop the published glossary from answering
+            log.warning(
+                "could not read the terms of guild %s; answering with the published ones", guild_id, exc_info=True
+            )
+            return None
         self._overlays[guild_id] = (self.catalog.current, overlay)
         self._overlays.move_to_end(guild_id)
         while len(self._overlays) > self.MAX_OVERLAYS:
@@ -159,7 +166,16 @@ class ServerTerms:
         return done
 
     async def get(self, guild_id: int, term_id: str) -> ServerTermRow | None:
-        return await self.store.get(guild_id, term_id)
+        """A term of this server that is in service (None for a retired or unknown one)."""
+        row = await self.store.get(guild_id, term_id)
+        return row if row is not None and row.retired_at is None else None
+
+    async def names(self, guild_id: int, current: str, *, retired: bool = False) -> list[tuple[str, str]]:
+        """(id, name) of the server's terms whose name contains what was typed (for autocomplete), 25 at most."""
+        needle = normalize(current)
+        rows = await self.store.terms(guild_id, retired=retired)
+        found = [(r.term_id, r.fields.get("term", r.term_id)) for r in rows]
+        return [(i, name) for i, name in found if needle in normalize(name)][:25]
 
     async def history(self, guild_id: int, term_id: str) -> list[ServerTermVersion]:
         return await self.store.versions(guild_id, term_id)

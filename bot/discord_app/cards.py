@@ -4,13 +4,15 @@ dropped when a reload swaps the glossary."""
 from __future__ import annotations
 
 from collections import OrderedDict
+from datetime import datetime
 
 import discord
 
 from bot.app.catalog import Catalog, CatalogHolder
-from bot.core.model import Term
-from bot.discord_app.embeds import term_embed
-from bot.discord_app.i18n import language
+from bot.app.server_terms import Overlay
+from bot.core.model import Glossary, Term
+from bot.discord_app.embeds import fit, term_embed
+from bot.discord_app.i18n import language, t
 from bot.discord_app.views import related_view
 
 Card = tuple[discord.Embed, discord.ui.View | None]
@@ -23,6 +25,19 @@ class CardCache:
         self.holder = holder
         self._made_from: Catalog | None = None
         self._cards: OrderedDict[tuple[str, str], Card] = OrderedDict()
+
+    def card_for(self, term: Term, overlay: Overlay | None, locale: object) -> Card:
+        """A published term's card (from the cache), or a server term's (built each time: it names its author)."""
+        if overlay is None or overlay.glossary.get(term.id) is not term:
+            return self.card(term, locale)
+        both = _Both(self.holder.glossary, overlay.glossary)
+        embed = term_embed(term, both, locale)  # type: ignore[arg-type]
+        row = overlay.rows.get(term.id)
+        if row is not None:
+            when = _date(row.created_at)
+            value = t(locale, "st_card_value", user=row.author_id, date=when)
+            embed.add_field(name=t(locale, "st_card_field"), value=value, inline=False)
+        return fit(embed), related_view(term, both)  # type: ignore[arg-type]
 
     def card(self, term: Term, locale: object) -> Card:
         """The term's embed and buttons (shared objects: never modify them)."""
@@ -40,3 +55,21 @@ class CardCache:
         else:
             cards.move_to_end(key)
         return found
+
+
+class _Both:
+    """The published glossary and a server's terms, for what a server term's card names (its related terms)."""
+
+    def __init__(self, published: Glossary, own: Glossary) -> None:
+        self.published, self.own = published, own
+        self.title, self.subtitle = published.title, published.subtitle
+
+    def get(self, term_id: str) -> Term | None:
+        return self.published.get(term_id) or self.own.get(term_id)
+
+
+def _date(iso: str) -> str:
+    try:
+        return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:D>"
+    except ValueError:
+        return iso

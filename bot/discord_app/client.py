@@ -16,6 +16,7 @@ from bot.discord_app import cogs
 from bot.discord_app.cards import CardCache
 from bot.discord_app.guard import Guard, validate_interactions
 from bot.discord_app.sync import CommandSync
+from bot.discord_app.term_form import Drafts
 from bot.discord_app.translator import GlossaryTranslator
 from bot.discord_app.views import NO_MENTIONS
 
@@ -46,6 +47,7 @@ class GlossaryBot(commands.Bot):
         )
         self.app = app
         self.cards = CardCache(app.catalog)
+        self.drafts = Drafts()  # server-term forms a save refused, for their authors to fix
         self.guard = Guard(self.is_closed)
         self.commands_sync = CommandSync(self.tree, app.stores.meta)
         self.auto_sync = auto_sync  # `glosario-bot sync` publishes by itself, once

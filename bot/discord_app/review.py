@@ -11,9 +11,12 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.app.review import PAGE_SIZE, GapPage, GapReview
+from bot.core.server_terms import TermFields
 from bot.core.status import GapStatus
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
 from bot.discord_app.i18n import t
+from bot.discord_app.permissions import moderator_or_denied
+from bot.discord_app.term_form import TermModal
 from bot.discord_app.views import NO_MENTIONS, render_only
 from bot.storage.errors import DatabaseBusy, within_a_second
 
@@ -51,37 +54,6 @@ class ListState:
 
     def turned(self, by: int) -> ListState:
         return ListState(max(self.page + by, 0), self.order, self.status)
-
-
-async def is_moderator(bot: GlossaryBot, interaction: discord.Interaction) -> bool:
-    """Manage Messages, or the editor role this server chose. default_permissions is only Discord's hint."""
-    if interaction.guild is None:
-        return False
-    if interaction.permissions.manage_messages or interaction.permissions.manage_guild:
-        return True
-    role_id = await bot.app.roles.editor_role(interaction.guild.id)
-    roles = getattr(interaction.user, "roles", [])
-    return role_id is not None and any(role.id == role_id for role in roles)
-
-
-async def moderator_or_denied(interaction: discord.Interaction[GlossaryBot]) -> bool:
-    """True for a moderator; anyone else gets the short private refusal."""
-    if await is_moderator(interaction.client, interaction):
-        return True
-    await deny(interaction)
-    return False
-
-
-async def manages_server(interaction: discord.Interaction) -> bool:
-    """Manage Server (the term of the day, the editor role); anyone else gets the short private refusal."""
-    if interaction.permissions.manage_guild:
-        return True
-    await deny(interaction, "admin_denied_guild")
-    return False
-
-
-async def deny(interaction: discord.Interaction, key: str = "admin_denied") -> None:
-    await interaction.response.send_message(t(interaction.locale, key), ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 def _plural(locale: object, key: str, n: int) -> str:
@@ -163,6 +135,7 @@ def gaps_items(page: GapPage, locale: object) -> list[discord.ui.Item]:
         if page.status == GapStatus.OPEN:
             items.append(ActSelect("ignore", state, t(locale, "gaps_ignore"), options, many=True))
             items.append(ActSelect("resolve", state, t(locale, "gaps_resolve"), options, many=False))
+            items.append(ActSelect("define", state, t(locale, "gaps_define"), options, many=False))
         else:
             items.append(ActSelect("reopen", state, t(locale, "gaps_reopen"), options, many=True))
     return items
@@ -202,7 +175,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
 
 class ActSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"glosario:gapact:(?P<action>ignore|resolve|reopen):" + ListState.PATTERN,
+    template=r"glosario:gapact:(?P<action>ignore|resolve|reopen|define):" + ListState.PATTERN,
 ):
     def __init__(
         self,
@@ -240,8 +213,11 @@ class ActSelect(
     async def _act(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         ids = gap_ids((interaction.data or {}).get("values", []))
         review, guild_id, loc = interaction.client.app.review, interaction.guild_id, interaction.locale
-        if self.action == "resolve":
+        if self.action in ("resolve", "define"):
             gap = await review.get(guild_id, ids[0]) if ids else None
+            if gap is not None and self.action == "define":  # the most asked spelling as the name
+                await interaction.response.send_modal(TermModal(loc, TermFields(gap.sample, "")))
+                return
             if gap is not None:
                 await interaction.response.send_modal(ResolveModal(gap.id, gap.sample, self.state, loc))
                 return

@@ -131,13 +131,14 @@ async def show_term(interaction: discord.Interaction[GlossaryBot], term_id: str,
     """Answer with a term's card (counted as a lookup): "edit" (in place of the clicked message), "private" or
     "public" (a new message). A term a reload removed gets a short private note instead. Returns the term shown."""
     bot = interaction.client
+    await bot.app.server_terms.prepare(interaction.guild_id or 0)
     term = bot.app.lookups.open(asker(interaction), term_id)
     if term is None:
         await interaction.response.send_message(
             t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
         )
         return None
-    embed, view = bot.cards.card(term, interaction.locale)
+    embed, view = bot.cards.card_for(term, bot.app.lookups.overlay(interaction.guild_id or 0), interaction.locale)
     if how == "edit":
         await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
     else:

@@ -127,8 +127,8 @@ class RoleStore(Protocol):
 class ServerTermStore(Protocol):
     """A server's own terms, with every version kept."""
 
-    async def terms(self, guild_id: int) -> list[ServerTermRow]:
-        """The server's terms in service (not retired), oldest first."""
+    async def terms(self, guild_id: int, *, retired: bool = False) -> list[ServerTermRow]:
+        """The server's terms in service, oldest first (with `retired`, the retired ones too)."""
         ...
 
     async def get(self, guild_id: int, term_id: str) -> ServerTermRow | None: ...

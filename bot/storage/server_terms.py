@@ -19,10 +19,11 @@ class SqliteServerTermStore:
     def __init__(self, db: Database):
         self.db = db
 
-    async def terms(self, guild_id: int) -> list[ServerTermRow]:
+    async def terms(self, guild_id: int, *, retired: bool = False) -> list[ServerTermRow]:
         sql = (
-            f"SELECT {_COLUMNS} FROM server_terms WHERE guild_id = ? AND retired_at IS NULL "
-            "ORDER BY created_at, term_id"
+            f"SELECT {_COLUMNS} FROM server_terms WHERE guild_id = ?"
+            + ("" if retired else " AND retired_at IS NULL")
+            + " ORDER BY created_at, term_id"
         )
         return [_row(r) for r in await (await self.db.reader.execute(sql, (guild_id,))).fetchall()]
 

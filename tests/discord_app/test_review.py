@@ -88,7 +88,7 @@ async def test_pages_through_25_gaps_ignores_one_and_resolves_one_naming_its_ter
     data = reply["data"]
     assert data["embeds"][0]["footer"]["text"] == "Página 1 de 3 · 25 en total"
     assert data["embeds"][0]["description"].count("\n") == 9  # ten entries
-    prev, nxt, ignore, resolve = buttons_and_selects(data)
+    prev, nxt, ignore, resolve, _define = buttons_and_selects(data)
     assert prev["disabled"] is True and nxt["custom_id"] == "glosario:gaps:1:count:open"
     page2 = await fake.response(await fake.click(message_of(data), nxt["custom_id"], permissions=MODERATOR))
     assert page2["type"] == 7 and page2["data"]["embeds"][0]["footer"]["text"] == "Página 2 de 3 · 25 en total"

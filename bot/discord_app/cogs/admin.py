@@ -18,16 +18,8 @@ from bot.core.errors import GlossaryError
 from bot.core.status import GapStatus, Outcome
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within
 from bot.discord_app.i18n import t
-from bot.discord_app.review import (
-    ORDER_CHOICES,
-    STATUS_CHOICES,
-    ActSelect,
-    ListState,
-    PageButton,
-    manages_server,
-    moderator_or_denied,
-    render,
-)
+from bot.discord_app.permissions import manages_server, moderator_or_denied
+from bot.discord_app.review import ORDER_CHOICES, STATUS_CHOICES, ActSelect, ListState, PageButton, render
 from bot.discord_app.views import NO_MENTIONS
 
 if TYPE_CHECKING:

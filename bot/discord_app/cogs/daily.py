@@ -19,7 +19,7 @@ from bot.core.daily import DailyEntry, Schedule
 from bot.core.status import Days
 from bot.discord_app.embeds import term_embed
 from bot.discord_app.i18n import long_date, t
-from bot.discord_app.review import manages_server, moderator_or_denied
+from bot.discord_app.permissions import manages_server, moderator_or_denied
 from bot.discord_app.views import NO_MENTIONS, related_view
 from bot.storage.records import DailySettings
 

@@ -23,6 +23,7 @@ from bot.discord_app.views import (
 )
 
 if TYPE_CHECKING:
+    from bot.app.server_terms import ServerTerms
     from bot.discord_app.cards import CardCache
     from bot.discord_app.client import GlossaryBot
 
@@ -31,8 +32,8 @@ class LookupCog(commands.Cog):
     # Buttons on cards and suggestions, answered by custom_id even after a restart (used by every cog's cards).
     PERSISTENT = (TermButton, OpenButton, PickButton, UnsignedPickButton)
 
-    def __init__(self, bot: commands.Bot, lookups: Lookups, cards: CardCache) -> None:
-        self.bot, self.lookups, self.cards = bot, lookups, cards
+    def __init__(self, bot: commands.Bot, lookups: Lookups, terms: ServerTerms, cards: CardCache) -> None:
+        self.bot, self.lookups, self.terms, self.cards = bot, lookups, terms, cards
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.PERSISTENT)
@@ -44,12 +45,13 @@ class LookupCog(commands.Cog):
     @app_commands.describe(termino="El término que quieres consultar", privado="Solo tú verás la respuesta")
     async def termino(self, interaction: discord.Interaction, termino: str, privado: bool = False) -> None:
         # (The rate limit is the tree's, shared by every command and button.)
+        await self.terms.prepare(interaction.guild_id or 0)  # the server's own terms (from memory once loaded)
         answer = self.lookups.lookup(asker(interaction), termino)
         loc, send = interaction.locale, interaction.response.send_message
         if answer is None:
             await send(t(loc, "empty_query"), ephemeral=True, allowed_mentions=NO_MENTIONS)
         elif isinstance(answer.result, Found):
-            embed, view = self.cards.card(answer.result.term, loc)
+            embed, view = self.cards.card_for(answer.result.term, answer.overlay, loc)
             await send(embed=embed, view=view or discord.utils.MISSING, ephemeral=privado, allowed_mentions=NO_MENTIONS)
         elif isinstance(answer.result, Ambiguous):
             view = suggestions_view(answer.result.candidates, answer.qhash, privado, self.lookups.sign)
@@ -60,8 +62,10 @@ class LookupCog(commands.Cog):
 
     @termino.autocomplete("termino")
     async def termino_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
-        return [app_commands.Choice(name=c.label, value=c.id) for c in self.lookups.complete(current)]
+        await self.terms.prepare(interaction.guild_id or 0)
+        choices = self.lookups.complete(current, interaction.guild_id or 0)
+        return [app_commands.Choice(name=c.label, value=c.id) for c in choices]
 
 
 async def setup(bot: GlossaryBot) -> None:
-    await bot.add_cog(LookupCog(bot, bot.app.lookups, bot.cards))
+    await bot.add_cog(LookupCog(bot, bot.app.lookups, bot.app.server_terms, bot.cards))

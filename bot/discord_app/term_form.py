@@ -1,0 +1,155 @@
+"""The form for a server's own term (a modal of five fields), what a save answers, and the "Fix" button that
+brings back what was typed when a save is refused (nothing typed is lost)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.app.server_terms import Refused, Saved
+from bot.core.server_terms import TermFields
+from bot.discord_app.embeds import COLOUR, LIMITS, fit, join_within, shorten
+from bot.discord_app.i18n import language, t
+from bot.discord_app.permissions import moderator_or_denied
+from bot.discord_app.views import NO_MENTIONS, ButtonsView
+from bot.storage.errors import within_a_second
+
+if TYPE_CHECKING:
+    from bot.discord_app.client import GlossaryBot
+
+log = logging.getLogger(__name__)
+DRAFT_SECONDS = 3600.0  # how long refused fields wait for their author to fix them
+MAX_DRAFTS = 1000
+
+
+class Drafts:
+    """Fields a save refused, per (server, member), for the "Fix" button: only their author gets them back."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[int, int], tuple[float, TermFields, str | None]] = {}
+
+    def keep(self, guild_id: int, user_id: int, fields: TermFields, previous_id: str | None) -> None:
+        now = time.monotonic()
+        if len(self._kept) >= MAX_DRAFTS:  # forget the expired ones; then the oldest
+            self._kept = {k: v for k, v in self._kept.items() if now - v[0] < DRAFT_SECONDS}
+            while len(self._kept) >= MAX_DRAFTS:
+                self._kept.pop(next(iter(self._kept)))
+        self._kept[(guild_id, user_id)] = (now, fields, previous_id)
+
+    def take(self, guild_id: int, user_id: int) -> tuple[TermFields, str | None] | None:
+        found = self._kept.pop((guild_id, user_id), None)
+        if found is None or time.monotonic() - found[0] >= DRAFT_SECONDS:
+            return None
+        return found[1], found[2]
+
+
+class TermModal(discord.ui.Modal):
+    """New term, edit, or a gap to define: one form. Whoever submits it is checked like the command."""
+
+    def __init__(self, locale: object, fields: TermFields | None = None, previous_id: str | None = None) -> None:
+        fields = fields or TermFields("", "")
+        key = "st_modal_edit" if previous_id else "st_modal_new"
+        super().__init__(title=t(locale, key)[:45], timeout=1800, custom_id="glosario:stform")
+        self.previous_id = previous_id
+
+        def box(label: str, value: str, limit: int, *, long: bool = False, required: bool = False):
+            item = discord.ui.TextInput(
+                label=t(locale, label)[:45],
+                style=discord.TextStyle.paragraph if long else discord.TextStyle.short,
+                default=value[:limit] or None,
+                max_length=limit,
+                required=required,
+            )
+            self.add_item(item)
+            return item
+
+        self.name = box("st_name", fields.term, 256, required=True)
+        self.definition = box("st_definition", fields.definition, 4000, long=True, required=True)
+        self.en = box("st_en", fields.en, 256)
+        self.aliases = box("st_aliases", fields.aliases, 1000)
+        self.related = box("st_related", fields.related, 1000)
+
+    def fields(self) -> TermFields:
+        values = (self.name, self.definition, self.en, self.aliases, self.related)
+        return TermFields(*((item.value or "") for item in values))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await moderator_or_denied(interaction)
+
+    async def on_error(self, interaction: discord.Interaction[GlossaryBot], error: Exception, /) -> None:
+        await interaction.client.guard.on_interaction_error(interaction, error)
+
+    async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        bot, fields, guild_id = interaction.client, self.fields(), interaction.guild_id or 0
+        saved = await within_a_second(
+            bot.app.server_terms.save(guild_id, interaction.user.id, fields, previous_id=self.previous_id)
+        )
+        if isinstance(saved, Saved):
+            await answer_saved(interaction, saved)
+        else:
+            bot.drafts.keep(guild_id, interaction.user.id, fields, self.previous_id)
+            await answer_refused(interaction, saved, fields)
+
+
+async def answer_saved(interaction: discord.Interaction[GlossaryBot], saved: Saved) -> None:
+    loc, bot = interaction.locale, interaction.client
+    key = "st_saved_resolved" if saved.resolved else "st_saved"
+    text = t(loc, key, term=discord.utils.escape_markdown(saved.term.term), count=saved.resolved)
+    overlay = bot.app.lookups.overlay(interaction.guild_id or 0)
+    embed, view = bot.cards.card_for(saved.term, overlay, loc)
+    await interaction.response.send_message(
+        text, embed=embed, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=NO_MENTIONS
+    )
+
+
+async def answer_refused(interaction: discord.Interaction, refused: Refused, fields: TermFields) -> None:
+    """Every problem, what was typed (in an embed, so nothing is lost), and the button that brings the form back."""
+    loc = interaction.locale
+    english = language(loc) == "en"
+    problems = [f"• {p.english if english else p.message}" for p in refused.problems]
+    if refused.taken_by is not None and refused.taken_by.source.startswith("servidor:"):
+        problems.append(t(loc, "st_taken_server"))
+    text = join_within([t(loc, "st_refused"), *problems], 1900)
+    embed = discord.Embed(title=t(loc, "st_typed"), description=shorten(fields.definition or "—", 4000), colour=COLOUR)
+    for label, value in (("st_name", fields.term), ("st_en", fields.en), ("st_aliases", fields.aliases)):
+        if value:
+            embed.add_field(name=t(loc, label), value=shorten(value, LIMITS["field_value"]), inline=False)
+    if fields.related:
+        embed.add_field(name=t(loc, "st_related"), value=shorten(fields.related, LIMITS["field_value"]), inline=False)
+    view = ButtonsView([FixButton.rendered(t(loc, "st_fix"))])
+    await interaction.response.send_message(
+        text, embed=fit(embed), view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
+    )
+
+
+class FixButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:stfix"):
+    """Brings the refused form back, filled in as its author left it (to them only)."""
+
+    CUSTOM_ID = "glosario:stfix"
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="…", custom_id=self.CUSTOM_ID))
+
+    @classmethod
+    def rendered(cls, label: str) -> dict:
+        return {"type": 2, "style": 1, "label": label[:80], "custom_id": cls.CUSTOM_ID, "disabled": False}
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match, /):
+        return cls()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await moderator_or_denied(interaction)
+
+    async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        draft = interaction.client.drafts.take(interaction.guild_id or 0, interaction.user.id)
+        if draft is None:
+            await interaction.response.send_message(
+                t(interaction.locale, "st_no_draft"), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+            return
+        fields, previous_id = draft
+        await interaction.response.send_modal(TermModal(interaction.locale, fields, previous_id))

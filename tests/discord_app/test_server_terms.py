@@ -1,0 +1,123 @@
+"""A server's own terms through the fake Discord: the form, what /termino answers, gaps, history, isolation."""
+
+from __future__ import annotations
+
+from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS, Guild, message_of, snowflake
+
+MODERATOR = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES)
+FORM = {
+    "Nombre": "Clúster Nebula",
+    "Definición": "El clúster de GPUs del equipo, con 64 A100, donde se lanzan los entrenamientos distribuidos.",
+    "Nombre en inglés (opcional)": "Nebula cluster",
+    "Alias, separados por comas (opcional)": "nebula",
+    "Términos relacionados, por comas (opcional)": "Horovod",
+}
+
+
+async def ask(fake, query, guild=None, user_id=1):
+    return await fake.response(await fake.command("termino", {"termino": query}, guild=guild, user_id=user_id))
+
+
+async def open_form(fake, path="termino nuevo", options=None, permissions=MODERATOR, guild=None):
+    iid = await fake.command(f"glosario-admin {path}", options, permissions=permissions, guild=guild, user_id=900)
+    return await fake.response(iid)
+
+
+async def submit(fake, modal, values, permissions=MODERATOR, guild=None, user_id=900):
+    iid = await fake.submit_modal(modal["data"], values, permissions=permissions, guild=guild, user_id=user_id)
+    return await fake.response(iid)
+
+
+async def test_define_answers_in_that_server_only_and_resolves_the_gap(fake, bot, harness):
+    other = Guild(id=int(snowflake()), name="Otro equipo")
+    fake.guilds.append(other)
+    before = await ask(fake, "nebula")
+    assert "todavía no está en el glosario" in before["data"]["content"]  # a gap now
+    await harness.flushed(bot)
+    modal = await open_form(fake)
+    assert modal["type"] == 9 and len(modal["data"]["components"]) == 5
+    saved = await submit(fake, modal, FORM)
+    assert saved["data"]["flags"] & 64 and "resuelve 1 consulta(s)" in saved["data"]["content"]
+    card = (await ask(fake, "nebula"))["data"]
+    (embed,) = card["embeds"]
+    assert embed["title"] == "Clúster Nebula" and embed["fields"][-1]["name"] == "Término de este servidor"
+    assert "<@900>" in embed["fields"][-1]["value"]  # who added it (an embed never pings)
+    assert card["components"][0]["components"][0]["custom_id"] == "glosario:term:horovod"  # related: published
+    assert harness.rows("SELECT status, resolved_term FROM misses WHERE sample = 'nebula'") == [
+        ("resolved", "cluster-nebula")
+    ]
+    elsewhere = await ask(fake, "nebula", guild=other)
+    assert "todavía no está en el glosario" in elsewhere["data"]["content"]
+    choices = await fake.response(await fake.autocomplete("termino", "termino", "nebu"))
+    assert choices["data"]["choices"][0]["value"] == "cluster-nebula"
+
+
+async def test_a_refused_form_keeps_what_was_typed_and_only_its_author_gets_it_back(fake, bot):
+    modal = await open_form(fake)
+    refused = await submit(fake, modal, {**FORM, "Nombre": "Horovod"})  # a published term's name
+    data = refused["data"]
+    assert "No he guardado el término" in data["content"] and "«Horovod» ya es un nombre o alias" in data["content"]
+    assert data["embeds"][0]["description"] == FORM["Definición"]  # nothing typed is lost
+    (fix,) = [c for row in data["components"] for c in row["components"]]
+    stranger = await fake.response(
+        await fake.click(message_of(data), fix["custom_id"], permissions=MODERATOR, user_id=901)
+    )
+    assert "No tengo nada tuyo pendiente" in stranger["data"]["content"]
+    again = await fake.response(
+        await fake.click(message_of(data), fix["custom_id"], permissions=MODERATOR, user_id=900)
+    )
+    assert again["type"] == 9
+    values = {c["label"]: c.get("value") for row in again["data"]["components"] for c in row["components"]}
+    assert values["Nombre"] == "Horovod" and values["Definición"] == FORM["Definición"]
+
+
+async def test_edit_history_and_retire(fake, bot):
+    await submit(fake, await open_form(fake), FORM)
+    modal = await open_form(fake, "termino editar", {"termino": "cluster-nebula"})
+    assert modal["type"] == 9
+    await submit(fake, modal, {**FORM, "Definición": "El clúster de GPUs del equipo, ahora con 128 A100."})
+    assert "128 A100" in (await ask(fake, "nebula"))["data"]["embeds"][0]["description"]
+    retired = await open_form(fake, "termino retirar", {"termino": "cluster-nebula"})
+    assert "Retirado" in retired["data"]["content"]
+    assert "todavía no está en el glosario" in (await ask(fake, "nebula"))["data"]["content"]
+    history = (await open_form(fake, "termino historial", {"termino": "cluster-nebula"}))["data"]["embeds"][0]
+    assert [line.split(" · ")[1] for line in history["description"].splitlines() if line.startswith("**v")] == [
+        "retirado por <@900>",
+        "editado por <@900>",
+        "creado por <@900>",
+    ]
+
+
+async def test_members_cannot_define_even_with_a_forged_form(fake, bot, harness):
+    refused = await open_form(fake, permissions=MEMBER_PERMISSIONS)
+    assert "es para moderadores" in refused["data"]["content"]
+    modal = await open_form(fake)  # a moderator's form, submitted by a member
+    forged = await submit(fake, modal, FORM, permissions=MEMBER_PERMISSIONS, user_id=900)
+    assert "es para moderadores" in forged["data"]["content"]
+    assert harness.rows("SELECT COUNT(*) FROM server_terms") == [(0,)]
+
+
+async def test_a_restart_keeps_the_servers_terms(fake, harness):
+    bot = await harness.start()
+    await submit(fake, await open_form(fake), FORM)
+    await harness.stop(bot)
+    await harness.start()
+    assert (await ask(fake, "nebula"))["data"]["embeds"][0]["title"] == "Clúster Nebula"
+
+
+async def test_define_a_gap_from_the_pending_list(fake, bot, harness):
+    await ask(fake, "nebula")
+    await harness.flushed(bot)
+    listing = (await fake.response(await fake.command("glosario-admin pendientes", permissions=MODERATOR)))["data"]
+    define = [c for row in listing["components"] for c in row["components"]][-1]
+    assert define["placeholder"] == "Definir como término del servidor…"
+    modal = await fake.response(
+        await fake.click(
+            message_of(listing), define["custom_id"], permissions=MODERATOR, values=[define["options"][0]["value"]]
+        )
+    )
+    assert modal["type"] == 9
+    prefilled = {c["label"]: c.get("value") for row in modal["data"]["components"] for c in row["components"]}
+    assert prefilled["Nombre"] == "nebula"
+    saved = await submit(fake, modal, {**FORM, "Nombre": "nebula", "Alias, separados por comas (opcional)": ""})
+    assert "resuelve 1 consulta(s)" in saved["data"]["content"]
