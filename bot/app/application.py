@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.app.catalog import Catalog, CatalogHolder
@@ -18,6 +19,7 @@ from bot.app.review import GapReview
 from bot.app.server_terms import ServerTerms
 from bot.app.statistics import Statistics, server_statistics
 from bot.config import Settings
+from bot.core.model import Glossary
 from bot.storage import Stores, open_stores
 from bot.storage.records import LookupRecord, MissRecord, PickRecord, UnloggedRecord
 from bot.storage.writer import WriteQueue
@@ -58,7 +60,7 @@ class Application:
         self.lookups = Lookups(self.catalog, self.writer, salt, clock, server_terms=self.server_terms)
         self.glossary = GlossaryService(self.catalog, gaps, settings.data_dir, settings.cache_dir)
         self.review = GapReview(gaps, self.catalog)
-        self.daily = DailyPosts(stores.daily, self.catalog, clock)
+        self.daily = DailyPosts(stores.daily, self.catalog, clock, self.server_terms)
         self.roles = stores.roles
         self._flusher: asyncio.Task[None] | None = None
 
@@ -85,9 +87,15 @@ class Application:
             self.lookups.flush()
 
     async def statistics(self, guild_id: int) -> Statistics:
-        return await server_statistics(
-            self.catalog.glossary, self.stores.usage, self.stores.gaps, guild_id, self.clock()
-        )
+        """A server's figures, its own terms included (and those a published term now replaces, named)."""
+        published = self.catalog.glossary
+        overlay = await self.server_terms.prepare(guild_id)
+        glossary = published
+        if overlay is not None:
+            terms = (*published.terms, *overlay.glossary.terms)
+            glossary = Glossary(published.title, published.subtitle, published.language, terms)
+        stats = await server_statistics(glossary, self.stores.usage, self.stores.gaps, guild_id, self.clock())
+        return replace(stats, superseded=overlay.superseded) if overlay else stats
 
     def beat(self) -> None:
         """Record that the bot is connected right now (read by `glosario-bot health`)."""

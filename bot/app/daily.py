@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from bot.app.catalog import CatalogHolder
+from bot.app.server_terms import ServerTerms
 from bot.core import daily
 from bot.core.daily import DailyEntry, Schedule
-from bot.core.model import Term
+from bot.core.model import Glossary, Term
 from bot.storage.errors import DatabaseBusy, within_a_second
 from bot.storage.interfaces import DailyStore
 from bot.storage.records import DailyPost, DailySettings
@@ -28,6 +29,13 @@ class DailyStatus:
 
 
 @dataclass(frozen=True, slots=True)
+class DailyPick:
+    term: Term
+    entry: DailyEntry
+    glossary: Glossary  # what it was picked from (the published terms, and the server's own if it chose so)
+
+
+@dataclass(frozen=True, slots=True)
 class PostJob:
     """A post claimed for (guild, local date): nobody else will make it; mark it `posted` or `failed`."""
 
@@ -39,28 +47,47 @@ class PostJob:
 
 
 class DailyPosts:
-    def __init__(self, store: DailyStore, catalog: CatalogHolder, clock: Callable[[], datetime]) -> None:
-        self.store, self.catalog, self.clock = store, catalog, clock
+    def __init__(
+        self,
+        store: DailyStore,
+        catalog: CatalogHolder,
+        clock: Callable[[], datetime],
+        server_terms: ServerTerms | None = None,
+    ) -> None:
+        self.store, self.catalog, self.clock, self.server_terms = store, catalog, clock, server_terms
 
-    async def todays_term(self, guild_id: int, schedule: Schedule | None = None) -> tuple[Term, DailyEntry]:
-        """The term of the day for this guild (the same for the command and the post), recorded once. Without a
-        `schedule`, the guild's own one (UTC for a server without)."""
-        if schedule is None and guild_id:
-            settings = await self.store.settings(guild_id)
-            schedule = settings.schedule if settings else None
-        glossary = self.catalog.glossary
+    async def _glossary(self, guild_id: int, settings: DailySettings | None) -> Glossary:
+        """The published glossary, with the server's own terms when the server chose to include them."""
+        published = self.catalog.glossary
+        if settings is None or not settings.server_terms or self.server_terms is None:
+            return published
+        overlay = await self.server_terms.prepare(guild_id)
+        if overlay is None:
+            return published
+        terms = (*published.terms, *overlay.glossary.terms)
+        return Glossary(published.title, published.subtitle, published.language, terms)
+
+    async def todays_term(self, guild_id: int) -> DailyPick:
+        """The term of the day for this guild (the same for the command and the post), recorded once, by the
+        guild's schedule (UTC for a server without one)."""
+        settings = await self.store.settings(guild_id) if guild_id else None
+        schedule = settings.schedule if settings else None
+        glossary = await self._glossary(guild_id, settings)
         day = daily.local_date(self.clock(), schedule)
         term, cycle = daily.pick(glossary, guild_id, day, await self.store.history(guild_id))
         try:
             entry = await within_a_second(self.store.record_pick(guild_id, DailyEntry(day, term.id, cycle)))
         except DatabaseBusy as exc:  # the pick is deterministic: answer now, it is recorded by the next caller
             log.warning("term of the day for guild %s answered without recording it: %s", guild_id, exc)
-            return term, DailyEntry(day, term.id, cycle)
-        return glossary.get(entry.term_id) or term, entry
+            return DailyPick(term, DailyEntry(day, term.id, cycle), glossary)
+        return DailyPick(glossary.get(entry.term_id) or term, entry, glossary)
 
-    async def configure(self, guild_id: int, channel_id: int, schedule: Schedule) -> datetime:
-        """Post every day (or weekday) at the schedule's time in a channel. Returns when the next post is."""
-        await self.store.configure(guild_id, channel_id, schedule)
+    async def configure(
+        self, guild_id: int, channel_id: int, schedule: Schedule, *, server_terms: bool = False
+    ) -> datetime:
+        """Post every day (or weekday) at the schedule's time in a channel (the server's own terms among the
+        published ones, if it wants). Returns when the next post is."""
+        await self.store.configure(guild_id, channel_id, schedule, server_terms=server_terms)
         last = await self.store.last_post(guild_id)
         return daily.next_post(self.clock(), schedule, last.day if last else None)
 

@@ -87,8 +87,11 @@ class Lookups:
         return Answer(result, catalog.glossary, key.qhash, overlay)
 
     def search(self, asker: Asker, text: str) -> list[SearchHit]:
-        """Terms whose text matches; a search that finds nothing is a gap too."""
+        """Terms whose text matches (the server's own too), best first; a search that finds nothing is a gap too."""
         hits = self.catalog.index.search(text)
+        overlay = self.overlay(asker.guild_id)
+        if overlay is not None:
+            hits = sorted([*overlay.index.search(text), *hits], key=lambda hit: -hit.score)
         if not hits and normalize(text):
             self._gap(asker, gap_key(text), None, "search")
         return hits
@@ -96,6 +99,17 @@ class Lookups:
     def overlay(self, guild_id: int) -> Overlay | None:
         """The server's own terms, if it has some and they are in memory (`ServerTerms.prepare` loads them)."""
         return self.server_terms.cached(guild_id) if self.server_terms and guild_id else None
+
+    def terms(self, guild_id: int) -> list[Term]:
+        """Every term a server sees: the published ones, then its own."""
+        overlay = self.overlay(guild_id)
+        return [*self.catalog.glossary.terms, *(overlay.glossary.terms if overlay else ())]
+
+    def mentioned(self, guild_id: int, text: str) -> list[Term]:
+        """The terms a message mentions ("Explicar términos"): published ones, then the server's own."""
+        overlay = self.overlay(guild_id)
+        found = self.catalog.mentions.find(text)
+        return found + [t for t in overlay.mentions.find(text) if t not in found] if overlay else found
 
     def complete(self, current: str, guild_id: int = 0) -> list[Choice]:
         """Autocomplete: the server's own terms that match first, then the published ones (25 at most)."""

@@ -9,11 +9,13 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 
 from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.glossary import resolve_answered
 from bot.core import server_terms
 from bot.core.errors import Problem
+from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary, Term
 from bot.core.normalize import normalize
 from bot.core.search import Found, SearchIndex
@@ -32,6 +34,11 @@ class Overlay:
     index: SearchIndex
     rows: dict[str, ServerTermRow] = field(default_factory=dict)  # by term id
     superseded: tuple[str, ...] = ()  # server terms a published term with the same name now replaces
+
+    @cached_property
+    def mentions(self) -> MentionFinder:
+        """ "Explicar términos" over the server's terms (built on first use)."""
+        return MentionFinder(self.glossary)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ class Statistics:
     most_looked_up: list[tuple[Term, int]]  # most first
     never_looked_up: list[Term]  # in glossary order
     top_gaps: list[Miss] = field(default_factory=list)  # the most asked open gaps
+    superseded: tuple[str, ...] = ()  # server terms a published term with the same name replaces
 
 
 def summarize(

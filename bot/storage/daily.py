@@ -12,7 +12,7 @@ from bot.storage.records import DailyPost, DailySettings
 
 _SETTINGS = (
     "guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz, daily_days, daily_error, "
-    "daily_error_at"
+    "daily_error_at, daily_server_terms"
 )
 
 
@@ -35,19 +35,31 @@ class SqliteDailyStore:
         ).fetchall()
         return [_settings(row) for row in rows]
 
-    async def configure(self, guild_id: int, channel_id: int, schedule: Schedule) -> None:
+    async def configure(
+        self, guild_id: int, channel_id: int, schedule: Schedule, *, server_terms: bool = False
+    ) -> None:
         async with self.db.transaction():
             await self.db.conn.execute(
                 """
                 INSERT INTO guild_settings
-                    (guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz, daily_days)
-                VALUES (?, 1, ?, ?, ?, ?, ?)
+                    (guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz, daily_days,
+                     daily_server_terms)
+                VALUES (?, 1, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (guild_id) DO UPDATE SET daily_enabled = 1, daily_channel_id = excluded.daily_channel_id,
                     daily_hour = excluded.daily_hour, daily_minute = excluded.daily_minute,
                     daily_tz = excluded.daily_tz, daily_days = excluded.daily_days,
+                    daily_server_terms = excluded.daily_server_terms,
                     daily_error = NULL, daily_error_at = NULL
                 """,
-                (guild_id, channel_id, schedule.hour, schedule.minute, schedule.tz, str(schedule.days)),
+                (
+                    guild_id,
+                    channel_id,
+                    schedule.hour,
+                    schedule.minute,
+                    schedule.tz,
+                    str(schedule.days),
+                    int(server_terms),
+                ),
             )
 
     async def disable(self, guild_id: int) -> bool:
@@ -136,9 +148,9 @@ class SqliteDailyStore:
 
 
 def _settings(row: tuple) -> DailySettings:
-    guild_id, enabled, channel_id, hour, minute, tz, days, error, error_at = row
+    guild_id, enabled, channel_id, hour, minute, tz, days, error, error_at, server_terms = row
     schedule = Schedule(hour, minute, tz, Days(days)) if hour is not None and minute is not None else None
-    return DailySettings(guild_id, bool(enabled), channel_id, schedule, error, error_at)
+    return DailySettings(guild_id, bool(enabled), channel_id, schedule, error, error_at, bool(server_terms))
 
 
 class SqliteRoleStore:

@@ -173,6 +173,7 @@ MIGRATIONS: list[str] = [
         at TEXT NOT NULL,
         PRIMARY KEY (guild_id, term_id, version)
     ) WITHOUT ROWID;
+    ALTER TABLE guild_settings ADD COLUMN daily_server_terms INTEGER NOT NULL DEFAULT 0;
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

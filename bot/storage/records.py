@@ -113,6 +113,7 @@ class DailySettings:
     schedule: Schedule | None
     error: str | None
     error_at: str | None
+    server_terms: bool = False  # the server's own terms may be the term of the day
 
 
 @dataclass(frozen=True, slots=True)

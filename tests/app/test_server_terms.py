@@ -94,3 +94,26 @@ async def test_a_restart_keeps_the_servers_terms(tmp_path):
         assert isinstance((await ask(again, GUILD, "el clúster")).result, Found)
     finally:
         await again.close()
+
+
+async def test_the_term_of_the_day_includes_the_servers_terms_only_when_it_chose_so(tmp_path):
+    from datetime import timedelta
+
+    from bot.core.daily import Schedule
+
+    clock = {"now": NOW}
+    settings = Settings(data_dir=SHIPPED, database_url=f"sqlite:///{tmp_path / 'g.db'}")
+    app = await Application.open(settings, load_catalog(SHIPPED), clock=lambda: clock["now"])
+    try:
+        saved = await app.server_terms.save(GUILD, 42, NEBULA)
+        picked = {}
+        for include in (False, True):
+            await app.daily.configure(GUILD, 5, Schedule(9, 0), server_terms=include)
+            seen = set()
+            for n in range(18):  # a whole cycle: 17 published terms, and the server's own
+                clock["now"] = NOW + timedelta(days=n + (100 if include else 0))
+                seen.add((await app.daily.todays_term(GUILD)).term.id)
+            picked[include] = seen
+        assert saved.term.id not in picked[False] and saved.term.id in picked[True]
+    finally:
+        await app.close()

@@ -121,3 +121,41 @@ async def test_define_a_gap_from_the_pending_list(fake, bot, harness):
     assert prefilled["Nombre"] == "nebula"
     saved = await submit(fake, modal, {**FORM, "Nombre": "nebula", "Alias, separados por comas (opcional)": ""})
     assert "resuelve 1 consulta(s)" in saved["data"]["content"]
+
+
+async def test_the_servers_terms_are_searched_listed_and_explained_there(fake, bot):
+    await submit(fake, await open_form(fake), FORM)
+    found = (await fake.response(await fake.command("glosario buscar", {"texto": "clúster GPUs"})))["data"]
+    assert "Clúster Nebula" in found["embeds"][0]["description"]
+    listed = await fake.response(await fake.command("glosario lista", {"categoria": "Términos del servidor"}))
+    assert "Clúster Nebula" in listed["data"]["embeds"][0]["description"]
+    explained = await fake.response(
+        await fake.message_command("Explicar términos", "¿Lanzo el job en nebula con Horovod?")
+    )
+    description = explained["data"]["embeds"][0]["description"]
+    assert "Horovod" in description and "Clúster Nebula" in description
+
+
+async def test_a_published_term_with_the_same_name_wins_and_moderators_are_told(fake, harness, tmp_path):
+    import shutil
+
+    from tests.conftest import SHIPPED
+
+    data = tmp_path / "glossary"
+    shutil.copytree(SHIPPED, data)
+    bot = await harness.start(data_dir=data)
+    await submit(fake, await open_form(fake), FORM)
+    (data / "extra.yaml").write_text(
+        "category: Infraestructura\nterms:\n  - term: Clúster Nebula\n    definition: El clúster publicado.\n"
+    )
+    iid = await fake.command("glosario-admin recargar", permissions=MODERATOR)
+    await fake.response(iid, 1)
+    card = (await ask(fake, "clúster nebula"))["data"]["embeds"][0]
+    assert card["description"] == "El clúster publicado." and card["fields"][-1]["name"] != "Término de este servidor"
+    stats = (await fake.response(await fake.command("glosario-admin estadisticas", permissions=MODERATOR)))["data"]
+    fields = {f["name"]: f["value"] for f in stats["embeds"][0]["fields"]}
+    assert (
+        fields["Términos del servidor que ahora sustituye el glosario publicado (ya no responden)"]
+        == "«Clúster Nebula»"
+    )
+    del bot

@@ -82,6 +82,9 @@ def stats_embed(stats: Statistics, loc: object) -> discord.Embed:
     embed.add_field(name=t(loc, "stats_gaps"), value=join_within(gaps, LIMITS["field_value"]) or none, inline=False)
     never = stats.never_looked_up
     embed.add_field(name=f"{t(loc, 'stats_never')} ({len(never)})", value=_names(never, 20) or none, inline=False)
+    if stats.superseded:
+        value = join_within([f"«{echo(name)}»" for name in stats.superseded], LIMITS["field_value"])
+        embed.add_field(name=t(loc, "stats_superseded"), value=value, inline=False)
     return fit(embed)
 
 

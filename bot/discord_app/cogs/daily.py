@@ -103,6 +103,7 @@ class DailyAdmin(app_commands.Group):
         hora="Hora local, HH:MM",
         zona="Zona horaria IANA (por defecto UTC)",
         dias="Qué días publicar",
+        propios="Incluir los términos propios de este servidor",
     )
     @app_commands.choices(
         dias=[
@@ -117,6 +118,7 @@ class DailyAdmin(app_commands.Group):
         hora: str,
         zona: str = "UTC",
         dias: str = Days.EVERY_DAY.value,
+        propios: bool = False,
     ) -> None:
         loc = interaction.locale
         parsed, zone = daily.parse_time(hora), daily.parse_zone(zona)
@@ -135,7 +137,7 @@ class DailyAdmin(app_commands.Group):
             await interaction.response.send_message(problem, ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
         schedule = Schedule(parsed[0], parsed[1], zone, Days(dias) if dias in set(Days) else Days.EVERY_DAY)
-        upcoming = await self.posts.configure(interaction.guild_id, channel.id, schedule)
+        upcoming = await self.posts.configure(interaction.guild_id, channel.id, schedule, server_terms=propios)
         time, days = f"{schedule.hour:02d}:{schedule.minute:02d}", t(loc, DAYS_NAMES[schedule.days])
         text = t(
             loc, "daily_configured", channel=channel.mention, time=time, zone=zone, days=days, next=_stamp(upcoming)
@@ -187,8 +189,8 @@ class DailyCog(commands.Cog):
 
     @app_commands.command(name="termino-del-dia", description="El término del día de este servidor")
     async def termino_del_dia(self, interaction: discord.Interaction) -> None:
-        term, entry = await self.posts.todays_term(interaction.guild_id or 0)
-        embed, view = daily_card(term, entry, self.posts.catalog.glossary, interaction.locale)
+        pick = await self.posts.todays_term(interaction.guild_id or 0)
+        embed, view = daily_card(pick.term, pick.entry, pick.glossary, interaction.locale)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
 
     # -- posting ----------------------------------------------------------------------------------
@@ -228,8 +230,9 @@ class DailyCog(commands.Cog):
             return await self._failed(job, t(locale, "daily_err_channel_gone", channel=f"<#{job.channel_id}>"))
         if missing := missing_permissions(channel, locale):
             return await self._failed(job, t(locale, "daily_err_perms", perms=missing, channel=channel.mention))
-        term, entry = await self.posts.todays_term(job.guild_id, job.schedule)
-        embed, view = daily_card(term, entry, self.posts.catalog.glossary, locale)
+        pick = await self.posts.todays_term(job.guild_id)
+        term = pick.term
+        embed, view = daily_card(term, pick.entry, pick.glossary, locale)
         try:
             message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
         except discord.Forbidden as exc:

@@ -20,6 +20,7 @@ from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, asker, s
 if TYPE_CHECKING:
     from bot.app.catalog import CatalogHolder
     from bot.app.lookups import Lookups
+    from bot.app.server_terms import ServerTerms
     from bot.core.model import Term
     from bot.discord_app.cards import CardCache
     from bot.discord_app.client import GlossaryBot
@@ -40,8 +41,8 @@ def category_value(category: str) -> str:
 class DiscoverCog(commands.Cog):
     glosario = app_commands.Group(name="glosario", description="Explora el glosario de IA")
 
-    def __init__(self, bot: commands.Bot, lookups: Lookups, cards: CardCache, guard: Guard) -> None:
-        self.bot, self.lookups, self.cards, self.guard = bot, lookups, cards, guard
+    def __init__(self, bot: commands.Bot, lookups: Lookups, terms: ServerTerms, cards: CardCache, guard: Guard) -> None:
+        self.bot, self.lookups, self.terms, self.cards, self.guard = bot, lookups, terms, cards, guard
         self.catalog: CatalogHolder = lookups.catalog
         self.explain_menu = app_commands.ContextMenu(name="Explicar términos", callback=self.explain)
 
@@ -58,6 +59,7 @@ class DiscoverCog(commands.Cog):
     @glosario.command(name="buscar", description="Busca términos por las palabras de su definición")
     @app_commands.describe(texto="Palabras a buscar")
     async def buscar(self, interaction: discord.Interaction, texto: str) -> None:
+        await self.terms.prepare(interaction.guild_id or 0)
         hits = self.lookups.search(asker(interaction), texto)  # a gap is logged before the reply
         loc = interaction.locale
         if not hits:
@@ -84,8 +86,10 @@ class DiscoverCog(commands.Cog):
     @glosario.command(name="lista", description="Todos los términos, por orden alfabético")
     @app_commands.describe(categoria="Solo los de esta categoría")
     async def lista(self, interaction: discord.Interaction, categoria: str | None = None) -> None:
-        glossary, loc = self.catalog.glossary, interaction.locale
-        categories = list(glossary.categories)
+        loc = interaction.locale
+        await self.terms.prepare(interaction.guild_id or 0)
+        every = self.lookups.terms(interaction.guild_id or 0)  # the server's own terms too
+        categories = list(dict.fromkeys(term.category for term in every))
         if categoria:
             wanted = [
                 c for c in categories if categoria in (c, category_value(c)) or normalize(c) == normalize(categoria)
@@ -102,7 +106,7 @@ class DiscoverCog(commands.Cog):
         terms = [
             term
             for category in sorted(categories, key=normalize)
-            for term in sorted((x for x in glossary if x.category == category), key=lambda x: normalize(x.term))
+            for term in sorted((x for x in every if x.category == category), key=lambda x: normalize(x.term))
         ]
         title = (
             t(loc, "list_title_category", category=categories[0], count=len(terms))
@@ -129,13 +133,17 @@ class DiscoverCog(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         needle = normalize(current)
-        names = [c for c in self.catalog.glossary.categories if needle in normalize(c)]
+        await self.terms.prepare(interaction.guild_id or 0)
+        every = self.lookups.terms(interaction.guild_id or 0)
+        names = [c for c in dict.fromkeys(term.category for term in every) if needle in normalize(c)]
         return [app_commands.Choice(name=shorten(c, 100), value=category_value(c)) for c in names[:25]]
 
     @glosario.command(name="aleatorio", description="Un término al azar")
     async def aleatorio(self, interaction: discord.Interaction) -> None:
-        term = random.choice(self.catalog.glossary.terms)
-        embed, view = self.cards.card(term, interaction.locale)
+        await self.terms.prepare(interaction.guild_id or 0)
+        term = random.choice(self.lookups.terms(interaction.guild_id or 0))
+        overlay = self.lookups.overlay(interaction.guild_id or 0)
+        embed, view = self.cards.card_for(term, overlay, interaction.locale)
         await interaction.response.send_message(
             embed=embed, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
         )
@@ -150,7 +158,8 @@ class DiscoverCog(commands.Cog):
     async def explain(self, interaction: discord.Interaction, message: discord.Message) -> None:
         """Message menu "Explicar términos": the glossary terms the message mentions, privately."""
         loc = interaction.locale
-        terms = self.catalog.mentions.find(message.content or "")
+        await self.terms.prepare(interaction.guild_id or 0)
+        terms = self.lookups.mentioned(interaction.guild_id or 0, message.content or "")
         if not terms:
             await interaction.response.send_message(
                 t(loc, "explain_none"), ephemeral=True, allowed_mentions=NO_MENTIONS
@@ -166,4 +175,4 @@ class DiscoverCog(commands.Cog):
 
 
 async def setup(bot: GlossaryBot) -> None:
-    await bot.add_cog(DiscoverCog(bot, bot.app.lookups, bot.cards, bot.guard))
+    await bot.add_cog(DiscoverCog(bot, bot.app.lookups, bot.app.server_terms, bot.cards, bot.guard))
