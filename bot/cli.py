@@ -88,6 +88,8 @@ def _database_commands(say: Words, command) -> None:
     p.add_argument("--guild", type=int, default=0, help=say("daily_guild"))
     p.add_argument("--date", type=iso_date, help=say("daily_date"))
     command("migrate", "migrate_help")
+    p = command("server-terms", "server_terms_help")
+    p.add_argument("--guild", type=positive_int, required=True, help=say("server_terms_guild"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,7 +117,7 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_USAGE
     data_dir = args.data or settings.data_dir
     command = args.command or "run"
-    if command in ("misses", "daily", "resolve", "ignore", "migrate"):
+    if command in ("misses", "daily", "resolve", "ignore", "migrate", "server-terms"):
         from bot import offline  # the database, not Discord: discord.py is never imported for these
 
         return offline.dispatch(command, args, settings, data_dir)

@@ -33,6 +33,7 @@ def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_di
         "misses": lambda: _misses(settings, args),
         "daily": lambda: _daily(settings, args, data_dir),
         "migrate": lambda: _migrate(settings, args.say),
+        "server-terms": lambda: _server_terms(settings, args, data_dir),
     }
     action = actions.get(command) or (lambda: _set_status(settings, args, data_dir, command))
     return asyncio.run(action())
@@ -50,6 +51,31 @@ async def _open_existing(settings: Settings, missing: str, say, *, read_only: bo
     except StorageError as exc:
         print(exc.text(say.lang), file=sys.stderr)
         return None
+
+
+async def _server_terms(settings: Settings, args: argparse.Namespace, data_dir: Path) -> int:
+    """`server-terms --guild ID`: a server's own terms as a term file (stdout), ready for glossary_data/."""
+    from bot.app.catalog import CatalogHolder, load_catalog
+    from bot.app.server_terms import ServerTerms
+    from bot.core.errors import GlossaryError
+
+    say = args.say
+    try:
+        catalog = load_catalog(data_dir)
+    except GlossaryError as exc:
+        print(exc.report(lang=say.lang), file=sys.stderr)
+        return 1
+    stores = await _open_existing(settings, "no_database", say, read_only=True)
+    if stores is None:
+        return 1
+    try:
+        terms = ServerTerms(stores.server_terms, CatalogHolder(catalog), stores.gaps, lambda: datetime.now(UTC))
+        text, count = await terms.export(args.guild)
+    finally:
+        await stores.close()
+    print(text, end="")
+    print(say("server_terms_count", count=count, guild=args.guild), file=sys.stderr)
+    return 0
 
 
 async def _migrate(settings: Settings, say) -> int:

@@ -187,6 +187,20 @@ class ServerTerms:
     async def history(self, guild_id: int, term_id: str) -> list[ServerTermVersion]:
         return await self.store.versions(guild_id, term_id)
 
+    async def export(self, guild_id: int) -> tuple[str, int]:
+        """The server's terms in service as a term file in the published format (related terms by their
+        names), and how many: added to glossary_data/, `glosario-bot validate` accepts it as it is."""
+        overlay = await self.prepare(guild_id)
+        if overlay is None:
+            return server_terms.term_file([]), 0
+        published = self.catalog.glossary
+        entries = []
+        for term in overlay.glossary.terms:
+            fields = TermFields.from_dict(overlay.rows[term.id].fields)
+            names = [named.term for i in term.related if (named := published.get(i) or overlay.glossary.get(i))]
+            entries.append(server_terms.entry(fields, names))
+        return server_terms.term_file(entries), len(entries)
+
 
 def _taken(index: SearchIndex, term: Term, *, but: str | None = None) -> tuple[Term, str] | None:
     """The term (other than `but`) that one of `term`'s spellings already names exactly, with that spelling."""

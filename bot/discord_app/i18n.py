@@ -90,6 +90,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "st_action_edited": "editado",
         "st_action_retired": "retirado",
         "st_card_field": "Término de este servidor",
+        "export_terms_done": "Los {count} término(s) de este servidor, como archivo de términos: añádelo a `glossary_data/` (con `glosario-bot validate`) para publicarlos en todos los servidores.",
         "stats_superseded": "Términos del servidor que ahora sustituye el glosario publicado (ya no responden)",
         "st_card_value": "añadido por <@{user}> el {date}",
         "gaps_modal_title": "Resolver «{query}»",
@@ -214,6 +215,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "st_action_edited": "edited",
         "st_action_retired": "retired",
         "st_card_field": "This server's term",
+        "export_terms_done": "This server's {count} term(s), as a term file: add it to `glossary_data/` (check it with `glosario-bot validate`) to publish them in every server.",
         "stats_superseded": "Server terms the published glossary now replaces (they no longer answer)",
         "st_card_value": "added by <@{user}> on {date}",
         "gaps_modal_title": "Resolve “{query}”",
@@ -324,6 +326,7 @@ COMMANDS_EN: dict[str, str] = {
     "de lunes a viernes": "Monday to Friday",
     "yaml": "yaml",
     "csv": "csv",
+    "terminos": "terms",
     # descriptions
     "Explica un término del glosario de IA": "Explains a term of the AI glossary",
     "El término que quieres consultar": "The term you want to look up",

@@ -159,3 +159,41 @@ async def test_a_published_term_with_the_same_name_wins_and_moderators_are_told(
         == "«Clúster Nebula»"
     )
     del bot
+
+
+async def test_exported_server_terms_are_a_term_file_validate_accepts(
+    fake, bot, harness, tmp_path, monkeypatch, capsys
+):
+    import shutil
+
+    from bot.cli import main
+    from tests.conftest import SHIPPED
+
+    await submit(fake, await open_form(fake), FORM)
+    second = {
+        **FORM,
+        "Nombre": "Cola Aurora",
+        "Nombre en inglés (opcional)": "",
+        "Alias, separados por comas (opcional)": "",
+    }
+    await submit(
+        fake, await open_form(fake), {**second, "Términos relacionados, por comas (opcional)": "nebula, AllReduce"}
+    )
+    iid = await fake.command("glosario-admin exportar", {"formato": "terminos"}, permissions=MODERATOR, user_id=900)
+    sent = await fake.response(iid, 1)
+    assert "Los 2 término(s) de este servidor" in sent["content"]
+    (data,) = sent["_files"].values()
+    text = data.decode()
+    assert "related:\n  - Clúster Nebula\n  - AllReduce" in text  # by their names
+    folder = tmp_path / "glossary"
+    shutil.copytree(SHIPPED, folder)
+    (folder / "servidor.yaml").write_text(text, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["validate", str(folder)]) == 0  # a pull request away from every server
+    assert "19 términos en 2 categorías" in capsys.readouterr().out
+    monkeypatch.setenv("GLOSARIO_DB", str(harness.db_path))
+    import asyncio
+
+    assert await asyncio.to_thread(main, ["server-terms", "--guild", str(fake.guilds[0].id)]) == 0
+    out, err = capsys.readouterr()
+    assert out == text and "2 término(s)" in err

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.app.glossary import ReloadReport
 from bot.app.reports import zipped
+from bot.app.review import Export, GapReview
 from bot.app.statistics import Statistics, percent
 from bot.core.errors import GlossaryError
 from bot.core.status import GapStatus, Outcome
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
     from bot.app.glossary import GlossaryService
-    from bot.app.review import GapReview
+    from bot.app.server_terms import ServerTerms
     from bot.discord_app.client import GlossaryBot
     from bot.storage.interfaces import RoleStore
 
@@ -105,8 +106,10 @@ class AdminCog(commands.Cog):
         glossary: GlossaryService,
         statistics: Callable[[int], Awaitable[Statistics]],
         roles: RoleStore,
+        server_terms: ServerTerms,
     ) -> None:
         self.bot, self.review, self.glossary, self.statistics, self.roles = bot, review, glossary, statistics, roles
+        self.server_terms = server_terms
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.PERSISTENT)
@@ -135,13 +138,21 @@ class AdminCog(commands.Cog):
     @admin.command(name="exportar", description="Descarga las consultas abiertas para los editores")
     @app_commands.describe(formato="Formato del archivo")
     @app_commands.choices(
-        formato=[app_commands.Choice(name="yaml", value="yaml"), app_commands.Choice(name="csv", value="csv")]
+        formato=[
+            app_commands.Choice(name="yaml", value="yaml"),
+            app_commands.Choice(name="csv", value="csv"),
+            app_commands.Choice(name="terminos", value="terminos"),
+        ]
     )
     async def exportar(self, interaction: discord.Interaction, formato: str = "yaml") -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)  # 100,000 gaps take a second or two
         loc = interaction.locale
-        title = f"{t(loc, 'export_title')} ({interaction.guild.name if interaction.guild else ''})"
-        export = await self.review.export(interaction.guild_id, formato, title)
+        if formato == "terminos":  # the server's own terms as a term file, to publish through a pull request
+            text, count = await self.server_terms.export(interaction.guild_id)
+            export = Export("terminos-del-servidor.yaml", text.encode("utf-8"), count)
+        else:
+            title = f"{t(loc, 'export_title')} ({interaction.guild.name if interaction.guild else ''})"
+            export = await self.review.export(interaction.guild_id, formato, title)
         name, data = export.name, export.data
         if len(data) > interaction.filesize_limit:  # Discord refuses a bigger file: zipped, text shrinks a lot
             data, name = await asyncio.to_thread(zipped, name, data), name + ".zip"
@@ -149,8 +160,9 @@ class AdminCog(commands.Cog):
             text = t(loc, "export_too_big", count=export.count, guild=interaction.guild_id, format=formato)
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
+        done = "export_terms_done" if formato == "terminos" else "export_done"
         await interaction.followup.send(
-            t(loc, "export_done", count=export.count, format=formato.upper()),
+            t(loc, done, count=export.count, format=formato.upper()),
             file=discord.File(io.BytesIO(data), filename=name),
             ephemeral=True,
             allowed_mentions=NO_MENTIONS,
@@ -189,4 +201,4 @@ class AdminCog(commands.Cog):
 
 async def setup(bot: GlossaryBot) -> None:
     app = bot.app
-    await bot.add_cog(AdminCog(bot, app.review, app.glossary, app.statistics, app.roles))
+    await bot.add_cog(AdminCog(bot, app.review, app.glossary, app.statistics, app.roles, app.server_terms))
