@@ -59,7 +59,7 @@ class Application:
         self.server_terms = ServerTerms(stores.server_terms, self.catalog, gaps, clock)
         self.lookups = Lookups(self.catalog, self.writer, salt, clock, server_terms=self.server_terms)
         self.glossary = GlossaryService(self.catalog, gaps, settings.data_dir, settings.cache_dir)
-        self.review = GapReview(gaps, self.catalog)
+        self.review = GapReview(gaps, self.catalog, self.server_terms)
         self.daily = DailyPosts(stores.daily, self.catalog, clock, self.server_terms)
         self.roles = stores.roles
         self._flusher: asyncio.Task[None] | None = None

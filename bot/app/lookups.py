@@ -71,9 +71,10 @@ class Lookups:
         chosen = catalog.glossary.get(query) or (overlay.glossary.get(query) if overlay else None)
         result = Found(chosen) if chosen is not None else catalog.index.lookup(query)
         if overlay is not None and not (isinstance(result, Found) and result.exact):
-            own = overlay.index.lookup(query)  # the server's own term beats a guess among the published ones
+            aliased = overlay.alias(query)  # a spelling the server accepted for a published term
+            own = Found(catalog.glossary.get(aliased)) if aliased else overlay.index.lookup(query)
             if isinstance(own, Found) or (isinstance(own, Ambiguous) and not isinstance(result, Found | Ambiguous)):
-                result = own
+                result = own  # the server's own term beats a guess among the published ones
         if isinstance(result, Found):
             self.count(asker.guild_id, Outcome.FOUND, result.term.id)
             return Answer(result, catalog.glossary, overlay=overlay)

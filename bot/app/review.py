@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from bot.app.catalog import CatalogHolder
 from bot.app.reports import gaps_csv, gaps_yaml
+from bot.app.server_terms import ServerTerms
+from bot.core.gaps import query_hash
 from bot.core.search import Found
 from bot.core.status import GapStatus
 from bot.storage.interfaces import GapStore
@@ -32,6 +34,8 @@ class Proposal:
     sample: str
     term: str
     people: int
+    qhash: str = ""  # the question's handle, and the term's id: what accepting it names
+    term_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -54,12 +58,20 @@ class Export:
 
 
 class GapReview:
-    def __init__(self, gaps: GapStore, catalog: CatalogHolder) -> None:
-        self.gaps, self.catalog = gaps, catalog
+    def __init__(self, gaps: GapStore, catalog: CatalogHolder, server_terms: ServerTerms | None = None) -> None:
+        self.gaps, self.catalog, self.server_terms = gaps, catalog, server_terms
+
+    def _name(self, guild_id: int, term_id: str) -> str:
+        """A term's name: published, or the server's own (its id when neither has it any more)."""
+        overlay = self.server_terms.cached(guild_id) if self.server_terms else None
+        named = self.catalog.glossary.get(term_id) or (overlay.glossary.get(term_id) if overlay else None)
+        return named.term if named else term_id
 
     async def page(self, guild_id: int, status: GapStatus, order: str, page: int) -> GapPage:
         """One page of a server's gaps (a page past the end shows the last one), with what goes around it."""
         glossary = self.catalog.glossary
+        if self.server_terms is not None:
+            await self.server_terms.prepare(guild_id)
         total = await self.gaps.count(guild_id=guild_id, status=status)
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(max(page, 0), pages - 1)
@@ -72,8 +84,8 @@ class GapReview:
             resolved_as = gap.status == GapStatus.RESOLVED and bool(gap.resolved_term)
             rows.append(GapRow(number, gap, named.term if named else None, resolved_as))
         proposals = [
-            Proposal(sample, named.term if (named := glossary.get(term_id)) else term_id, times)
-            for sample, term_id, times in await self.gaps.picks(guild_id=guild_id, limit=10)
+            Proposal(sample, self._name(guild_id, term_id), people, query_hash(normalized), term_id)
+            for normalized, sample, term_id, people in await self.gaps.proposals(guild_id, 10)
         ]
         unlogged = await self.gaps.unlogged(guild_id=guild_id)
         return GapPage(status, order, page, pages, total, rows, unlogged, proposals)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 
@@ -15,11 +15,13 @@ from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.glossary import resolve_answered
 from bot.core import server_terms
 from bot.core.errors import Problem
+from bot.core.gaps import query_hash
 from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary, Term
-from bot.core.normalize import normalize
+from bot.core.normalize import compact, normalize
 from bot.core.search import Found, SearchIndex
 from bot.core.server_terms import TermFields
+from bot.core.status import GapStatus
 from bot.storage.interfaces import GapStore, ServerTermStore
 from bot.storage.records import ServerTermRow, ServerTermVersion
 
@@ -34,6 +36,12 @@ class Overlay:
     index: SearchIndex
     rows: dict[str, ServerTermRow] = field(default_factory=dict)  # by term id
     superseded: tuple[str, ...] = ()  # server terms a published term with the same name now replaces
+    aliases: dict[str, str] = field(default_factory=dict)  # accepted spellings of published terms → term id
+
+    def alias(self, query: str) -> str | None:
+        """The term a server alias names, for a question spelt that way (as normalised, or without spaces)."""
+        norm = normalize(query)
+        return self.aliases.get(norm) or self.aliases.get(compact(norm))
 
     @cached_property
     def mentions(self) -> MentionFinder:
@@ -101,9 +109,14 @@ class ServerTerms:
 
     async def _build(self, guild_id: int) -> Overlay | None:
         rows = await self.store.terms(guild_id)
-        if not rows:
+        accepted = await self.store.aliases(guild_id)
+        if not rows and not accepted:
             return None
         published = self.catalog.current
+        aliases = {}
+        for normalized, _, term_id in accepted:
+            if published.glossary.get(term_id) is not None:  # (a term a reload removed takes its aliases along)
+                aliases[normalized] = aliases[compact(normalized)] = term_id
         terms: list[Term] = []
         superseded: list[str] = []
         by_id: dict[str, ServerTermRow] = {}
@@ -122,7 +135,7 @@ class ServerTerms:
         own = SearchIndex(Glossary(meta.title, meta.subtitle, meta.language, tuple(terms)))
         linked = tuple(_with_related(t, by_id[t.id], published.index, own) for t in terms)
         glossary = Glossary(meta.title, meta.subtitle, meta.language, linked)
-        return Overlay(glossary, SearchIndex(glossary), by_id, tuple(superseded))
+        return Overlay(glossary, SearchIndex(glossary), by_id, tuple(superseded), aliases)
 
     # -- editing ------------------------------------------------------------------------------------------
     async def save(
@@ -165,6 +178,46 @@ class ServerTerms:
         return Saved(
             overlay.glossary.get(term.id) if overlay and overlay.glossary.get(term.id) else term, len(resolved)
         )
+
+    async def accept_alias(self, guild_id: int, user_id: int, qhash: str, term_id: str) -> tuple[str, Term] | None:
+        """Members picked `term_id` for the question with handle `qhash`: its spelling becomes an alias of that
+        term in this server (a new version of a server term; a server alias of a published one), answers at once,
+        and the question's gap is resolved. None when there is no such proposal (a forged or settled one)."""
+        proposal = next(
+            (
+                (n, sample)
+                for n, sample, t, _ in await self.gaps.proposals(guild_id, 1000)
+                if t == term_id and query_hash(n) == qhash
+            ),
+            None,
+        )
+        overlay = await self.prepare(guild_id)
+        own = overlay.glossary.get(term_id) if overlay else None
+        published = self.catalog.glossary.get(term_id)
+        if proposal is None or (own is None and published is None):
+            return None
+        normalized, spelling = proposal
+        if own is not None:
+            fields = TermFields.from_dict(overlay.rows[term_id].fields)
+            fields = replace(fields, aliases=", ".join([*fields.alias_list(), spelling]))
+            saved = await self.save(guild_id, user_id, fields, previous_id=term_id)
+            if isinstance(saved, Refused):
+                return None
+            term = saved.term
+        else:
+            already = self.catalog.index.lookup(spelling)
+            if isinstance(already, Found) and already.exact and already.term.id != term_id:
+                return None  # the spelling is another published term's own: it cannot name this one
+            at = self.clock().isoformat(timespec="seconds")
+            await self.store.add_alias(guild_id, normalized, spelling, term_id, user_id, at)
+            term = published
+        await self.gaps.drop_proposals(guild_id, normalized)
+        gaps = await self.gaps.gaps(guild_id=guild_id, status=GapStatus.OPEN, limit=1_000_000)
+        await self.gaps.set_status(
+            [g.id for g in gaps if g.normalized == normalized], GapStatus.RESOLVED, guild_id=guild_id, term_id=term_id
+        )
+        self._overlays.pop(guild_id, None)
+        return spelling, term
 
     async def retire(self, guild_id: int, user_id: int, term_id: str) -> bool:
         """The term stops answering; its history stays."""

@@ -138,6 +138,12 @@ def gaps_items(page: GapPage, locale: object) -> list[discord.ui.Item]:
             items.append(ActSelect("define", state, t(locale, "gaps_define"), options, many=False))
         else:
             items.append(ActSelect("reopen", state, t(locale, "gaps_reopen"), options, many=True))
+    if page.proposals and page.status == GapStatus.OPEN:
+        accept = [
+            discord.SelectOption(label=shorten(f"«{p.sample}» → {p.term}", 100), value=f"{p.qhash}:{p.term_id}"[:100])
+            for p in page.proposals
+        ]
+        items.append(ActSelect("accept", state, t(locale, "gaps_accept"), accept, many=False))
     return items
 
 
@@ -175,7 +181,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
 
 class ActSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"glosario:gapact:(?P<action>ignore|resolve|reopen|define):" + ListState.PATTERN,
+    template=r"glosario:gapact:(?P<action>ignore|resolve|reopen|define|accept):" + ListState.PATTERN,
 ):
     def __init__(
         self,
@@ -211,8 +217,11 @@ class ActSelect(
             await interaction.client.guard.on_interaction_error(interaction, exc)
 
     async def _act(self, interaction: discord.Interaction[GlossaryBot]) -> None:
-        ids = gap_ids((interaction.data or {}).get("values", []))
         review, guild_id, loc = interaction.client.app.review, interaction.guild_id, interaction.locale
+        if self.action == "accept":
+            await self._accept(interaction)
+            return
+        ids = gap_ids((interaction.data or {}).get("values", []))
         if self.action in ("resolve", "define"):
             gap = await review.get(guild_id, ids[0]) if ids else None
             if gap is not None and self.action == "define":  # the most asked spelling as the name
@@ -235,6 +244,28 @@ class ActSelect(
         await interaction.response.edit_message(
             content=t(interaction.locale, "gaps_gone"), embed=embed, view=view, allowed_mentions=NO_MENTIONS
         )
+
+    async def _accept(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        """An alias proposal accepted: the spelling answers at once in this server, and its gap is resolved."""
+        review, guild_id, loc = interaction.client.app.review, interaction.guild_id, interaction.locale
+        values = (interaction.data or {}).get("values", [])
+        match = re.fullmatch(r"(?P<qhash>[0-9a-f]{8}):(?P<term>[^:]{1,72})", str(values[0])) if values else None
+        accepted = None
+        if match is not None:
+            accepted = await within_a_second(
+                interaction.client.app.server_terms.accept_alias(
+                    guild_id, interaction.user.id, match["qhash"], match["term"]
+                )
+            )
+        if accepted is None:  # a forged or settled proposal
+            log.info("alias proposal %r by user %s matched nothing", values[:1], interaction.user.id)
+        note = (
+            t(loc, "gaps_accepted", spelling=echo(accepted[0]), term=accepted[1].term)
+            if accepted
+            else t(loc, "gaps_gone")
+        )
+        embed, view = await render(review, guild_id, loc, self.state)
+        await interaction.response.edit_message(content=note, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
 
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger "id" names no gap

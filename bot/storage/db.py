@@ -150,7 +150,8 @@ MIGRATIONS: list[str] = [
     DROP TABLE guild_settings;
     ALTER TABLE guild_settings_5 RENAME TO guild_settings;
     """,
-    # 6: a server's own terms (the fields as typed, JSON), and every version of each (who, when, what)
+    # 6: a server's own terms (the fields as typed, JSON), every version of each (who, when, what), whether the
+    # term of the day may show them, and the spellings a server accepted as aliases of published terms
     """
     CREATE TABLE server_terms (
         guild_id INTEGER NOT NULL,
@@ -174,6 +175,15 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, term_id, version)
     ) WITHOUT ROWID;
     ALTER TABLE guild_settings ADD COLUMN daily_server_terms INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE server_aliases (
+        guild_id INTEGER NOT NULL,
+        normalized TEXT NOT NULL,
+        spelling TEXT NOT NULL,
+        term_id TEXT NOT NULL,
+        by_user INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, normalized)
+    ) WITHOUT ROWID;
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -191,6 +191,24 @@ class SqliteGapStore:
         rows = await (await self.db.reader.execute(sql, args)).fetchall()
         return await asyncio.to_thread(_misses, rows)
 
+    async def proposals(self, guild_id: int, limit: int = 10) -> list[tuple[str, str, str, int]]:
+        """Alias proposals of a server: (normalised query, its sample, the term people chose, how many people)."""
+        sql = (
+            "SELECT normalized, MAX(sample), term_id, SUM(count) AS n FROM picks WHERE guild_id = ? "
+            "GROUP BY normalized, term_id ORDER BY n DESC, normalized LIMIT ?"
+        )
+        return [tuple(r) for r in await (await self.db.reader.execute(sql, (guild_id, limit))).fetchall()]
+
+    async def drop_proposals(self, guild_id: int, normalized: str) -> None:
+        """A question's alias proposals are settled (accepted): off the list."""
+        async with self.db.transaction():
+            await self.db.conn.execute(
+                "DELETE FROM picks WHERE guild_id = ? AND normalized = ?", (guild_id, normalized)
+            )
+            await self.db.conn.execute(
+                "DELETE FROM pick_askers WHERE guild_id = ? AND normalized = ?", (guild_id, normalized)
+            )
+
     async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[tuple[str, str, int]]:
         """(query sample, chosen term id, times) — most frequent first."""
         sql = "SELECT sample, term_id, SUM(count) AS n FROM picks"

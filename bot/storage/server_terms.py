@@ -91,6 +91,27 @@ class SqliteServerTermStore:
         ).fetchall()
         return [ServerTermVersion(v, action, json.loads(fields), by, at) for v, action, fields, by, at in rows]
 
+    async def aliases(self, guild_id: int) -> list[tuple[str, str, str]]:
+        rows = await (
+            await self.db.reader.execute(
+                "SELECT normalized, spelling, term_id FROM server_aliases WHERE guild_id = ? ORDER BY at, normalized",
+                (guild_id,),
+            )
+        ).fetchall()
+        return [tuple(r) for r in rows]
+
+    async def add_alias(
+        self, guild_id: int, normalized: str, spelling: str, term_id: str, by_user: int, at: str
+    ) -> None:
+        async with self.db.transaction():
+            await self.db.conn.execute(
+                "INSERT INTO server_aliases (guild_id, normalized, spelling, term_id, by_user, at) "
+                "VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, normalized) DO UPDATE SET spelling = excluded.spelling, "
+                "term_id = excluded.term_id, by_user = excluded.by_user, at = excluded.at",
+                (guild_id, normalized, spelling, term_id, by_user, at),
+            )
+
     async def _version(self, guild_id: int, term_id: str, action: str, fields: str, by_user: int, at: str) -> None:
         await self.db.conn.execute(
             "INSERT INTO server_term_versions (guild_id, term_id, version, action, fields, by_user, at) "

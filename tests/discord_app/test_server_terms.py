@@ -197,3 +197,36 @@ async def test_exported_server_terms_are_a_term_file_validate_accepts(
     assert await asyncio.to_thread(main, ["server-terms", "--guild", str(fake.guilds[0].id)]) == 0
     out, err = capsys.readouterr()
     assert out == text and "2 término(s)" in err
+
+
+async def test_accepting_an_alias_proposal_answers_at_once_and_forged_ones_do_nothing(fake, bot, harness):
+    from bot.app.limits import RateLimit
+
+    bot.guard.rate = RateLimit(1000, 20)
+    unsure = (await ask(fake, "paralelismo de modelos", user_id=61))["data"]
+    pick = unsure["components"][0]["components"][0]["custom_id"]
+    await fake.response(await fake.click(message_of(unsure), pick, user_id=61))
+    await harness.flushed(bot)
+    listing = (await fake.response(await fake.command("glosario-admin pendientes", permissions=MODERATOR)))["data"]
+    accept = [c for row in listing["components"] for c in row["components"]][-1]
+    assert accept["placeholder"] == "Aceptar una propuesta de alias…"
+    (option,) = accept["options"]
+    forged = option["value"].replace(option["value"][:8], "deadbeef")
+    for value, permissions in ((option["value"], MEMBER_PERMISSIONS), (forged, MODERATOR)):
+        refused = await fake.response(
+            await fake.click(message_of(listing), accept["custom_id"], permissions=permissions, values=[value])
+        )
+        assert "es para moderadores" in str(refused["data"]) or "ya no está" in refused["data"]["content"]
+    still = (await ask(fake, "paralelismo de modelos"))["data"]
+    assert "Quisiste decir" in still["content"]  # nothing forged changed the answer
+    assert harness.rows("SELECT COUNT(*) FROM server_aliases") == [(0,)]
+    done = await fake.response(
+        await fake.click(message_of(listing), accept["custom_id"], permissions=MODERATOR, values=[option["value"]])
+    )
+    assert "«paralelismo de modelos» ya responde con **Paralelismo de Datos**" in done["data"]["content"]
+    card = (await ask(fake, "Paralelismo de modelos"))["data"]
+    assert card["embeds"][0]["title"] == "Paralelismo de Datos"  # in this server, as its editors decided
+    assert harness.rows("SELECT status, resolved_term FROM misses WHERE sample = 'paralelismo de modelos'") == [
+        ("resolved", "paralelismo-de-datos")
+    ]
+    assert harness.rows("SELECT COUNT(*) FROM picks") == [(0,)]  # settled: off the proposals
