@@ -15,6 +15,7 @@ from bot.app.daily import DailyPosts
 from bot.app.glossary import GlossaryService
 from bot.app.health import clear_heartbeat, write_heartbeat
 from bot.app.lookups import Lookups
+from bot.app.proposals import Proposals
 from bot.app.review import GapReview
 from bot.app.server_terms import ServerTerms
 from bot.app.statistics import Statistics, server_statistics
@@ -58,6 +59,7 @@ class Application:
         )
         self.server_terms = ServerTerms(stores.server_terms, self.catalog, gaps, clock)
         self.lookups = Lookups(self.catalog, self.writer, salt, clock, server_terms=self.server_terms)
+        self.proposals = Proposals(stores.proposals, self.server_terms, clock)
         self.glossary = GlossaryService(self.catalog, gaps, settings.data_dir, settings.cache_dir)
         self.review = GapReview(gaps, self.catalog, self.server_terms)
         self.daily = DailyPosts(stores.daily, self.catalog, clock, self.server_terms)
@@ -78,6 +80,7 @@ class Application:
     async def start(self) -> None:
         """Replay what a previous run journaled, then start writing and counting."""
         await self.writer.start()
+        await self.proposals.start()
         if self._flusher is None:
             self._flusher = asyncio.create_task(self._flush_counts(), name="glosario-lookup-counts")
 

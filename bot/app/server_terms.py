@@ -64,7 +64,7 @@ class Refused:
     taken_by: Term | None = None
 
 
-def _problem(message: str, english: str) -> Problem:
+def problem(message: str, english: str) -> Problem:
     return Problem(server_terms.FILE_NAME, 0, message, english)
 
 
@@ -141,43 +141,40 @@ class ServerTerms:
     async def save(
         self, guild_id: int, user_id: int, fields: TermFields, *, previous_id: str | None = None
     ) -> Saved | Refused:
-        """Define a term (or replace `previous_id`): checked by the term files' own rules, no spelling taken by
-        another published or server term, related terms that exist. Then it answers at once, and the server's
-        open gaps it answers are resolved."""
-        term = server_terms.check(fields)
-        if isinstance(term, list):
-            return Refused(tuple(term))
-        overlay = await self.prepare(guild_id)
-        taken = _taken(self.catalog.index, term) or (overlay and _taken(overlay.index, term, but=previous_id))
-        if taken is not None:
-            return Refused(
-                (
-                    _problem(
-                        f"«{taken[1]}» ya es un nombre o alias de «{taken[0].term}»",
-                        f"«{taken[1]}» is already a name or alias of «{taken[0].term}»",
-                    ),
-                ),
-                taken[0],
-            )
-        unknown = [name for name in fields.related_list() if _resolve(name, self.catalog.index, overlay) is None]
-        if unknown:
-            names = ", ".join(f"«{n}»" for n in unknown)
-            return Refused(
-                (
-                    _problem(
-                        f"'related' nombra {names}, que no es ningún término",
-                        f"'related' names {names}, which is no term",
-                    ),
-                )
-            )
+        """Define a term (or replace `previous_id`), if `check` finds nothing wrong. Then it answers at once, and
+        the server's open gaps it answers are resolved."""
+        term = await self.check(guild_id, fields, previous_id=previous_id)
+        if isinstance(term, Refused):
+            return term
         at = self.clock().isoformat(timespec="seconds")
         await self.store.save(guild_id, term.id, fields.to_dict(), user_id, at, previous_id=previous_id)
         self._overlays.pop(guild_id, None)
         overlay = await self.prepare(guild_id)
         resolved = await resolve_answered(overlay.index, self.gaps, guild_id=guild_id) if overlay else []
-        return Saved(
-            overlay.glossary.get(term.id) if overlay and overlay.glossary.get(term.id) else term, len(resolved)
-        )
+        return Saved((overlay.glossary.get(term.id) if overlay else None) or term, len(resolved))
+
+    async def check(self, guild_id: int, fields: TermFields, *, previous_id: str | None = None) -> Term | Refused:
+        """The term the fields make, checked by the term files' own rules, with no spelling taken by another
+        published or server term and related terms that exist; or every problem found."""
+        term = server_terms.check(fields)
+        if isinstance(term, list):
+            return Refused(tuple(term))
+        overlay = await self.prepare(guild_id)
+        taken = _taken(self.catalog.index, term) or (overlay and _taken(overlay.index, term, but=previous_id))
+        if not taken and overlay is not None:
+            aliased = next((overlay.alias(s) for s in term.spellings() if overlay.alias(s)), None)
+            taken = (self.catalog.glossary.get(aliased), term.term) if aliased else None
+        if taken:
+            message = f"«{taken[1]}» ya es un nombre o alias de «{taken[0].term}»"
+            return Refused(
+                (problem(message, f"«{taken[1]}» is already a name or alias of «{taken[0].term}»"),), taken[0]
+            )
+        unknown = [name for name in fields.related_list() if _resolve(name, self.catalog.index, overlay) is None]
+        if unknown:
+            names = ", ".join(f"«{n}»" for n in unknown)
+            english = f"'related' names {names}, which is no term"
+            return Refused((problem(f"'related' nombra {names}, que no es ningún término", english),))
+        return term
 
     async def accept_alias(self, guild_id: int, user_id: int, qhash: str, term_id: str) -> tuple[str, Term] | None:
         """Members picked `term_id` for the question with handle `qhash`: its spelling becomes an alias of that

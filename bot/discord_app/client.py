@@ -12,7 +12,7 @@ import yarl
 from discord.ext import commands
 
 from bot.app.application import Application
-from bot.discord_app import cogs
+from bot.discord_app import cogs, proposals
 from bot.discord_app.cards import CardCache
 from bot.discord_app.guard import Guard, validate_interactions
 from bot.discord_app.sync import CommandSync
@@ -55,6 +55,7 @@ class GlossaryBot(commands.Bot):
         self.shutdown_problems: list[str] = []  # what a stop could not do (the process then exits non-zero)
         self.tree.on_error = self.guard.on_tree_error
         self.tree.interaction_check = self.guard.accepting_work
+        self.guard.on_accepted = lambda interaction: proposals.tell_on_next_command(self, interaction)
         validate_interactions(self._connection.parsers)
 
     async def setup_hook(self) -> None:
@@ -83,6 +84,9 @@ class GlossaryBot(commands.Bot):
         except Exception as exc:  # the process must still end: the runner reports what went wrong
             self.shutdown_problems.append(f"could not disconnect cleanly: {exc}")
             log.exception("shutdown: closing the connection to Discord failed")
+
+    async def tell_proposer(self, guild_id: int, proposal_id: int) -> None:
+        await proposals.tell_proposer(self, guild_id, proposal_id)
 
     async def reload(self) -> None:
         """SIGHUP: reload the glossary (the application logs the outcome)."""

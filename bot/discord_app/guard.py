@@ -65,6 +65,7 @@ class Guard:
         self.is_closed = is_closed
         self.closing = False
         self.rate = RateLimit(COOLDOWN_USES, COOLDOWN_SECONDS)
+        self.on_accepted: Callable[[discord.Interaction], None] | None = None  # told of every command taken
         self._watchers: set[asyncio.Task] = set()
 
     async def accepting_work(self, interaction: discord.Interaction) -> bool:
@@ -75,7 +76,11 @@ class Guard:
         if self.closing:
             await _say(interaction, t(interaction.locale, "restarting"))
             return False
-        return await self.within_rate_limit(interaction)
+        if not await self.within_rate_limit(interaction):
+            return False
+        if self.on_accepted is not None:
+            self.on_accepted(interaction)
+        return True
 
     async def within_rate_limit(self, interaction: discord.Interaction) -> bool:
         """One limit for every interaction that does work or posts (commands, term buttons, menus): over it,

@@ -29,31 +29,49 @@ class Drafts:
     """Fields a save refused, per (server, member), for the "Fix" button: only their author gets them back."""
 
     def __init__(self) -> None:
-        self._kept: dict[tuple[int, int], tuple[float, TermFields, str | None]] = {}
+        self._kept: dict[tuple[int, int], tuple[float, TermFields, str | None, int | None, bool]] = {}
 
-    def keep(self, guild_id: int, user_id: int, fields: TermFields, previous_id: str | None) -> None:
+    def keep(
+        self,
+        guild_id: int,
+        user_id: int,
+        fields: TermFields,
+        previous_id: str | None,
+        proposal_id: int | None = None,
+        *,
+        proposing: bool = False,
+    ) -> None:
         now = time.monotonic()
         if len(self._kept) >= MAX_DRAFTS:  # forget the expired ones; then the oldest
             self._kept = {k: v for k, v in self._kept.items() if now - v[0] < DRAFT_SECONDS}
             while len(self._kept) >= MAX_DRAFTS:
                 self._kept.pop(next(iter(self._kept)))
-        self._kept[(guild_id, user_id)] = (now, fields, previous_id)
+        self._kept[(guild_id, user_id)] = (now, fields, previous_id, proposal_id, proposing)
 
-    def take(self, guild_id: int, user_id: int) -> tuple[TermFields, str | None] | None:
+    def take(self, guild_id: int, user_id: int) -> tuple[TermFields, str | None, int | None, bool] | None:
+        """(fields, the term being edited, the proposal being published, whether it is a member's proposal)."""
         found = self._kept.pop((guild_id, user_id), None)
         if found is None or time.monotonic() - found[0] >= DRAFT_SECONDS:
             return None
-        return found[1], found[2]
+        return found[1:]
 
 
 class TermModal(discord.ui.Modal):
     """New term, edit, or a gap to define: one form. Whoever submits it is checked like the command."""
 
-    def __init__(self, locale: object, fields: TermFields | None = None, previous_id: str | None = None) -> None:
+    CUSTOM_ID, TITLE = "glosario:stform", "st_modal_new"
+
+    def __init__(
+        self,
+        locale: object,
+        fields: TermFields | None = None,
+        previous_id: str | None = None,
+        proposal_id: int | None = None,
+    ) -> None:
         fields = fields or TermFields("", "")
-        key = "st_modal_edit" if previous_id else "st_modal_new"
-        super().__init__(title=t(locale, key)[:45], timeout=1800, custom_id="glosario:stform")
-        self.previous_id = previous_id
+        key = "st_modal_edit" if previous_id else self.TITLE
+        super().__init__(title=t(locale, key)[:45], timeout=1800, custom_id=self.CUSTOM_ID)
+        self.previous_id, self.proposal_id = previous_id, proposal_id
 
         def box(label: str, value: str, limit: int, *, long: bool = False, required: bool = False):
             item = discord.ui.TextInput(
@@ -83,14 +101,29 @@ class TermModal(discord.ui.Modal):
         await interaction.client.guard.on_interaction_error(interaction, error)
 
     async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
-        bot, fields, guild_id = interaction.client, self.fields(), interaction.guild_id or 0
-        saved = await within_a_second(
-            bot.app.server_terms.save(guild_id, interaction.user.id, fields, previous_id=self.previous_id)
+        bot, fields, guild_id, user_id = (
+            interaction.client,
+            self.fields(),
+            interaction.guild_id or 0,
+            interaction.user.id,
         )
+        if self.proposal_id is not None:  # publishing a member's proposal (as the editor left it)
+            saved = await within_a_second(bot.app.proposals.publish(guild_id, self.proposal_id, user_id, fields))
+            if saved is None:
+                await interaction.response.send_message(
+                    t(interaction.locale, "prop_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
+                )
+                return
+        else:
+            saved = await within_a_second(
+                bot.app.server_terms.save(guild_id, user_id, fields, previous_id=self.previous_id)
+            )
         if isinstance(saved, Saved):
             await answer_saved(interaction, saved)
+            if self.proposal_id is not None:
+                await bot.tell_proposer(guild_id, self.proposal_id)
         else:
-            bot.drafts.keep(guild_id, interaction.user.id, fields, self.previous_id)
+            bot.drafts.keep(guild_id, user_id, fields, self.previous_id, self.proposal_id)
             await answer_refused(interaction, saved, fields)
 
 
@@ -141,15 +174,44 @@ class FixButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:s
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match, /):
         return cls()
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return await moderator_or_denied(interaction)
-
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        # Anyone may press it: it only ever brings back the presser's own draft, and the form it opens checks
+        # whoever submits it like the command that first opened it.
         draft = interaction.client.drafts.take(interaction.guild_id or 0, interaction.user.id)
         if draft is None:
             await interaction.response.send_message(
                 t(interaction.locale, "st_no_draft"), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
             return
-        fields, previous_id = draft
-        await interaction.response.send_modal(TermModal(interaction.locale, fields, previous_id))
+        fields, previous_id, proposal_id, proposing = draft
+        if proposing:
+            await interaction.response.send_modal(ProposalModal(interaction.locale, fields))
+        else:
+            await interaction.response.send_modal(TermModal(interaction.locale, fields, previous_id, proposal_id))
+
+
+class ProposalModal(TermModal):
+    """The same form for any member (when the server takes proposals): it becomes a proposal for the editors."""
+
+    CUSTOM_ID, TITLE = "glosario:propform", "prop_modal"
+
+    async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
+        if await interaction.client.app.proposals.enabled(interaction.guild_id or 0):
+            return True
+        await interaction.response.send_message(
+            t(interaction.locale, "prop_off"), ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+        return False
+
+    async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        bot, fields, guild_id = interaction.client, self.fields(), interaction.guild_id or 0
+        locale = str(interaction.locale)
+        result = await within_a_second(bot.app.proposals.propose(guild_id, interaction.user.id, locale, fields))
+        if isinstance(result, Refused):
+            bot.drafts.keep(guild_id, interaction.user.id, fields, None, proposing=True)
+            await answer_refused(interaction, result, fields)
+            return
+        name = discord.utils.escape_markdown(fields.term.strip())
+        await interaction.response.send_message(
+            t(interaction.locale, "prop_thanks", term=name), ephemeral=True, allowed_mentions=NO_MENTIONS
+        )

@@ -14,11 +14,13 @@ from bot.storage.interfaces import (
     DailyStore,
     GapStore,
     MetaStore,
+    ProposalStore,
     RoleStore,
     ServerTermStore,
     UnitOfWork,
     UsageStore,
 )
+from bot.storage.proposals import SqliteProposalStore
 from bot.storage.server_terms import SqliteServerTermStore
 
 
@@ -34,6 +36,7 @@ class Stores:
     daily: DailyStore
     roles: RoleStore
     server_terms: ServerTermStore
+    proposals: ProposalStore
     database: Database  # the SQLite connection pair (closing it closes every store)
     migrated: tuple[int, ...] = ()  # the migrations this open applied
 
@@ -66,6 +69,7 @@ def sqlite_stores(db: Database) -> Stores:
         daily=SqliteDailyStore(db),
         roles=SqliteRoleStore(db),
         server_terms=SqliteServerTermStore(db),
+        proposals=SqliteProposalStore(db),
         database=db,
         migrated=tuple(db.migrated),
     )

@@ -151,7 +151,8 @@ MIGRATIONS: list[str] = [
     ALTER TABLE guild_settings_5 RENAME TO guild_settings;
     """,
     # 6: a server's own terms (the fields as typed, JSON), every version of each (who, when, what), whether the
-    # term of the day may show them, and the spellings a server accepted as aliases of published terms
+    # term of the day may show them, the spellings a server accepted as aliases of published terms, and the
+    # members' proposals (with who proposed, for telling them the outcome)
     """
     CREATE TABLE server_terms (
         guild_id INTEGER NOT NULL,
@@ -184,6 +185,22 @@ MIGRATIONS: list[str] = [
         at TEXT NOT NULL,
         PRIMARY KEY (guild_id, normalized)
     ) WITHOUT ROWID;
+    CREATE TABLE proposals (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        locale TEXT NOT NULL,
+        fields TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'published', 'rejected')),
+        reason TEXT,
+        decided_by INTEGER,
+        decided_at TEXT,
+        created_at TEXT NOT NULL,
+        notified INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX proposals_by_guild ON proposals (guild_id, status);
+    CREATE INDEX proposals_to_tell ON proposals (user_id) WHERE status != 'pending' AND notified = 0;
+    ALTER TABLE guild_settings ADD COLUMN proposals_enabled INTEGER NOT NULL DEFAULT 1;
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

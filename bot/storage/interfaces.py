@@ -20,6 +20,7 @@ from bot.storage.records import (
     Miss,
     MissRecord,
     PickRecord,
+    ProposalRow,
     ServerTermRow,
     ServerTermVersion,
     UnloggedRecord,
@@ -156,3 +157,33 @@ class ServerTermStore(Protocol):
     async def add_alias(
         self, guild_id: int, normalized: str, spelling: str, term_id: str, by_user: int, at: str
     ) -> None: ...
+
+
+class ProposalStore(Protocol):
+    """Members' proposed terms, and whether a server takes them."""
+
+    async def enabled(self, guild_id: int) -> bool: ...
+
+    async def set_enabled(self, guild_id: int, enabled: bool) -> None: ...
+
+    async def add(self, guild_id: int, user_id: int, locale: str, fields: dict[str, str], at: str) -> int: ...
+
+    async def pending(self, guild_id: int, *, user_id: int | None = None) -> list[ProposalRow]: ...
+
+    async def get(self, guild_id: int, proposal_id: int) -> ProposalRow | None: ...
+
+    async def decide(
+        self, guild_id: int, proposal_id: int, status: str, by_user: int, at: str, reason: str | None = None
+    ) -> bool:
+        """Mark a pending proposal published or rejected; False when it was not pending (decided already)."""
+        ...
+
+    async def untold(self, user_id: int) -> list[ProposalRow]:
+        """A member's decided proposals they have not been told about yet."""
+        ...
+
+    async def told(self, ids: list[int]) -> None: ...
+
+    async def waiting_to_be_told(self) -> set[int]:
+        """Members with decided proposals not told yet."""
+        ...

@@ -140,6 +140,20 @@ class ServerTermRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ProposalRow:
+    """A member's proposed term, waiting for the editors or decided."""
+
+    id: int
+    guild_id: int
+    user_id: int
+    locale: str
+    fields: dict[str, str]
+    status: str  # "pending", "published" or "rejected"
+    reason: str | None
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
 class ServerTermVersion:
     """One change of a server term: "created", "edited" or "retired", the fields after it, who and when."""
 

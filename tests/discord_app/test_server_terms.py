@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS, Guild, message_of, snowflake
+from tests.helpers import eventually
 
 MODERATOR = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES)
 FORM = {
@@ -230,3 +231,76 @@ async def test_accepting_an_alias_proposal_answers_at_once_and_forged_ones_do_no
         ("resolved", "paralelismo-de-datos")
     ]
     assert harness.rows("SELECT COUNT(*) FROM picks") == [(0,)]  # settled: off the proposals
+
+
+async def propose(fake, values, user_id=555, termino=None):
+    iid = await fake.command("glosario proponer", {"termino": termino} if termino else None, user_id=user_id)
+    modal = await fake.response(iid)
+    assert modal["type"] == 9, modal
+    return await submit(fake, modal, values, permissions=MEMBER_PERMISSIONS, user_id=user_id)
+
+
+async def proposals_list(fake, permissions=MODERATOR, options=None):
+    iid = await fake.command("glosario-admin propuestas", options, permissions=permissions, user_id=900)
+    return (await fake.response(iid))["data"]
+
+
+async def test_a_member_proposes_an_editor_publishes_it_edited_and_the_member_is_told(fake, bot, harness):
+    thanks = await propose(fake, FORM, termino="Clúster Nebula")
+    assert "espera a los editores" in thanks["data"]["content"]
+    assert "todavía no está en el glosario" in (await ask(fake, "nebula"))["data"]["content"]  # not an answer yet
+    listing = await proposals_list(fake)
+    assert "«Clúster Nebula» — propuesta por <@555>" in listing["embeds"][0]["description"]
+    publish, _reject = [c for row in listing["components"] for c in row["components"]]
+    forged = await fake.response(
+        await fake.click(message_of(listing), publish["custom_id"], permissions=MEMBER_PERMISSIONS, values=["1"])
+    )
+    assert "es para moderadores" in forged["data"]["content"]
+    modal = await fake.response(
+        await fake.click(message_of(listing), publish["custom_id"], permissions=MODERATOR, user_id=900, values=["1"])
+    )
+    prefilled = {c["label"]: c.get("value") for row in modal["data"]["components"] for c in row["components"]}
+    assert prefilled["Nombre"] == "Clúster Nebula"
+    saved = await submit(fake, modal, {**FORM, "Definición": "El clúster de GPUs del equipo (revisado)."})
+    assert "Guardado" in saved["data"]["content"]
+    assert "(revisado)" in (await ask(fake, "nebula"))["data"]["embeds"][0]["description"]
+
+    def dms() -> list[list[dict]]:
+        return [messages for channel, messages in fake.channel_messages.items() if fake.dm_channels.get(channel) == 555]
+
+    await eventually(lambda: len(dms()) == 1)  # sent right after the editor's reply
+    (dm,) = dms()
+    assert "se ha publicado" in dm[0]["content"] and "Clúster Nebula" in dm[0]["content"]
+    await eventually(lambda: harness.rows("SELECT status, notified FROM proposals") == [("published", 1)])
+
+
+async def test_a_rejected_proposal_is_told_on_the_members_next_command_when_dms_are_closed(fake, bot, harness):
+    fake.dms_closed.add(556)
+    await propose(fake, FORM, user_id=556)
+    listing = await proposals_list(fake)
+    _, reject = [c for row in listing["components"] for c in row["components"]]
+    modal = await fake.response(
+        await fake.click(message_of(listing), reject["custom_id"], permissions=MODERATOR, user_id=900, values=["1"])
+    )
+    done = await submit(fake, modal, {"Motivo (se lo diré a quien la propuso)": "Ya existe como «Horovod»."})
+    assert "rechazada" in done["data"]["content"]
+    assert harness.rows("SELECT status, reason, notified FROM proposals") == [
+        ("rejected", "Ya existe como «Horovod».", 0)
+    ]
+    iid = await fake.command("termino", {"termino": "horovod"}, user_id=556)
+    reply, told = await fake.response(iid), await fake.response(iid, 1)
+    assert reply["data"]["embeds"][0]["title"] == "Horovod"  # the answer first
+    assert told["flags"] & 64 and "no se ha publicado" in told["content"] and "Ya existe" in told["content"]
+    await eventually(lambda: harness.rows("SELECT notified FROM proposals") == [(1,)])
+
+
+async def test_a_server_can_turn_proposals_off(fake, bot):
+    from tests.fake_discord.server import MANAGE_GUILD
+
+    refused = await proposals_list(fake, options={"permitir": False})  # Manage Messages is not enough
+    assert "Gestionar servidor" in str(refused) or "servidor" in refused["content"]
+    admin = str(int(MODERATOR) | MANAGE_GUILD)
+    off = await proposals_list(fake, permissions=admin, options={"permitir": False})
+    assert "ya no pueden proponer" in off["content"]
+    iid = await fake.command("glosario proponer", user_id=557)
+    assert "no acepta propuestas" in (await fake.response(iid))["data"]["content"]

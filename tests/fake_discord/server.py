@@ -160,6 +160,8 @@ class FakeDiscord:
         self.failed_callbacks: list[tuple[str, int]] = []
         self.refused: list[tuple[list[str], str]] = []  # messages refused for breaking Discord's limits
         self.channel_errors: list[int] = []  # statuses the next channel posts get instead
+        self.dm_channels: dict[str, int] = {}  # direct-message channel id → the member it reaches
+        self.dms_closed: set[int] = set()  # members who do not take direct messages from the bot
         self.callbacks_started = 0
         self.identified = 0
         self.resumed = 0
@@ -579,7 +581,16 @@ class FakeDiscord:
             interaction_id = self._tokens.get(parts[2], "")
             self.responses.setdefault(interaction_id, []).append({"webhook": method, **(body or {})})
             return _json(bot_message(body or {}, "0"))
+        if parts == ["users", "@me", "channels"] and method == "POST":  # open a direct-message channel
+            user_id = int(body["recipient_id"])
+            channel_id = next((c for c, u in self.dm_channels.items() if u == user_id), None) or snowflake()
+            self.dm_channels[channel_id] = user_id
+            return _json(
+                {"id": channel_id, "type": 1, "last_message_id": None, "recipients": [user_payload(user_id, "m")]}
+            )
         if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
+            if self.dm_channels.get(parts[1]) in self.dms_closed:
+                return _json({"message": "Cannot send messages to this user", "code": 50007}, status=403)
             if self.channel_errors:
                 status = self.channel_errors.pop(0)
                 return _json({"message": f"fake failure {status}", "code": 0}, status=status)

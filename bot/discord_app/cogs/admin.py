@@ -20,6 +20,7 @@ from bot.core.status import GapStatus, Outcome
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import manages_server, moderator_or_denied
+from bot.discord_app.proposals import ProposalSelect, proposals_embed, proposals_view
 from bot.discord_app.review import ORDER_CHOICES, STATUS_CHOICES, ActSelect, ListState, PageButton, render
 from bot.discord_app.views import NO_MENTIONS
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
     from bot.app.glossary import GlossaryService
+    from bot.app.proposals import Proposals
     from bot.app.server_terms import ServerTerms
     from bot.discord_app.client import GlossaryBot
     from bot.storage.interfaces import RoleStore
@@ -97,7 +99,8 @@ class AdminCog(commands.Cog):
         default_permissions=discord.Permissions(manage_messages=True),
     )
 
-    PERSISTENT = (PageButton, ActSelect)  # the gaps list's pages and menus, answered even after a restart
+    # The gaps list's pages and menus, and the proposals list's menus, answered even after a restart.
+    PERSISTENT = (PageButton, ActSelect, ProposalSelect)
 
     def __init__(
         self,
@@ -107,9 +110,10 @@ class AdminCog(commands.Cog):
         statistics: Callable[[int], Awaitable[Statistics]],
         roles: RoleStore,
         server_terms: ServerTerms,
+        proposals: Proposals,
     ) -> None:
         self.bot, self.review, self.glossary, self.statistics, self.roles = bot, review, glossary, statistics, roles
-        self.server_terms = server_terms
+        self.server_terms, self.proposals = server_terms, proposals
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.PERSISTENT)
@@ -188,6 +192,23 @@ class AdminCog(commands.Cog):
         embed = stats_embed(stats, interaction.locale)
         await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
+    @admin.command(name="propuestas", description="Las propuestas de los miembros, para publicarlas o rechazarlas")
+    @app_commands.describe(permitir="Permitir (o no) que los miembros propongan términos")
+    async def propuestas(self, interaction: discord.Interaction, permitir: bool | None = None) -> None:
+        loc, guild_id = interaction.locale, interaction.guild_id
+        note = None
+        if permitir is not None:
+            if not await manages_server(interaction):
+                return
+            await self.proposals.set_enabled(guild_id, permitir)
+            note = t(loc, "prop_enabled" if permitir else "prop_disabled")
+        rows = await self.proposals.pending(guild_id)
+        view = proposals_view(rows, loc) or discord.utils.MISSING
+        embed = proposals_embed(rows, loc)
+        await interaction.response.send_message(
+            note, embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
     @admin.command(name="rol-editor", description="Quién, además de los moderadores, puede revisar el glosario")
     @app_commands.describe(rol="Rol de los editores del glosario")
     async def rol_editor(self, interaction: discord.Interaction, rol: discord.Role) -> None:
@@ -201,4 +222,6 @@ class AdminCog(commands.Cog):
 
 async def setup(bot: GlossaryBot) -> None:
     app = bot.app
-    await bot.add_cog(AdminCog(bot, app.review, app.glossary, app.statistics, app.roles, app.server_terms))
+    await bot.add_cog(
+        AdminCog(bot, app.review, app.glossary, app.statistics, app.roles, app.server_terms, app.proposals)
+    )

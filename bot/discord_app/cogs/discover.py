@@ -12,14 +12,17 @@ from discord.ext import commands
 
 from bot.core.mentions import first_sentence
 from bot.core.normalize import normalize
+from bot.core.server_terms import TermFields
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
 from bot.discord_app.i18n import t
 from bot.discord_app.pager import Pager
+from bot.discord_app.term_form import ProposalModal
 from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, asker, show_term
 
 if TYPE_CHECKING:
     from bot.app.catalog import CatalogHolder
     from bot.app.lookups import Lookups
+    from bot.app.proposals import Proposals
     from bot.app.server_terms import ServerTerms
     from bot.core.model import Term
     from bot.discord_app.cards import CardCache
@@ -41,8 +44,17 @@ def category_value(category: str) -> str:
 class DiscoverCog(commands.Cog):
     glosario = app_commands.Group(name="glosario", description="Explora el glosario de IA")
 
-    def __init__(self, bot: commands.Bot, lookups: Lookups, terms: ServerTerms, cards: CardCache, guard: Guard) -> None:
+    def __init__(
+        self,
+        bot: commands.Bot,
+        lookups: Lookups,
+        terms: ServerTerms,
+        proposals: Proposals,
+        cards: CardCache,
+        guard: Guard,
+    ) -> None:
         self.bot, self.lookups, self.terms, self.cards, self.guard = bot, lookups, terms, cards, guard
+        self.proposals = proposals
         self.catalog: CatalogHolder = lookups.catalog
         self.explain_menu = app_commands.ContextMenu(name="Explicar términos", callback=self.explain)
 
@@ -148,6 +160,18 @@ class DiscoverCog(commands.Cog):
             embed=embed, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
         )
 
+    @glosario.command(name="proponer", description="Propón un término para el glosario de este servidor")
+    @app_commands.describe(termino="El término que propones")
+    @app_commands.guild_only()
+    async def proponer(self, interaction: discord.Interaction, termino: str | None = None) -> None:
+        if not await self.proposals.enabled(interaction.guild_id or 0):
+            await interaction.response.send_message(
+                t(interaction.locale, "prop_off"), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+            return
+        fields = TermFields((termino or "").strip()[:256], "")
+        await interaction.response.send_modal(ProposalModal(interaction.locale, fields))
+
     @glosario.command(name="ayuda", description="Qué puede hacer el bot")
     async def ayuda(self, interaction: discord.Interaction) -> None:
         loc = interaction.locale
@@ -175,4 +199,5 @@ class DiscoverCog(commands.Cog):
 
 
 async def setup(bot: GlossaryBot) -> None:
-    await bot.add_cog(DiscoverCog(bot, bot.app.lookups, bot.app.server_terms, bot.cards, bot.guard))
+    app = bot.app
+    await bot.add_cog(DiscoverCog(bot, app.lookups, app.server_terms, app.proposals, bot.cards, bot.guard))
