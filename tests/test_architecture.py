@@ -218,3 +218,12 @@ def test_no_function_is_longer_than_50_lines():
 
 def test_the_discord_client_is_wiring_only():
     assert len((BOT / "discord_app" / "client.py").read_text(encoding="utf-8").splitlines()) < 150
+
+
+def test_the_bot_starts_without_the_plotting_library():
+    import subprocess
+    import sys
+
+    code = "import sys, bot.runner, bot.cli; print('matplotlib' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"  # imported on the first chart drawn, not before

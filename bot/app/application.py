@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.daily import DailyPosts
+from bot.app.digest import Digests
 from bot.app.glossary import GlossaryService
 from bot.app.health import clear_heartbeat, write_heartbeat
 from bot.app.lookups import Lookups
@@ -60,6 +61,7 @@ class Application:
         self.server_terms = ServerTerms(stores.server_terms, self.catalog, gaps, clock)
         self.lookups = Lookups(self.catalog, self.writer, salt, clock, server_terms=self.server_terms)
         self.proposals = Proposals(stores.proposals, self.server_terms, clock)
+        self.digests = Digests(stores.digests, stores.usage, gaps, stores.proposals, clock)
         self.glossary = GlossaryService(self.catalog, gaps, settings.data_dir, settings.cache_dir)
         self.review = GapReview(gaps, self.catalog, self.server_terms)
         self.daily = DailyPosts(stores.daily, self.catalog, clock, self.server_terms)

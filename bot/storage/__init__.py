@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.storage.daily import SqliteDailyStore, SqliteRoleStore
+from bot.storage.daily import SqliteDailyStore, SqliteDigestStore, SqliteRoleStore
 from bot.storage.db import Database, SqliteAppliedWrites, file_identity
 from bot.storage.gaps import SqliteGapStore, SqliteUsageStore
 from bot.storage.interfaces import (
     AppliedLog,
     DailyStore,
+    DigestStore,
     GapStore,
     MetaStore,
     ProposalStore,
@@ -37,6 +38,7 @@ class Stores:
     roles: RoleStore
     server_terms: ServerTermStore
     proposals: ProposalStore
+    digests: DigestStore
     database: Database  # the SQLite connection pair (closing it closes every store)
     migrated: tuple[int, ...] = ()  # the migrations this open applied
 
@@ -70,6 +72,7 @@ def sqlite_stores(db: Database) -> Stores:
         roles=SqliteRoleStore(db),
         server_terms=SqliteServerTermStore(db),
         proposals=SqliteProposalStore(db),
+        digests=SqliteDigestStore(db),
         database=db,
         migrated=tuple(db.migrated),
     )

@@ -8,7 +8,7 @@ from datetime import date
 from bot.core.daily import DailyEntry, Schedule
 from bot.core.status import Days
 from bot.storage.db import Database
-from bot.storage.records import DailyPost, DailySettings
+from bot.storage.records import DailyPost, DailySettings, DigestSettings
 
 _SETTINGS = (
     "guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz, daily_days, daily_error, "
@@ -171,4 +171,61 @@ class SqliteRoleStore:
                 "INSERT INTO guild_settings (guild_id, editor_role_id) VALUES (?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET editor_role_id = excluded.editor_role_id",
                 (guild_id, role_id),
+            )
+
+
+_DIGEST = "guild_id, digest_channel_id, digest_weekday, digest_last"
+
+
+def _digest(row: tuple) -> DigestSettings:
+    return DigestSettings(*row)
+
+
+class SqliteDigestStore:
+    """The moderators' weekly digest per guild (in guild_settings)."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    async def configure(self, guild_id: int, channel_id: int, weekday: int) -> None:
+        async with self.db.transaction():
+            await self.db.conn.execute(
+                "INSERT INTO guild_settings (guild_id, digest_channel_id, digest_weekday) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET digest_channel_id = excluded.digest_channel_id, "
+                "digest_weekday = excluded.digest_weekday",
+                (guild_id, channel_id, weekday),
+            )
+
+    async def disable(self, guild_id: int) -> bool:
+        async with self.db.transaction():
+            cursor = await self.db.conn.execute(
+                "UPDATE guild_settings SET digest_channel_id = NULL "
+                "WHERE guild_id = ? AND digest_channel_id IS NOT NULL",
+                (guild_id,),
+            )
+        return cursor.rowcount > 0
+
+    async def settings(self, guild_id: int) -> DigestSettings | None:
+        sql = f"SELECT {_DIGEST} FROM guild_settings WHERE guild_id = ? AND digest_channel_id IS NOT NULL"
+        row = await (await self.db.reader.execute(sql, (guild_id,))).fetchone()
+        return _digest(row) if row else None
+
+    async def enabled(self) -> list[DigestSettings]:
+        sql = f"SELECT {_DIGEST} FROM guild_settings WHERE digest_channel_id IS NOT NULL"
+        return [_digest(r) for r in await (await self.db.reader.execute(sql)).fetchall()]
+
+    async def claim(self, guild_id: int, week: str) -> bool:
+        async with self.db.transaction():
+            cursor = await self.db.conn.execute(
+                "UPDATE guild_settings SET digest_last = ? WHERE guild_id = ? AND digest_channel_id IS NOT NULL "
+                "AND (digest_last IS NULL OR digest_last != ?)",
+                (week, guild_id, week),
+            )
+        return cursor.rowcount == 1
+
+    async def release(self, guild_id: int, week: str, previous: str | None) -> None:
+        async with self.db.transaction():
+            await self.db.conn.execute(
+                "UPDATE guild_settings SET digest_last = ? WHERE guild_id = ? AND digest_last = ?",
+                (previous, guild_id, week),
             )

@@ -152,7 +152,7 @@ MIGRATIONS: list[str] = [
     """,
     # 6: a server's own terms (the fields as typed, JSON), every version of each (who, when, what), whether the
     # term of the day may show them, the spellings a server accepted as aliases of published terms, and the
-    # members' proposals (with who proposed, for telling them the outcome)
+    # members' proposals (with who proposed, for telling them the outcome), and the moderators' weekly digest
     """
     CREATE TABLE server_terms (
         guild_id INTEGER NOT NULL,
@@ -201,6 +201,9 @@ MIGRATIONS: list[str] = [
     CREATE INDEX proposals_by_guild ON proposals (guild_id, status);
     CREATE INDEX proposals_to_tell ON proposals (user_id) WHERE status != 'pending' AND notified = 0;
     ALTER TABLE guild_settings ADD COLUMN proposals_enabled INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE guild_settings ADD COLUMN digest_channel_id INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN digest_weekday INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN digest_last TEXT;
     """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)

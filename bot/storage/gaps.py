@@ -199,6 +199,10 @@ class SqliteGapStore:
         )
         return [tuple(r) for r in await (await self.db.reader.execute(sql, (guild_id, limit))).fetchall()]
 
+    async def new_since(self, guild_id: int, since: str) -> int:
+        sql = "SELECT COUNT(*) FROM misses WHERE guild_id = ? AND first_seen >= ?"
+        return (await (await self.db.reader.execute(sql, (guild_id, since))).fetchone())[0]
+
     async def drop_proposals(self, guild_id: int, normalized: str) -> None:
         """A question's alias proposals are settled (accepted): off the list."""
         async with self.db.transaction():
@@ -248,6 +252,13 @@ class SqliteUsageStore:
             args.append(since)
         rows = await (await self.db.reader.execute(sql + " GROUP BY outcome", args)).fetchall()
         return {outcome: n for outcome, n in rows}
+
+    async def daily_outcomes(self, guild_id: int, since: str) -> list[tuple[str, str, int]]:
+        sql = (
+            "SELECT day, outcome, SUM(count) FROM lookups WHERE guild_id = ? AND day >= ? "
+            "GROUP BY day, outcome ORDER BY day"
+        )
+        return [tuple(r) for r in await (await self.db.reader.execute(sql, (guild_id, since))).fetchall()]
 
     async def term_counts(self, *, guild_id: int | None = None) -> dict[str, int]:
         sql = "SELECT term_id, SUM(count) FROM lookups WHERE outcome = ?"

@@ -16,6 +16,7 @@ from bot.core.daily import DailyEntry, Schedule
 from bot.storage.records import (
     DailyPost,
     DailySettings,
+    DigestSettings,
     LookupRecord,
     Miss,
     MissRecord,
@@ -90,6 +91,10 @@ class GapStore(Protocol):
 
     async def proposals(self, guild_id: int, limit: int = 10) -> list[tuple[str, str, str, int]]: ...
 
+    async def new_since(self, guild_id: int, since: str) -> int:
+        """How many of a server's gaps were first asked at or after `since` (ISO time)."""
+        ...
+
     async def drop_proposals(self, guild_id: int, normalized: str) -> None: ...
 
 
@@ -99,6 +104,10 @@ class UsageStore(Protocol):
     async def outcomes(self, *, guild_id: int | None = None, since: str | None = None) -> dict[str, int]: ...
 
     async def term_counts(self, *, guild_id: int | None = None) -> dict[str, int]: ...
+
+    async def daily_outcomes(self, guild_id: int, since: str) -> list[tuple[str, str, int]]:
+        """(day, outcome, lookups) for each day from `since` (YYYY-MM-DD) on."""
+        ...
 
 
 class DailyStore(Protocol):
@@ -186,4 +195,24 @@ class ProposalStore(Protocol):
 
     async def waiting_to_be_told(self) -> set[int]:
         """Members with decided proposals not told yet."""
+        ...
+
+
+class DigestStore(Protocol):
+    """Where and when each server wants the moderators' weekly digest, and which week it last had."""
+
+    async def configure(self, guild_id: int, channel_id: int, weekday: int) -> None: ...
+
+    async def disable(self, guild_id: int) -> bool: ...
+
+    async def settings(self, guild_id: int) -> DigestSettings | None: ...
+
+    async def enabled(self) -> list[DigestSettings]: ...
+
+    async def claim(self, guild_id: int, week: str) -> bool:
+        """Reserve this week's digest (once per server and week, across restarts and processes)."""
+        ...
+
+    async def release(self, guild_id: int, week: str, previous: str | None) -> None:
+        """A digest that could not be posted: this week's is free again."""
         ...

@@ -140,6 +140,14 @@ class ServerTermRow:
 
 
 @dataclass(frozen=True, slots=True)
+class DigestSettings:
+    guild_id: int
+    channel_id: int
+    weekday: int  # 0 Monday … 6 Sunday (UTC)
+    last_week: str | None  # the ISO week of the last digest ("2026-W49")
+
+
+@dataclass(frozen=True, slots=True)
 class ProposalRow:
     """A member's proposed term, waiting for the editors or decided."""
 

@@ -204,8 +204,12 @@ async def test_editor_role_and_statistics(fake, bot, harness):
         await ask(fake, query, user_id=7)
     bot.app.lookups.flush()
     await harness.flushed(bot)
-    _, stats = await admin(fake, "estadisticas", permissions=MEMBER_PERMISSIONS, user_id=555)  # an editor
-    fields = {f["name"]: f["value"] for f in stats["data"]["embeds"][0]["fields"]}
+    iid, first = await admin(fake, "estadisticas", permissions=MEMBER_PERMISSIONS, user_id=555)  # an editor
+    assert first["type"] == 5  # deferred: the chart is drawn meanwhile
+    stats = await fake.response(iid, 1)
+    assert stats["embeds"][0]["image"]["url"] == "attachment://tendencia.png"
+    assert stats["_files"]["tendencia.png"].startswith(b"\x89PNG")  # the answer-rate chart
+    fields = {f["name"]: f["value"] for f in stats["embeds"][0]["fields"]}
     assert fields["Términos"] == "17"
     assert fields["Consultas"] == "5 en total · 5 en los últimos 7 días"
     assert fields["Resultados"] == "60 % respondidas · 20 % dudosas · 20 % sin respuesta"

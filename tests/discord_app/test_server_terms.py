@@ -153,7 +153,7 @@ async def test_a_published_term_with_the_same_name_wins_and_moderators_are_told(
     await fake.response(iid, 1)
     card = (await ask(fake, "clúster nebula"))["data"]["embeds"][0]
     assert card["description"] == "El clúster publicado." and card["fields"][-1]["name"] != "Término de este servidor"
-    stats = (await fake.response(await fake.command("glosario-admin estadisticas", permissions=MODERATOR)))["data"]
+    stats = await fake.response(await fake.command("glosario-admin estadisticas", permissions=MODERATOR), 1)
     fields = {f["name"]: f["value"] for f in stats["embeds"][0]["fields"]}
     assert (
         fields["Términos del servidor que ahora sustituye el glosario publicado (ya no responden)"]

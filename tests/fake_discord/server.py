@@ -595,7 +595,8 @@ class FakeDiscord:
                 status = self.channel_errors.pop(0)
                 return _json({"message": f"fake failure {status}", "code": 0}, status=status)
             msg = bot_message(body, parts[1])
-            self.channel_messages.setdefault(parts[1], []).append(msg)
+            files = body.get("_files") if isinstance(body, dict) else None  # attachments, by file name
+            self.channel_messages.setdefault(parts[1], []).append({**msg, "_files": files} if files else msg)
             return _json(msg)
         return _json({"message": f"fake Discord has no route {method} /{'/'.join(parts)}", "code": 0}, status=404)
 

@@ -17,6 +17,7 @@ from bot.app.review import Export, GapReview
 from bot.app.statistics import Statistics, percent
 from bot.core.errors import GlossaryError
 from bot.core.status import GapStatus, Outcome
+from bot.discord_app.charts import chart_file
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import manages_server, moderator_or_denied
@@ -27,6 +28,7 @@ from bot.discord_app.views import NO_MENTIONS
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
+    from bot.app.digest import Digests
     from bot.app.glossary import GlossaryService
     from bot.app.proposals import Proposals
     from bot.app.server_terms import ServerTerms
@@ -111,9 +113,10 @@ class AdminCog(commands.Cog):
         roles: RoleStore,
         server_terms: ServerTerms,
         proposals: Proposals,
+        digests: Digests,
     ) -> None:
         self.bot, self.review, self.glossary, self.statistics, self.roles = bot, review, glossary, statistics, roles
-        self.server_terms, self.proposals = server_terms, proposals
+        self.server_terms, self.proposals, self.digests = server_terms, proposals, digests
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.PERSISTENT)
@@ -188,9 +191,14 @@ class AdminCog(commands.Cog):
 
     @admin.command(name="estadisticas", description="Consultas, aciertos y lagunas de este servidor")
     async def estadisticas(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the chart takes a moment the first time
         stats = await self.statistics(interaction.guild_id)
         embed = stats_embed(stats, interaction.locale)
-        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        chart = await chart_file(self.digests, interaction.guild_id, interaction.locale)
+        if chart is not None:
+            embed.set_image(url=f"attachment://{chart.filename}")
+        file = chart or discord.utils.MISSING
+        await interaction.followup.send(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @admin.command(name="propuestas", description="Las propuestas de los miembros, para publicarlas o rechazarlas")
     @app_commands.describe(permitir="Permitir (o no) que los miembros propongan términos")
@@ -223,5 +231,5 @@ class AdminCog(commands.Cog):
 async def setup(bot: GlossaryBot) -> None:
     app = bot.app
     await bot.add_cog(
-        AdminCog(bot, app.review, app.glossary, app.statistics, app.roles, app.server_terms, app.proposals)
+        AdminCog(bot, app.review, app.glossary, app.statistics, app.roles, app.server_terms, app.proposals, app.digests)
     )

@@ -1,0 +1,51 @@
+"""The moderators' weekly digest end to end: configured in Discord, posted once a week with its chart."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from tests.fake_discord.server import MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS, ChannelRef
+
+MONDAY = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+ADMIN = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES | MANAGE_GUILD)
+
+
+async def test_the_digest_is_posted_once_a_week_on_its_day_with_the_chart(fake, harness):
+    clock = {"now": MONDAY - timedelta(days=1)}  # a Sunday
+    bot = await harness.start(clock=lambda: clock["now"])
+    channel = fake.guilds[0].channel_ids[0]
+    refused = await fake.response(
+        await fake.command(
+            "glosario-admin resumen configurar", {"canal": ChannelRef(channel)}, permissions=MEMBER_PERMISSIONS
+        )
+    )
+    assert "es para moderadores" in refused["data"]["content"]
+    done = await fake.response(
+        await fake.command(
+            "glosario-admin resumen configurar", {"canal": ChannelRef(channel), "dia": 0}, permissions=ADMIN
+        )
+    )
+    assert "cada lunes (UTC)" in done["data"]["content"]
+    for query in ("horovod", "ray", "computación cuántica", "computacion cuantica", "blockchain"):
+        await fake.response(await fake.command("termino", {"termino": query}, user_id=7))
+    bot.app.lookups.flush()
+    await harness.flushed(bot)
+    cog = bot.get_cog("DigestCog")
+    await cog.tick()
+    assert str(channel) not in fake.channel_messages  # not its day
+    clock["now"] = MONDAY
+    await cog.tick()
+    await cog.tick()  # the same week again: nothing more
+    (post,) = fake.channel_messages[str(channel)]
+    (embed,) = post["embeds"]
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert embed["title"] == "Resumen semanal del glosario · 2026-W49"
+    assert fields["Consultas nuevas sin respuesta"] == "2"
+    assert fields["Las más pedidas (abiertas)"].splitlines()[0] == "«computacion cuantica» — 2"
+    assert fields["Tasa de respuesta (7 días)"].startswith("40 %")
+    assert (
+        post["_files"]["tendencia.png"].startswith(b"\x89PNG") and embed["image"]["url"] == "attachment://tendencia.png"
+    )
+    clock["now"] = MONDAY + timedelta(days=7)
+    await cog.tick()
+    assert len(fake.channel_messages[str(channel)]) == 2  # the next week's
