@@ -62,6 +62,7 @@ class Refused:
 
     problems: tuple[Problem, ...]
     taken_by: Term | None = None
+    taken_spelling: str | None = None  # the spelling that term already has
 
 
 def problem(message: str, english: str) -> Problem:
@@ -167,7 +168,9 @@ class ServerTerms:
         if taken:
             message = f"«{taken[1]}» ya es un nombre o alias de «{taken[0].term}»"
             return Refused(
-                (problem(message, f"«{taken[1]}» is already a name or alias of «{taken[0].term}»"),), taken[0]
+                (problem(message, f"«{taken[1]}» is already a name or alias of «{taken[0].term}»"),),
+                taken[0],
+                taken[1],
             )
         unknown = [name for name in fields.related_list() if _resolve(name, self.catalog.index, overlay) is None]
         if unknown:
@@ -178,26 +181,36 @@ class ServerTerms:
 
     async def accept_alias(self, guild_id: int, user_id: int, qhash: str, term_id: str) -> tuple[str, Term] | None:
         """Members picked `term_id` for the question with handle `qhash`: its spelling becomes an alias of that
-        term in this server (a new version of a server term; a server alias of a published one), answers at once,
-        and the question's gap is resolved. None when there is no such proposal (a forged or settled one)."""
-        proposal = next(
-            (
-                (n, sample)
-                for n, sample, t, _ in await self.gaps.proposals(guild_id, 1000)
-                if t == term_id and query_hash(n) == qhash
-            ),
-            None,
-        )
+        term in this server (`add_alias`), and the proposal is settled. None when there is no such proposal (a
+        forged or settled one) or the alias cannot be added."""
+        proposals = await self.gaps.proposals(guild_id, 1000)
+        proposal = next(((n, s) for n, s, t, _ in proposals if t == term_id and query_hash(n) == qhash), None)
+        if proposal is None:
+            return None
+        term = await self.add_alias(guild_id, user_id, proposal[1], term_id)
+        if term is None:
+            return None
+        await self.gaps.drop_proposals(guild_id, proposal[0])
+        return proposal[1], term
+
+    async def add_alias(self, guild_id: int, user_id: int, spelling: str, term_id: str) -> Term | None:
+        """`spelling` answers with `term_id` in this server from now on: a new version of a server term, or a
+        server alias of a published one; the open gaps asked that way are resolved. None when the term is gone or
+        the spelling is another term's own name."""
         overlay = await self.prepare(guild_id)
         own = overlay.glossary.get(term_id) if overlay else None
         published = self.catalog.glossary.get(term_id)
-        if proposal is None or (own is None and published is None):
+        normalized = normalize(spelling)
+        if (own is None and published is None) or not normalized:
             return None
-        normalized, spelling = proposal
         if own is not None:
             fields = TermFields.from_dict(overlay.rows[term_id].fields)
-            fields = replace(fields, aliases=", ".join([*fields.alias_list(), spelling]))
-            saved = await self.save(guild_id, user_id, fields, previous_id=term_id)
+            saved = await self.save(
+                guild_id,
+                user_id,
+                replace(fields, aliases=", ".join([*fields.alias_list(), spelling])),
+                previous_id=term_id,
+            )
             if isinstance(saved, Refused):
                 return None
             term = saved.term
@@ -208,13 +221,11 @@ class ServerTerms:
             at = self.clock().isoformat(timespec="seconds")
             await self.store.add_alias(guild_id, normalized, spelling, term_id, user_id, at)
             term = published
-        await self.gaps.drop_proposals(guild_id, normalized)
         gaps = await self.gaps.gaps(guild_id=guild_id, status=GapStatus.OPEN, limit=1_000_000)
-        await self.gaps.set_status(
-            [g.id for g in gaps if g.normalized == normalized], GapStatus.RESOLVED, guild_id=guild_id, term_id=term_id
-        )
+        ids = [g.id for g in gaps if g.normalized == normalized]
+        await self.gaps.set_status(ids, GapStatus.RESOLVED, guild_id=guild_id, term_id=term_id)
         self._overlays.pop(guild_id, None)
-        return spelling, term
+        return term
 
     async def retire(self, guild_id: int, user_id: int, term_id: str) -> bool:
         """The term stops answering; its history stays."""

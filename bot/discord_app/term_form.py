@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.app.server_terms import Refused, Saved
+from bot.core.normalize import normalize
 from bot.core.server_terms import TermFields
-from bot.discord_app.embeds import COLOUR, LIMITS, fit, join_within, shorten
+from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
 from bot.discord_app.i18n import language, t
 from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.views import NO_MENTIONS, ButtonsView
@@ -25,35 +27,36 @@ DRAFT_SECONDS = 3600.0  # how long refused fields wait for their author to fix t
 MAX_DRAFTS = 1000
 
 
+@dataclass(frozen=True)
+class Draft:
+    """What a refused form held, and what it was for."""
+
+    fields: TermFields
+    previous_id: str | None = None  # the server term being edited
+    proposal_id: int | None = None  # the proposal being published
+    proposing: bool = False  # a member's proposal
+    taken_by: str | None = None  # the term whose name or alias the typed name already is
+
+
 class Drafts:
     """Fields a save refused, per (server, member), for the "Fix" button: only their author gets them back."""
 
     def __init__(self) -> None:
-        self._kept: dict[tuple[int, int], tuple[float, TermFields, str | None, int | None, bool]] = {}
+        self._kept: dict[tuple[int, int], tuple[float, Draft]] = {}
 
-    def keep(
-        self,
-        guild_id: int,
-        user_id: int,
-        fields: TermFields,
-        previous_id: str | None,
-        proposal_id: int | None = None,
-        *,
-        proposing: bool = False,
-    ) -> None:
+    def keep(self, guild_id: int, user_id: int, draft: Draft) -> None:
         now = time.monotonic()
         if len(self._kept) >= MAX_DRAFTS:  # forget the expired ones; then the oldest
             self._kept = {k: v for k, v in self._kept.items() if now - v[0] < DRAFT_SECONDS}
             while len(self._kept) >= MAX_DRAFTS:
                 self._kept.pop(next(iter(self._kept)))
-        self._kept[(guild_id, user_id)] = (now, fields, previous_id, proposal_id, proposing)
+        self._kept[(guild_id, user_id)] = (now, draft)
 
-    def take(self, guild_id: int, user_id: int) -> tuple[TermFields, str | None, int | None, bool] | None:
-        """(fields, the term being edited, the proposal being published, whether it is a member's proposal)."""
+    def take(self, guild_id: int, user_id: int) -> Draft | None:
         found = self._kept.pop((guild_id, user_id), None)
         if found is None or time.monotonic() - found[0] >= DRAFT_SECONDS:
             return None
-        return found[1:]
+        return found[1]
 
 
 class TermModal(discord.ui.Modal):
@@ -123,8 +126,9 @@ class TermModal(discord.ui.Modal):
             if self.proposal_id is not None:
                 await bot.tell_proposer(guild_id, self.proposal_id)
         else:
-            bot.drafts.keep(guild_id, user_id, fields, self.previous_id, self.proposal_id)
-            await answer_refused(interaction, saved, fields)
+            taken = saved.taken_by.id if saved.taken_by else None
+            bot.drafts.keep(guild_id, user_id, Draft(fields, self.previous_id, self.proposal_id, taken_by=taken))
+            await answer_refused(interaction, saved, fields, offer_alias=self.proposal_id is None)
 
 
 async def answer_saved(interaction: discord.Interaction[GlossaryBot], saved: Saved) -> None:
@@ -138,7 +142,9 @@ async def answer_saved(interaction: discord.Interaction[GlossaryBot], saved: Sav
     )
 
 
-async def answer_refused(interaction: discord.Interaction, refused: Refused, fields: TermFields) -> None:
+async def answer_refused(
+    interaction: discord.Interaction, refused: Refused, fields: TermFields, *, offer_alias: bool = False
+) -> None:
     """Every problem, what was typed (in an embed, so nothing is lost), and the button that brings the form back."""
     loc = interaction.locale
     english = language(loc) == "en"
@@ -152,7 +158,15 @@ async def answer_refused(interaction: discord.Interaction, refused: Refused, fie
             embed.add_field(name=t(loc, label), value=shorten(value, LIMITS["field_value"]), inline=False)
     if fields.related:
         embed.add_field(name=t(loc, "st_related"), value=shorten(fields.related, LIMITS["field_value"]), inline=False)
-    view = ButtonsView([FixButton.rendered(t(loc, "st_fix"))])
+    buttons = [FixButton.rendered(t(loc, "st_fix"))]
+    taken = refused.taken_by
+    name = normalize(fields.term)
+    spelt = {normalize(s) for s in taken.spellings()} if taken is not None else set()
+    if offer_alias and taken is not None and normalize(refused.taken_spelling or "") == name and name not in spelt:
+        # The name typed already leads to that term (spelt another way): offer it as its alias instead.
+        label = t(loc, "st_as_alias", spelling=shorten(fields.term, 30), term=shorten(taken.term, 30))
+        buttons.append(AliasInsteadButton.rendered(label))
+    view = ButtonsView(buttons)
     await interaction.response.send_message(
         text, embed=fit(embed), view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
     )
@@ -183,11 +197,46 @@ class FixButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:s
                 t(interaction.locale, "st_no_draft"), ephemeral=True, allowed_mentions=NO_MENTIONS
             )
             return
-        fields, previous_id, proposal_id, proposing = draft
-        if proposing:
-            await interaction.response.send_modal(ProposalModal(interaction.locale, fields))
+        if draft.proposing:
+            await interaction.response.send_modal(ProposalModal(interaction.locale, draft.fields))
         else:
-            await interaction.response.send_modal(TermModal(interaction.locale, fields, previous_id, proposal_id))
+            modal = TermModal(interaction.locale, draft.fields, draft.previous_id, draft.proposal_id)
+            await interaction.response.send_modal(modal)
+
+
+class AliasInsteadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:stalias"):
+    """After a name collision: the typed name becomes an alias of the term that has it (its author only)."""
+
+    CUSTOM_ID = "glosario:stalias"
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="…", custom_id=self.CUSTOM_ID))
+
+    @classmethod
+    def rendered(cls, label: str) -> dict:
+        return {"type": 2, "style": 2, "label": label[:80], "custom_id": cls.CUSTOM_ID, "disabled": False}
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match, /):
+        return cls()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await moderator_or_denied(interaction)
+
+    async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
+        bot, guild_id, loc = interaction.client, interaction.guild_id or 0, interaction.locale
+        draft = bot.drafts.take(guild_id, interaction.user.id)
+        term = None
+        if draft is not None and draft.taken_by is not None and not draft.proposing:
+            spelling = draft.fields.term.strip()
+            term = await within_a_second(
+                bot.app.server_terms.add_alias(guild_id, interaction.user.id, spelling, draft.taken_by)
+            )
+        if term is None:
+            await interaction.response.send_message(t(loc, "st_no_draft"), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            return
+        text = t(loc, "gaps_accepted", spelling=echo(draft.fields.term.strip()), term=term.term)
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 class ProposalModal(TermModal):
@@ -208,7 +257,7 @@ class ProposalModal(TermModal):
         locale = str(interaction.locale)
         result = await within_a_second(bot.app.proposals.propose(guild_id, interaction.user.id, locale, fields))
         if isinstance(result, Refused):
-            bot.drafts.keep(guild_id, interaction.user.id, fields, None, proposing=True)
+            bot.drafts.keep(guild_id, interaction.user.id, Draft(fields, proposing=True))
             await answer_refused(interaction, result, fields)
             return
         name = discord.utils.escape_markdown(fields.term.strip())

@@ -304,3 +304,21 @@ async def test_a_server_can_turn_proposals_off(fake, bot):
     assert "ya no pueden proponer" in off["content"]
     iid = await fake.command("glosario proponer", user_id=557)
     assert "no acepta propuestas" in (await fake.response(iid))["data"]["content"]
+
+
+async def test_a_name_that_leads_to_a_term_is_offered_as_its_alias(fake, bot, harness):
+    modal = await open_form(fake)
+    refused = (await submit(fake, modal, {**FORM, "Nombre": "Parámetros de Servidor"}))["data"]
+    _fix, alias = [c for row in refused["components"] for c in row["components"]]
+    assert alias["label"] == "Añadir «Parámetros de Servidor» como alias de «Servidor de Parámetros»"
+    stranger = await fake.response(
+        await fake.click(message_of(refused), alias["custom_id"], permissions=MODERATOR, user_id=901)
+    )
+    assert "No tengo nada tuyo" in stranger["data"]["content"]  # only its author's draft
+    done = await fake.response(
+        await fake.click(message_of(refused), alias["custom_id"], permissions=MODERATOR, user_id=900)
+    )
+    assert "«Parámetros de Servidor» ya responde con **Servidor de Parámetros**" in done["data"]["content"]
+    assert harness.rows("SELECT spelling, term_id FROM server_aliases") == [
+        ("Parámetros de Servidor", "servidor-de-parametros")
+    ]

@@ -15,7 +15,7 @@ from bot.core.server_terms import TermFields
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import moderator_or_denied
-from bot.discord_app.term_form import FixButton, TermModal
+from bot.discord_app.term_form import AliasInsteadButton, FixButton, TermModal
 from bot.discord_app.views import NO_MENTIONS
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ class TermAdmin(app_commands.Group):
 
 
 class ServerTermsCog(commands.Cog):
-    PERSISTENT = (FixButton,)
+    PERSISTENT = (FixButton, AliasInsteadButton)
 
     def __init__(self, bot: commands.Bot, terms: ServerTerms) -> None:
         self.bot, self.group = bot, TermAdmin(terms)
