@@ -24,6 +24,7 @@ def imports_of(path: Path) -> set[str]:
 # logging or garbage-collector switches (zoneinfo reads the time zone database, as `datetime` needs it).
 CORE_MAY_IMPORT = {
     "__future__",
+    "array",
     "bisect",
     "collections",
     "collections.abc",

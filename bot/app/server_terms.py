@@ -4,6 +4,7 @@ small overlay index of their own, built on first use and kept for the most recen
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -28,13 +29,19 @@ from bot.storage.records import ServerTermRow, ServerTermVersion
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True, slots=True)
+class Author:
+    user_id: int
+    at: str  # ISO time
+
+
 @dataclass(frozen=True)
 class Overlay:
     """One server's terms in service, and who added each."""
 
     glossary: Glossary
     index: SearchIndex
-    rows: dict[str, ServerTermRow] = field(default_factory=dict)  # by term id
+    authors: dict[str, Author] = field(default_factory=dict)  # by term id: who added it, and when
     superseded: tuple[str, ...] = ()  # server terms a published term with the same name now replaces
     aliases: dict[str, str] = field(default_factory=dict)  # accepted spellings of published terms → term id
 
@@ -113,30 +120,8 @@ class ServerTerms:
         accepted = await self.store.aliases(guild_id)
         if not rows and not accepted:
             return None
-        published = self.catalog.current
-        aliases = {}
-        for normalized, _, term_id in accepted:
-            if published.glossary.get(term_id) is not None:  # (a term a reload removed takes its aliases along)
-                aliases[normalized] = aliases[compact(normalized)] = term_id
-        terms: list[Term] = []
-        superseded: list[str] = []
-        by_id: dict[str, ServerTermRow] = {}
-        for row in rows:
-            fields = TermFields.from_dict(row.fields)
-            term = server_terms.check(fields)
-            if isinstance(term, list):  # stored before a rule changed: set aside, never served half-checked
-                log.warning("server term %s of guild %s no longer passes validation", row.term_id, guild_id)
-                continue
-            if _taken(published.index, term) is not None or published.glossary.get(term.id) is not None:
-                superseded.append(term.term)
-                continue
-            terms.append(term)
-            by_id[term.id] = row
-        meta = published.glossary
-        own = SearchIndex(Glossary(meta.title, meta.subtitle, meta.language, tuple(terms)))
-        linked = tuple(_with_related(t, by_id[t.id], published.index, own) for t in terms)
-        glossary = Glossary(meta.title, meta.subtitle, meta.language, linked)
-        return Overlay(glossary, SearchIndex(glossary), by_id, tuple(superseded), aliases)
+        # The checks and the index are CPU work (a second for thousands of terms): off the event loop.
+        return await asyncio.to_thread(_overlay, self.catalog.current, rows, accepted, guild_id)
 
     # -- editing ------------------------------------------------------------------------------------------
     async def save(
@@ -203,8 +188,11 @@ class ServerTerms:
         normalized = normalize(spelling)
         if (own is None and published is None) or not normalized:
             return None
-        if own is not None:
-            fields = TermFields.from_dict(overlay.rows[term_id].fields)
+        row = await self.store.get(guild_id, term_id) if own is not None else None
+        if own is not None and row is None:
+            return None
+        if row is not None:
+            fields = TermFields.from_dict(row.fields)
             saved = await self.save(
                 guild_id,
                 user_id,
@@ -256,8 +244,9 @@ class ServerTerms:
             return server_terms.term_file([]), 0
         published = self.catalog.glossary
         entries = []
+        rows = {row.term_id: row for row in await self.store.terms(guild_id)}
         for term in overlay.glossary.terms:
-            fields = TermFields.from_dict(overlay.rows[term.id].fields)
+            fields = TermFields.from_dict(rows[term.id].fields)
             names = [named.term for i in term.related if (named := published.get(i) or overlay.glossary.get(i))]
             entries.append(server_terms.entry(fields, names))
         return server_terms.term_file(entries), len(entries)
@@ -266,30 +255,53 @@ class ServerTerms:
 def _taken(index: SearchIndex, term: Term, *, but: str | None = None) -> tuple[Term, str] | None:
     """The term (other than `but`) that one of `term`'s spellings already names exactly, with that spelling."""
     for spelling in term.spellings():
-        found = index.lookup(spelling)
-        if isinstance(found, Found) and found.exact and found.term.id not in (but, None):
-            return found.term, spelling
+        found = index.exact(spelling)
+        if found is not None and found.id != but:
+            return found, spelling
     return None
 
 
 def _resolve(name: str, published: SearchIndex, overlay: Overlay | None) -> str | None:
-    for index in (published, overlay.index if overlay else None):
-        if index is not None:
-            found = index.lookup(name)
-            if isinstance(found, Found) and found.exact:
-                return found.term.id
-    return None
+    found = published.exact(name) or (overlay.index.exact(name) if overlay else None)
+    return found.id if found else None
 
 
-def _with_related(term: Term, row: ServerTermRow, published: SearchIndex, own: SearchIndex) -> Term:
-    names = TermFields.from_dict(row.fields).related_list()
+def _overlay(
+    published: Catalog, rows: list[ServerTermRow], accepted: list[tuple[str, str, str]], guild_id: int
+) -> Overlay:
+    """A server's overlay: its terms (checked again, as the term files are at every load), those a published term
+    with the same name now replaces set aside, related names resolved, one small index."""
+    aliases = {}
+    for normalized, _, term_id in accepted:
+        if published.glossary.get(term_id) is not None:  # (a term a reload removed takes its aliases along)
+            aliases[normalized] = aliases[compact(normalized)] = term_id
+    checked = server_terms.check_many([TermFields.from_dict(row.fields) for row in rows])
+    terms: list[Term] = []
+    superseded: list[str] = []
+    by_id: dict[str, ServerTermRow] = {}
+    for row, term in zip(rows, checked, strict=True):
+        if isinstance(term, list):  # stored before a rule changed: set aside, never served half-checked
+            log.warning("server term %s of guild %s no longer passes validation", row.term_id, guild_id)
+        elif _taken(published.index, term) is not None or published.glossary.get(term.id) is not None:
+            superseded.append(term.term)
+        elif term.id not in by_id:
+            terms.append(term)
+            by_id[term.id] = row
+    own = {normalize(spelling): t.id for t in terms for spelling in t.spellings()}
+    linked = tuple(_with_related(t, by_id[t.id], published.index, own) for t in terms)
+    meta = published.glossary
+    glossary = Glossary(meta.title, meta.subtitle, meta.language, linked)
+    authors = {term_id: Author(row.author_id, row.created_at) for term_id, row in by_id.items()}
+    return Overlay(glossary, SearchIndex(glossary), authors, tuple(superseded), aliases)
+
+
+def _with_related(term: Term, row: ServerTermRow, published: SearchIndex, own: dict[str, str]) -> Term:
     ids = []
-    for name in names:
-        for index in (published, own):
-            found = index.lookup(name)
-            if isinstance(found, Found) and found.exact and found.term.id != term.id:
-                ids.append(found.term.id)
-                break
+    for name in TermFields.from_dict(row.fields).related_list():
+        found = published.exact(name)
+        target = found.id if found else own.get(normalize(name))
+        if target is not None and target != term.id:
+            ids.append(target)
     source = f"servidor:{row.guild_id}"
     return Term(
         term.id,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+from array import array
 from collections import Counter
 from dataclasses import dataclass
 
@@ -250,13 +251,20 @@ class SearchIndex:
         for word in self._vocab:
             self._vocab_by_len.setdefault(len(word), []).append(word)
         # One-deletion neighbourhood of every vocabulary word: a misspelt word finds the words one edit away
-        # (a letter missing, extra, changed or swapped) by dictionary lookups instead of a scan.
-        deletions: dict[str, list[str]] = {}
-        for word in self._vocab:
+        # (a letter missing, extra, changed or swapped) by looking its own variants up instead of a scan. Kept as
+        # two flat arrays (the variants' hashes, sorted, and their words' places in the vocabulary): a fraction
+        # of the memory of a dict of strings (a server's small index is mostly this). A hash shared by chance
+        # only adds a candidate, which is scored like any other.
+        hashes: list[int] = []
+        owners: list[int] = []
+        for w_idx, word in enumerate(self._vocab):
             if len(word) > 3:
                 for variant in {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}:
-                    deletions.setdefault(variant, []).append(word)
-        self._deletions = deletions
+                    hashes.append(hash(variant))
+                    owners.append(w_idx)
+        order = sorted(range(len(hashes)), key=hashes.__getitem__)
+        self._variant_hashes = array("q", [hashes[i] for i in order])
+        self._variant_words = array("L", [owners[i] for i in order])
 
     def _add_caches(self) -> None:
         # People ask the same things again and again: identical queries and words are answered from memory.
@@ -303,6 +311,18 @@ class SearchIndex:
             self._text = _TextIndex(self._terms)
 
     # -- lookup -----------------------------------------------------------------------------------
+    def exact(self, text: str) -> Term | None:
+        """The term `text` names exactly (as a lookup would answer it with certainty), without any fuzzy search."""
+        norm = strip_question(normalize(text[:MAX_QUERY]))
+        if not norm:
+            return None
+        content = content_words(norm)
+        for form in (norm, compact(norm), sorted_compact(norm), *((content,) if content else ())):
+            t_idx = self._exact.get(form)
+            if t_idx is not None:
+                return self._terms[t_idx]
+        return None
+
     def lookup(self, query: str) -> LookupResult:
         """Resolve what a user typed to one term, a few suggestions, or nothing."""
         return self._lookup_cached(query[:MAX_QUERY])
@@ -444,7 +464,11 @@ class SearchIndex:
             return ()
         near: set[str] = set()
         for variant in {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}:
-            near.update(self._deletions.get(variant, ()))
+            key, hashes = hash(variant), self._variant_hashes
+            i = bisect.bisect_left(hashes, key)
+            while i < len(hashes) and hashes[i] == key:
+                near.add(self._vocab[self._variant_words[i]])
+                i += 1
         scored = sorted(((fuzz.ratio(word, w), w) for w in near), reverse=True)
         close = tuple(w for score, w in scored if score >= WORD_MATCH)[:5]
         if close:

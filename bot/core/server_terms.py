@@ -69,6 +69,19 @@ def term_file(entries: list[dict], category: str = SERVER_CATEGORY) -> str:
     return yaml.safe_dump({"category": category, "terms": entries}, allow_unicode=True, sort_keys=False, width=100)
 
 
+def check_many(many: list[TermFields]) -> list[Term | list[Problem]]:
+    """`check` for many at once: one pass of the loader when all are valid (the usual case, much faster), one
+    by one otherwise. Names repeated among them are not this function's concern (each is checked alone)."""
+    if not many:
+        return []
+    try:
+        glossary = load_glossary_from_texts([(META_FILE, _META), (FILE_NAME, term_file([entry(f) for f in many]))])
+    except GlossaryError:
+        return [check(fields) for fields in many]
+    terms = list(glossary.terms)
+    return terms if len(terms) == len(many) else [check(fields) for fields in many]
+
+
 def check(fields: TermFields) -> Term | list[Problem]:
     """The term the fields make, or every problem with them (each in Spanish and English, without file and
     line: the form is the file). Related terms are the caller's to resolve: they may be published terms."""

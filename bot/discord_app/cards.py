@@ -32,10 +32,9 @@ class CardCache:
             return self.card(term, locale)
         both = _Both(self.holder.glossary, overlay.glossary)
         embed = term_embed(term, both, locale)  # type: ignore[arg-type]
-        row = overlay.rows.get(term.id)
-        if row is not None:
-            when = _date(row.created_at)
-            value = t(locale, "st_card_value", user=row.author_id, date=when)
+        author = overlay.authors.get(term.id)
+        if author is not None:
+            value = t(locale, "st_card_value", user=author.user_id, date=_date(author.at))
             embed.add_field(name=t(locale, "st_card_field"), value=value, inline=False)
         return fit(embed), related_view(term, both)  # type: ignore[arg-type]
 
