@@ -19,7 +19,8 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     GLOSARIO_DATA=/app/glossary_data \
-    GLOSARIO_DB=/data/glosario.db
+    GLOSARIO_DB=/data/glosario.db \
+    MPLCONFIGDIR=/data/.matplotlib
 RUN useradd --system --uid 10001 --user-group --home-dir /app --shell /usr/sbin/nologin glosario \
     && mkdir -p /data \
     && chown glosario:glosario /data
