@@ -10,6 +10,7 @@ from datetime import datetime
 
 from bot.app.server_terms import Refused, Saved, ServerTerms, problem
 from bot.core.server_terms import TermFields
+from bot.storage.errors import within_a_second
 from bot.storage.interfaces import ProposalStore
 from bot.storage.records import ProposalRow
 
@@ -45,7 +46,7 @@ class Proposals:
             spanish = f"ya tienes {limit} propuestas esperando a los editores: espera a que las revisen"
             return Refused((problem(spanish, f"you already have {limit} proposals waiting for the editors"),))
         at = self.clock().isoformat(timespec="seconds")
-        proposal_id = await self.store.add(guild_id, user_id, locale, fields.to_dict(), at)
+        proposal_id = await within_a_second(self.store.add(guild_id, user_id, locale, fields.to_dict(), at))
         return Proposed(await self.store.get(guild_id, proposal_id))
 
     async def pending(self, guild_id: int) -> list[ProposalRow]:
@@ -77,7 +78,7 @@ class Proposals:
         self, guild_id: int, proposal_id: int, status: str, editor_id: int, reason: str | None = None
     ) -> bool:
         at = self.clock().isoformat(timespec="seconds")
-        done = await self.store.decide(guild_id, proposal_id, status, editor_id, at, reason)
+        done = await within_a_second(self.store.decide(guild_id, proposal_id, status, editor_id, at, reason))
         row = await self.store.get(guild_id, proposal_id) if done else None
         if row is not None:
             self.to_tell.add(row.user_id)

@@ -93,6 +93,10 @@ class GapReview:
     async def get(self, guild_id: int, gap_id: int) -> Miss | None:
         return await self.gaps.get(gap_id, guild_id=guild_id)
 
+    async def most_asked_spelling(self, guild_id: int, gap_id: int) -> str | None:
+        """The name to offer when a gap is defined: how it was asked most often."""
+        return await self.gaps.most_asked_spelling(guild_id, gap_id)
+
     async def set_status(
         self, guild_id: int | None, ids: list[int], status: GapStatus, term_id: str | None = None
     ) -> int:

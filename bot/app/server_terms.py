@@ -23,6 +23,7 @@ from bot.core.normalize import compact, normalize
 from bot.core.search import Found, SearchIndex
 from bot.core.server_terms import TermFields
 from bot.core.status import GapStatus
+from bot.storage.errors import within_a_second
 from bot.storage.interfaces import GapStore, ServerTermStore
 from bot.storage.records import ServerTermRow, ServerTermVersion
 
@@ -133,7 +134,10 @@ class ServerTerms:
         if isinstance(term, Refused):
             return term
         at = self.clock().isoformat(timespec="seconds")
-        await self.store.save(guild_id, term.id, fields.to_dict(), user_id, at, previous_id=previous_id)
+        # Only the write waits at most a second (DatabaseBusy, with nothing saved): the rebuild after it may not.
+        await within_a_second(
+            self.store.save(guild_id, term.id, fields.to_dict(), user_id, at, previous_id=previous_id)
+        )
         self._overlays.pop(guild_id, None)
         overlay = await self.prepare(guild_id)
         resolved = await resolve_answered(overlay.index, self.gaps, guild_id=guild_id) if overlay else []
@@ -207,7 +211,7 @@ class ServerTerms:
             if isinstance(already, Found) and already.exact and already.term.id != term_id:
                 return None  # the spelling is another published term's own: it cannot name this one
             at = self.clock().isoformat(timespec="seconds")
-            await self.store.add_alias(guild_id, normalized, spelling, term_id, user_id, at)
+            await within_a_second(self.store.add_alias(guild_id, normalized, spelling, term_id, user_id, at))
             term = published
         gaps = await self.gaps.gaps(guild_id=guild_id, status=GapStatus.OPEN, limit=1_000_000)
         ids = [g.id for g in gaps if g.normalized == normalized]
@@ -217,7 +221,8 @@ class ServerTerms:
 
     async def retire(self, guild_id: int, user_id: int, term_id: str) -> bool:
         """The term stops answering; its history stays."""
-        done = await self.store.retire(guild_id, term_id, user_id, self.clock().isoformat(timespec="seconds"))
+        at = self.clock().isoformat(timespec="seconds")
+        done = await within_a_second(self.store.retire(guild_id, term_id, user_id, at))
         self._overlays.pop(guild_id, None)
         return done
 

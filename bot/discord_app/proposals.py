@@ -19,7 +19,6 @@ from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.review import gap_ids
 from bot.discord_app.term_form import TermModal
 from bot.discord_app.views import NO_MENTIONS, render_only
-from bot.storage.errors import within_a_second
 from bot.storage.records import ProposalRow
 
 if TYPE_CHECKING:
@@ -104,9 +103,7 @@ class RejectModal(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         bot, guild_id = interaction.client, interaction.guild_id or 0
-        row = await within_a_second(
-            bot.app.proposals.reject(guild_id, self.proposal_id, interaction.user.id, self.reason.value or "")
-        )
+        row = await bot.app.proposals.reject(guild_id, self.proposal_id, interaction.user.id, self.reason.value or "")
         key = "prop_rejected" if row else "prop_gone"
         name = echo(row.fields.get("term", "")) if row else ""
         await interaction.response.send_message(

@@ -225,7 +225,8 @@ class ActSelect(
         if self.action in ("resolve", "define"):
             gap = await review.get(guild_id, ids[0]) if ids else None
             if gap is not None and self.action == "define":  # the most asked spelling as the name
-                await interaction.response.send_modal(TermModal(loc, TermFields(gap.sample, "")))
+                name = await review.most_asked_spelling(guild_id, gap.id) or gap.sample
+                await interaction.response.send_modal(TermModal(loc, TermFields(name, "")))
                 return
             if gap is not None:
                 await interaction.response.send_modal(ResolveModal(gap.id, gap.sample, self.state, loc))
@@ -252,10 +253,8 @@ class ActSelect(
         match = re.fullmatch(r"(?P<qhash>[0-9a-f]{8}):(?P<term>[^:]{1,72})", str(values[0])) if values else None
         accepted = None
         if match is not None:
-            accepted = await within_a_second(
-                interaction.client.app.server_terms.accept_alias(
-                    guild_id, interaction.user.id, match["qhash"], match["term"]
-                )
+            accepted = await interaction.client.app.server_terms.accept_alias(
+                guild_id, interaction.user.id, match["qhash"], match["term"]
             )
         if accepted is None:  # a forged or settled proposal
             log.info("alias proposal %r by user %s matched nothing", values[:1], interaction.user.id)

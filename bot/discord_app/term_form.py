@@ -17,7 +17,6 @@ from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, short
 from bot.discord_app.i18n import language, t
 from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.views import NO_MENTIONS, ButtonsView
-from bot.storage.errors import within_a_second
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
@@ -111,16 +110,14 @@ class TermModal(discord.ui.Modal):
             interaction.user.id,
         )
         if self.proposal_id is not None:  # publishing a member's proposal (as the editor left it)
-            saved = await within_a_second(bot.app.proposals.publish(guild_id, self.proposal_id, user_id, fields))
+            saved = await bot.app.proposals.publish(guild_id, self.proposal_id, user_id, fields)
             if saved is None:
                 await interaction.response.send_message(
                     t(interaction.locale, "prop_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
                 )
                 return
         else:
-            saved = await within_a_second(
-                bot.app.server_terms.save(guild_id, user_id, fields, previous_id=self.previous_id)
-            )
+            saved = await bot.app.server_terms.save(guild_id, user_id, fields, previous_id=self.previous_id)
         if isinstance(saved, Saved):
             await answer_saved(interaction, saved)
             if self.proposal_id is not None:
@@ -229,9 +226,7 @@ class AliasInsteadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"g
         term = None
         if draft is not None and draft.taken_by is not None and not draft.proposing:
             spelling = draft.fields.term.strip()
-            term = await within_a_second(
-                bot.app.server_terms.add_alias(guild_id, interaction.user.id, spelling, draft.taken_by)
-            )
+            term = await bot.app.server_terms.add_alias(guild_id, interaction.user.id, spelling, draft.taken_by)
         if term is None:
             await interaction.response.send_message(t(loc, "st_no_draft"), ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
@@ -255,7 +250,7 @@ class ProposalModal(TermModal):
     async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         bot, fields, guild_id = interaction.client, self.fields(), interaction.guild_id or 0
         locale = str(interaction.locale)
-        result = await within_a_second(bot.app.proposals.propose(guild_id, interaction.user.id, locale, fields))
+        result = await bot.app.proposals.propose(guild_id, interaction.user.id, locale, fields)
         if isinstance(result, Refused):
             bot.drafts.keep(guild_id, interaction.user.id, Draft(fields, proposing=True))
             await answer_refused(interaction, result, fields)

@@ -199,6 +199,14 @@ class SqliteGapStore:
         )
         return [tuple(r) for r in await (await self.db.reader.execute(sql, (guild_id, limit))).fetchall()]
 
+    async def most_asked_spelling(self, guild_id: int, miss_id: int) -> str | None:
+        sql = (
+            "SELECT s.sample FROM miss_spellings s JOIN misses m ON m.id = s.miss_id "
+            "WHERE m.guild_id = ? AND s.miss_id = ? ORDER BY s.count DESC, s.sample LIMIT 1"
+        )
+        row = await (await self.db.reader.execute(sql, (guild_id, miss_id))).fetchone()
+        return row[0] if row else None
+
     async def new_since(self, guild_id: int, since: str) -> int:
         sql = "SELECT COUNT(*) FROM misses WHERE guild_id = ? AND first_seen >= ?"
         return (await (await self.db.reader.execute(sql, (guild_id, since))).fetchone())[0]

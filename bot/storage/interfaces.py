@@ -91,6 +91,10 @@ class GapStore(Protocol):
 
     async def proposals(self, guild_id: int, limit: int = 10) -> list[tuple[str, str, str, int]]: ...
 
+    async def most_asked_spelling(self, guild_id: int, miss_id: int) -> str | None:
+        """How a gap of this server was asked most often (None for another server's or an unknown gap)."""
+        ...
+
     async def new_since(self, guild_id: int, since: str) -> int:
         """How many of a server's gaps were first asked at or after `since` (ISO time)."""
         ...

@@ -107,7 +107,8 @@ async def test_a_restart_keeps_the_servers_terms(fake, harness):
 
 
 async def test_define_a_gap_from_the_pending_list(fake, bot, harness):
-    await ask(fake, "nebula")
+    for query, user in (("Nebula", 1), ("nebula", 2), ("nebula", 3)):  # asked most often as "nebula"
+        await ask(fake, query, user_id=user)
     await harness.flushed(bot)
     listing = (await fake.response(await fake.command("glosario-admin pendientes", permissions=MODERATOR)))["data"]
     define = [c for row in listing["components"] for c in row["components"]][-1]
@@ -122,6 +123,15 @@ async def test_define_a_gap_from_the_pending_list(fake, bot, harness):
     assert prefilled["Nombre"] == "nebula"
     saved = await submit(fake, modal, {**FORM, "Nombre": "nebula", "Alias, separados por comas (opcional)": ""})
     assert "resuelve 1 consulta(s)" in saved["data"]["content"]
+
+
+async def test_a_form_with_an_invisible_character_is_refused_and_what_was_typed_is_kept(fake, bot, harness):
+    typed = {**FORM, "Definición": "El clúster de GPUs\u200b del equipo."}
+    refused = (await submit(fake, await open_form(fake), typed))["data"]
+    assert "carácter invisible" in refused["content"]
+    assert refused["embeds"][0]["description"] == typed["Definición"]  # kept, invisible character and all
+    assert refused["embeds"][0]["fields"][0]["value"] == "Clúster Nebula"
+    assert harness.rows("SELECT COUNT(*) FROM server_terms") == [(0,)]
 
 
 async def test_the_servers_terms_are_searched_listed_and_explained_there(fake, bot):
