@@ -4,6 +4,7 @@ if it can, else the next time they use the bot."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,6 +15,7 @@ from bot.storage.errors import within_a_second
 from bot.storage.interfaces import ProposalStore
 from bot.storage.records import ProposalRow
 
+log = logging.getLogger(__name__)
 MAX_PENDING_PER_MEMBER = 5  # one member cannot flood the editors' list
 
 
@@ -28,7 +30,10 @@ class Proposals:
         self.to_tell: set[int] = set()  # members with an outcome they have not been told (loaded by `start`)
 
     async def start(self) -> None:
-        self.to_tell = await self.store.waiting_to_be_told()
+        try:
+            self.to_tell = await self.store.waiting_to_be_told()
+        except Exception:  # the bot serves without it; the outcomes are told when the next decision is made
+            log.warning("could not read which members await a proposal's outcome", exc_info=True)
 
     async def enabled(self, guild_id: int) -> bool:
         return await self.store.enabled(guild_id)

@@ -362,12 +362,15 @@ class Database:
         return version
 
     async def salt(self) -> str:
-        """A random per-installation salt for hashing user ids (created once)."""
-        salt = await self.get_meta("asker_salt")
-        if salt is None:
-            salt = secrets.token_hex(16)
-            await self.set_meta("asker_salt", salt)
-        return salt
+        """A random per-installation salt for hashing user ids: created once (the first writer's stays, whoever
+        else starts at the same moment), then read."""
+        async with self.transaction():
+            await self.conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('asker_salt', ?) ON CONFLICT (key) DO NOTHING",
+                (secrets.token_hex(16),),
+            )
+            row = await (await self.conn.execute("SELECT value FROM meta WHERE key = 'asker_salt'")).fetchone()
+        return row[0]
 
 
 def file_identity(path: Path) -> str | None:

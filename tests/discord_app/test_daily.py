@@ -135,3 +135,13 @@ async def test_the_scheduler_outlives_a_failing_database(fake, harness):
     await bot.app.stores.close()  # every read fails from here on
     await ticked_past(scheduler.current_loop + 2)
     assert scheduler.is_running() and not scheduler.failed()  # still ticking: the next tick will find the database
+
+
+async def test_a_server_of_another_process_is_never_claimed(fake, harness):
+    from bot.core.daily import Schedule
+
+    bot = await harness.start(clock=lambda: NOW)
+    foreign = 424242424242424242  # configured in the shared database, served by another process
+    await bot.app.stores.daily.configure(foreign, 77, Schedule(9, 0, "Europe/Madrid"))
+    await cog(bot).tick()
+    assert harness.rows("SELECT COUNT(*) FROM daily_posts WHERE guild_id = ?", foreign) == [(0,)]

@@ -216,3 +216,13 @@ async def test_a_transaction_commits_together_or_not_at_all(db):
         await log.record_misses([miss("segunda")])
         await log.record_misses([miss("tercera")])
     assert sorted(g.sample for g in await log.gaps()) == ["segunda", "tercera"]
+
+
+async def test_two_processes_starting_at_once_share_one_salt(tmp_path):
+    first, second = await Database.open(tmp_path / "g.db"), await Database.open(tmp_path / "g.db")
+    try:
+        salts = await asyncio.gather(first.salt(), second.salt(), first.salt())
+        assert len(set(salts)) == 1  # distinct askers are counted alike by both
+    finally:
+        await first.close()
+        await second.close()

@@ -219,7 +219,10 @@ class DailyCog(commands.Cog):
                 log.exception("term of the day failed for guild %s", settings.guild_id)
 
     async def post_if_due(self, settings: DailySettings) -> bool:
-        """Post today's term in this guild if it is due and nobody posted it yet. True when posted."""
+        """Post today's term in this guild if it is due and nobody posted it yet. True when posted. Only a server
+        this bot is connected to is claimed: another process's server is left to it."""
+        if self.bot.get_guild(settings.guild_id) is None:
+            return False
         job = await self.posts.claim_if_due(settings)
         if job is None:
             return False

@@ -107,6 +107,8 @@ class DigestCog(commands.Cog):
                 log.exception("weekly digest failed for guild %s", settings.guild_id)
 
     async def post_if_due(self, settings: DigestSettings) -> bool:
+        if self.bot.get_guild(settings.guild_id) is None:  # another process's server (or one the bot left)
+            return False
         week = await self.digests.claim_if_due(settings)
         if week is None:
             return False
