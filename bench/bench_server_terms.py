@@ -15,12 +15,12 @@ import asyncio
 import functools
 import json
 import random
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bench.bench_core import _percentiles, _typo
 from bot.app.application import Application
 from bot.app.catalog import load_catalog
 from bot.app.lookups import Asker
@@ -35,20 +35,6 @@ OWN_GUILD, PLAIN_GUILD = 1, 2
 def rss_mb() -> float:
     with open("/proc/self/status") as fh:
         return next(int(line.split()[1]) for line in fh if line.startswith("VmRSS:")) / 1024
-
-
-def p50_p99(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-
-
-def typo(rng: random.Random, text: str) -> str:
-    words = text.split()
-    i = max(range(len(words)), key=lambda j: len(words[j]))
-    w = words[i]
-    pos = rng.randrange(1, len(w) - 1)
-    words[i] = w[:pos] + ("x" if w[pos] != "x" else "y") + w[pos + 1 :]
-    return " ".join(words)
 
 
 def own_names(rng: random.Random, n: int, taken: set[str]) -> list[str]:
@@ -107,11 +93,11 @@ async def run(args: argparse.Namespace, tmp: Path) -> None:
     await app.server_terms.prepare(PLAIN_GUILD)
     for label, guild in (("server with its own terms", OWN_GUILD), ("server without", PLAIN_GUILD)):
         # Fresh queries for each (answers are cached): typos of its own and of published names, half and half.
-        queries = [typo(rng, n) for n in rng.sample(own, 500)] + [typo(rng, n) for n in rng.sample(published, 500)]
+        queries = [_typo(rng, n) for n in rng.sample(own, 500)] + [_typo(rng, n) for n in rng.sample(published, 500)]
         prefixes = [n[: rng.randint(1, 8)] for n in rng.sample(own, 300) + rng.sample(published, 300)]
         asker = Asker(guild, 1)
-        look = p50_p99(timed(functools.partial(app.lookups.lookup, asker), queries))
-        done = p50_p99(timed(functools.partial(complete, app, guild), prefixes))
+        look = _percentiles(timed(functools.partial(app.lookups.lookup, asker), queries))
+        done = _percentiles(timed(functools.partial(complete, app, guild), prefixes))
         print(f"{label:<26} typo lookup p50/p99 {look[0]:.2f}/{look[1]:.2f} ms (target p99 < 5)   ", end="")
         print(f"autocomplete p50/p99 {done[0]:.2f}/{done[1]:.2f} ms (target p99 < 2)")
     t0 = time.perf_counter()

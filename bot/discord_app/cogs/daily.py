@@ -18,6 +18,7 @@ from bot.core import daily
 from bot.core.daily import DailyEntry, Schedule
 from bot.core.status import Days
 from bot.discord_app.embeds import term_embed
+from bot.discord_app.groups import attach_to_admin, detach_from_admin, each_server
 from bot.discord_app.i18n import long_date, t
 from bot.discord_app.permissions import manages_server, moderator_or_denied
 from bot.discord_app.views import NO_MENTIONS, related_view
@@ -176,16 +177,12 @@ class DailyCog(commands.Cog):
         self.admin = DailyAdmin(self)
 
     async def cog_load(self) -> None:
-        parent = self.bot.tree.get_command("glosario-admin")
-        if isinstance(parent, app_commands.Group):  # (the admin cog loads first: cogs load in name order)
-            parent.add_command(self.admin)
+        attach_to_admin(self.bot, self.admin)
         self.scheduler.start()
 
     async def cog_unload(self) -> None:
         self.scheduler.cancel()
-        parent = self.bot.tree.get_command("glosario-admin")
-        if isinstance(parent, app_commands.Group):
-            parent.remove_command(self.admin.name)
+        detach_from_admin(self.bot, self.admin)
 
     @app_commands.command(name="termino-del-dia", description="El término del día de este servidor")
     async def termino_del_dia(self, interaction: discord.Interaction) -> None:
@@ -205,18 +202,7 @@ class DailyCog(commands.Cog):
     async def tick(self) -> None:
         """One look at every server with a daily post: post the ones that are due (what the scheduler does every
         CHECK_EVERY_SECONDS)."""
-        try:
-            enabled = await self.posts.enabled()
-        except Exception:  # a locked or failing database: the next tick tries again (the loop must not die)
-            log.exception(
-                "term of the day: could not read the servers' settings; retrying in %d s", CHECK_EVERY_SECONDS
-            )
-            return
-        for settings in enabled:
-            try:
-                await self.post_if_due(settings)
-            except Exception:  # one server's trouble must not stop the others' posts
-                log.exception("term of the day failed for guild %s", settings.guild_id)
+        await each_server(self.posts.enabled, self.post_if_due, "term of the day")
 
     async def post_if_due(self, settings: DailySettings) -> bool:
         """Post today's term in this guild if it is due and nobody posted it yet. True when posted. Only a server

@@ -14,6 +14,7 @@ from bot.app.digest import Digest, Digests
 from bot.app.statistics import percent
 from bot.discord_app.charts import CHART, chart_file
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within
+from bot.discord_app.groups import attach_to_admin, detach_from_admin, each_server
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import manages_server, moderator_or_denied
 from bot.discord_app.views import NO_MENTIONS
@@ -74,16 +75,12 @@ class DigestCog(commands.Cog):
         self.admin = DigestAdmin(self)
 
     async def cog_load(self) -> None:
-        parent = self.bot.tree.get_command("glosario-admin")
-        if isinstance(parent, app_commands.Group):  # (the admin cog loads first: cogs load in name order)
-            parent.add_command(self.admin)
+        attach_to_admin(self.bot, self.admin)
         self.scheduler.start()
 
     async def cog_unload(self) -> None:
         self.scheduler.cancel()
-        parent = self.bot.tree.get_command("glosario-admin")
-        if isinstance(parent, app_commands.Group):
-            parent.remove_command(self.admin.name)
+        detach_from_admin(self.bot, self.admin)
 
     @tasks.loop(seconds=CHECK_EVERY_SECONDS)
     async def scheduler(self) -> None:
@@ -95,16 +92,7 @@ class DigestCog(commands.Cog):
 
     async def tick(self) -> None:
         """Post the digests that are due (one server's trouble never stops the others')."""
-        try:
-            enabled = await self.digests.enabled()
-        except Exception:
-            log.exception("weekly digest: could not read the servers' settings; retrying later")
-            return
-        for settings in enabled:
-            try:
-                await self.post_if_due(settings)
-            except Exception:
-                log.exception("weekly digest failed for guild %s", settings.guild_id)
+        await each_server(self.digests.enabled, self.post_if_due, "weekly digest")
 
     async def post_if_due(self, settings: DigestSettings) -> bool:
         if self.bot.get_guild(settings.guild_id) is None:  # another process's server (or one the bot left)

@@ -1,0 +1,45 @@
+"""Shared pieces of the cogs: a subgroup of /glosario-admin owned by another cog, and the scheduler's walk over
+the servers that want a post."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TypeVar
+
+from discord import app_commands
+from discord.ext import commands
+
+log = logging.getLogger(__name__)
+ADMIN = "glosario-admin"
+T = TypeVar("T")
+
+
+def attach_to_admin(bot: commands.Bot, group: app_commands.Group) -> None:
+    """Put a cog's own group under /glosario-admin (the admin cog loads first: cogs load in name order)."""
+    parent = bot.tree.get_command(ADMIN)
+    if isinstance(parent, app_commands.Group):
+        parent.add_command(group)
+
+
+def detach_from_admin(bot: commands.Bot, group: app_commands.Group) -> None:
+    parent = bot.tree.get_command(ADMIN)
+    if isinstance(parent, app_commands.Group):
+        parent.remove_command(group.name)
+
+
+async def each_server(
+    load: Callable[[], Awaitable[Iterable[T]]], post: Callable[[T], Awaitable[object]], what: str
+) -> None:
+    """One scheduler tick: the servers `load` lists, each given to `post`. A failing read is retried at the next
+    tick (the loop must not die), and one server's trouble never stops the others'."""
+    try:
+        servers = await load()
+    except Exception:
+        log.exception("%s: could not read the servers' settings; retrying at the next tick", what)
+        return
+    for settings in servers:
+        try:
+            await post(settings)
+        except Exception:
+            log.exception("%s failed for guild %s", what, getattr(settings, "guild_id", "?"))
