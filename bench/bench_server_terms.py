@@ -93,8 +93,13 @@ async def run(args: argparse.Namespace, tmp: Path) -> None:
     await app.server_terms.prepare(PLAIN_GUILD)
     for label, guild in (("server with its own terms", OWN_GUILD), ("server without", PLAIN_GUILD)):
         # Fresh queries for each (answers are cached): typos of its own and of published names, half and half.
-        queries = [_typo(rng, n) for n in rng.sample(own, 500)] + [_typo(rng, n) for n in rng.sample(published, 500)]
-        prefixes = [n[: rng.randint(1, 8)] for n in rng.sample(own, 300) + rng.sample(published, 300)]
+        queries = [_typo(rng, n) for n in rng.sample(own, min(500, len(own)))] + [
+            _typo(rng, n) for n in rng.sample(published, min(500, len(published)))
+        ]
+        prefixes = [
+            n[: rng.randint(1, 8)]
+            for n in rng.sample(own, min(300, len(own))) + rng.sample(published, min(300, len(published)))
+        ]
         asker = Asker(guild, 1)
         look = _percentiles(timed(functools.partial(app.lookups.lookup, asker), queries))
         done = _percentiles(timed(functools.partial(complete, app, guild), prefixes))
