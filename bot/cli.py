@@ -61,6 +61,17 @@ def _parser(say: Words) -> argparse.ArgumentParser:
     p = command("validate", "validate_help")
     p.add_argument("directory", nargs="?", type=Path, metavar="DIR", help=say("validate_dir"))
     command("list", "list_help")
+    p = command("export", "export_help")
+    p.add_argument(
+        "--format", required=True, choices=["tbx", "skos", "skos-jsonld", "csv", "json"], help=say("export_format")
+    )
+    p.add_argument("--out", type=Path, help=say("export_out"))
+    p.add_argument("--base", default=None, help=say("export_base"))
+    p = command("import", "import_help")
+    p.add_argument("file", type=Path, metavar=say("file_metavar"), help=say("import_file"))
+    p.add_argument("--category", required=True, help=say("import_category"))
+    p.add_argument("--out", type=Path, default=Path("glossary_import"), help=say("import_out"))
+    p.add_argument("--format", choices=["tbx", "skos", "skos-jsonld", "csv", "json"], help=say("import_format"))
     _database_commands(say, command)
     command("health", "health_help")
     p = command("invite-url", "invite_help")
@@ -127,6 +138,8 @@ def _main(argv: list[str] | None) -> int:
         return runner.dispatch(command, args, settings, data_dir)
     if command == "validate":
         return _validate(args.directory or data_dir, say)
+    if command == "import":
+        return _import(args, say)
     if command == "health":
         return _health(settings, say)
     if command == "invite-url":
@@ -136,7 +149,47 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_FAIL
     if command == "list":
         return _list(glossary)
+    if command == "export":
+        return _export(args, glossary, say)
     return _lookup(args, glossary, say) if command == "lookup" else _search(args, glossary, say)
+
+
+def _export(args: argparse.Namespace, glossary: Glossary, say: Words) -> int:
+    """`export --format F [--out FILE]`: the published glossary in a terminology standard, a spreadsheet or JSON."""
+    from bot.app.interchange import DEFAULT_BASE, export
+
+    text = export(glossary, args.format, base=args.base or DEFAULT_BASE)
+    if args.out is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    args.out.write_text(text, encoding="utf-8")
+    print(say("exported", count=len(glossary), path=args.out), file=sys.stderr)
+    return EXIT_OK
+
+
+def _import(args: argparse.Namespace, say: Words) -> int:
+    """`import FILE --category NAME [--out DIR]`: term files in our format from TBX, SKOS, CSV or JSON; every
+    entry that could not be mapped is named."""
+    from bot.app.interchange import format_of, read, write_term_files
+
+    fmt = args.format or format_of(args.file.name)
+    if fmt is None:
+        print(say("import_unknown_format", path=args.file), file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(say("import_unreadable", path=args.file, error=exc), file=sys.stderr)
+        return EXIT_FAIL
+    imported = read(text, fmt)
+    for spanish, english in imported.problems:
+        print(f"{args.file}: {english if say.lang == 'en' else spanish}", file=sys.stderr)
+    if not imported.entries:
+        print(say("import_nothing", path=args.file), file=sys.stderr)
+        return EXIT_FAIL
+    path = write_term_files(imported, args.out, args.category)
+    print(say("imported", count=len(imported.entries), path=path, skipped=len(imported.problems)))
+    return EXIT_OK if not imported.problems else EXIT_FAIL
 
 
 def _health(settings: Settings, say: Words) -> int:
