@@ -66,7 +66,9 @@ def entry(fields: TermFields, related_names: list[str] | None = None) -> dict:
 
 def term_file(entries: list[dict], category: str = SERVER_CATEGORY) -> str:
     """A term file in the published format, with these entries."""
-    return yaml.safe_dump({"category": category, "terms": entries}, allow_unicode=True, sort_keys=False, width=100)
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's, where PyYAML has it: many times faster
+    body = {"category": category, "terms": entries}
+    return yaml.dump(body, Dumper=dumper, allow_unicode=True, sort_keys=False, width=100)
 
 
 def check_many(many: list[TermFields]) -> list[Term | list[Problem]]:
