@@ -31,16 +31,20 @@ async def resolve_answered(
 ) -> list[tuple[Miss, str]]:
     """Mark every open gap that `index` now answers with confidence as resolved, naming its term (one update
     per term). Returns what was resolved."""
-    resolved: list[tuple[Miss, str]] = []
+    open_gaps = await gaps.gaps(guild_id=guild_id, status=GapStatus.OPEN, limit=1_000_000)
+    # Thousands of fuzzy lookups take a while: in a worker thread, so that replies go on meanwhile.
+    resolved = await asyncio.to_thread(_answered, index, open_gaps)
     by_term: dict[str, list[int]] = {}
-    for gap in await gaps.gaps(guild_id=guild_id, status=GapStatus.OPEN, limit=1_000_000):
-        result = index.lookup(gap.sample)
-        if isinstance(result, Found):
-            by_term.setdefault(result.term.id, []).append(gap.id)
-            resolved.append((gap, result.term.id))
+    for gap, term_id in resolved:
+        by_term.setdefault(term_id, []).append(gap.id)
     for term_id, ids in by_term.items():
         await gaps.set_status(ids, GapStatus.RESOLVED, term_id=term_id)
     return resolved
+
+
+def _answered(index: SearchIndex, open_gaps: list[Miss]) -> list[tuple[Miss, str]]:
+    found = ((gap, index.lookup(gap.sample)) for gap in open_gaps)
+    return [(gap, result.term.id) for gap, result in found if isinstance(result, Found)]
 
 
 class GlossaryService:
