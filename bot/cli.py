@@ -67,6 +67,7 @@ def _parser(say: Words) -> argparse.ArgumentParser:
     )
     p.add_argument("--out", type=Path, help=say("export_out"))
     p.add_argument("--base", default=None, help=say("export_base"))
+    p.add_argument("--guild", type=_types(say)[0], help=say("export_guild_help"))
     p = command("import", "import_help")
     p.add_argument("file", type=Path, metavar=say("file_metavar"), help=say("import_file"))
     p.add_argument("--category", required=True, help=say("import_category"))
@@ -128,7 +129,9 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_USAGE
     data_dir = args.data or settings.data_dir
     command = args.command or "run"
-    if command in ("misses", "daily", "resolve", "ignore", "migrate", "server-terms"):
+    if command in ("misses", "daily", "resolve", "ignore", "migrate", "server-terms") or (
+        command == "export" and args.guild
+    ):
         from bot import offline  # the database, not Discord: discord.py is never imported for these
 
         return offline.dispatch(command, args, settings, data_dir)

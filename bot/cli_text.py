@@ -95,6 +95,8 @@ TEXT: dict[str, dict[str, str]] = {
         "export_format": "formato: tbx, skos (Turtle), skos-jsonld, csv o json",
         "export_out": "archivo donde escribirlo (por defecto, la salida estándar)",
         "export_base": "IRI base de los conceptos SKOS",
+        "export_guild_help": "los términos propios de este servidor (de la base de datos) en lugar del glosario "
+        "publicado",
         "exported": "{count} términos escritos en {path}",
         "import_help": "archivos de términos a partir de un TBX, SKOS, CSV o JSON",
         "file_metavar": "ARCHIVO",
@@ -218,6 +220,7 @@ TEXT: dict[str, dict[str, str]] = {
         "export_format": "format: tbx, skos (Turtle), skos-jsonld, csv or json",
         "export_out": "file to write it to (standard output by default)",
         "export_base": "base IRI of the SKOS concepts",
+        "export_guild_help": "this server's own terms (from the database) instead of the published glossary",
         "exported": "{count} terms written to {path}",
         "import_help": "term files from a TBX, SKOS, CSV or JSON file",
         "file_metavar": "FILE",

@@ -34,6 +34,7 @@ def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_di
         "daily": lambda: _daily(settings, args, data_dir),
         "migrate": lambda: _migrate(settings, args.say),
         "server-terms": lambda: _server_terms(settings, args, data_dir),
+        "export": lambda: _export_guild(settings, args, data_dir),
     }
     action = actions.get(command) or (lambda: _set_status(settings, args, data_dir, command))
     return asyncio.run(action())
@@ -53,8 +54,8 @@ async def _open_existing(settings: Settings, missing: str, say, *, read_only: bo
         return None
 
 
-async def _server_terms(settings: Settings, args: argparse.Namespace, data_dir: Path) -> int:
-    """`server-terms --guild ID`: a server's own terms as a term file (stdout), ready for glossary_data/."""
+async def _with_server_terms(settings: Settings, args: argparse.Namespace, data_dir: Path, use) -> int:
+    """Run `use(terms, catalog)` with a server's own terms (read-only) beside the published glossary."""
     from bot.app.catalog import CatalogHolder, load_catalog
     from bot.app.server_terms import ServerTerms
     from bot.core.errors import GlossaryError
@@ -70,12 +71,40 @@ async def _server_terms(settings: Settings, args: argparse.Namespace, data_dir: 
         return 1
     try:
         terms = ServerTerms(stores.server_terms, CatalogHolder(catalog), stores.gaps, lambda: datetime.now(UTC))
-        text, count = await terms.export(args.guild)
+        return await use(terms, catalog)
     finally:
         await stores.close()
-    print(text, end="")
-    print(say("server_terms_count", count=count, guild=args.guild), file=sys.stderr)
-    return 0
+
+
+async def _server_terms(settings: Settings, args: argparse.Namespace, data_dir: Path) -> int:
+    """`server-terms --guild ID`: a server's own terms as a term file (stdout), ready for glossary_data/."""
+
+    async def write(terms, catalog) -> int:
+        text, count = await terms.export(args.guild)
+        print(text, end="")
+        print(args.say("server_terms_count", count=count, guild=args.guild), file=sys.stderr)
+        return 0
+
+    return await _with_server_terms(settings, args, data_dir, write)
+
+
+async def _export_guild(settings: Settings, args: argparse.Namespace, data_dir: Path) -> int:
+    """`export --guild ID --format F`: a server's own terms in another format (related published terms named)."""
+    from bot.app.interchange import DEFAULT_BASE, export
+    from bot.core.model import Glossary
+
+    async def write(terms, catalog) -> int:
+        overlay = await terms.prepare(args.guild)
+        own = overlay.glossary if overlay else Glossary(catalog.glossary.title, "", "es", ())
+        text = export(own, args.format, base=args.base or DEFAULT_BASE, context=catalog.glossary)
+        if args.out is None:
+            sys.stdout.write(text)
+        else:
+            args.out.write_text(text, encoding="utf-8")
+        print(args.say("server_terms_count", count=len(own), guild=args.guild), file=sys.stderr)
+        return 0
+
+    return await _with_server_terms(settings, args, data_dir, write)
 
 
 async def _migrate(settings: Settings, say) -> int:

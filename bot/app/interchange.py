@@ -53,21 +53,33 @@ class Entry:
         return data
 
 
-def _related_names(term: Term, glossary: Glossary) -> list[str]:
+class _Both:
+    """Terms by id from the glossary being written, then from the one around it (a server's terms name published
+    ones as related)."""
+
+    def __init__(self, glossary: Glossary, context: Glossary | None) -> None:
+        self.glossary, self.context = glossary, context
+
+    def get(self, term_id: str) -> Term | None:
+        return self.glossary.get(term_id) or (self.context.get(term_id) if self.context else None)
+
+
+def _related_names(term: Term, glossary: Glossary | _Both) -> list[str]:
     return [named.term for i in term.related if (named := glossary.get(i)) is not None]
 
 
 # -- out --------------------------------------------------------------------------------------------------
 
 
-def to_json(glossary: Glossary) -> str:
+def to_json(glossary: Glossary, context: Glossary | None = None) -> str:
     """The glossary as JSON (bot/app/schemas/glossary.schema.json): related terms by name, as in term files."""
-    terms = [{**term.to_dict(), "related": _related_names(term, glossary)} for term in glossary.terms]
+    both = _Both(glossary, context)
+    terms = [{**term.to_dict(), "related": _related_names(term, both)} for term in glossary.terms]
     body = {"title": glossary.title, "subtitle": glossary.subtitle, "language": glossary.language, "terms": terms}
     return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
 
 
-def to_csv(glossary: Glossary) -> str:
+def to_csv(glossary: Glossary, context: Glossary | None = None) -> str:
     """One row per term, one column per field; lists joined with "|"; cells a spreadsheet would run are quoted."""
     out = io.StringIO()
     writer = csv.writer(out, dialect="excel")
@@ -81,14 +93,14 @@ def to_csv(glossary: Glossary) -> str:
             term.category,
             term.definition,
             LIST_SEPARATOR.join(term.aliases),
-            LIST_SEPARATOR.join(_related_names(term, glossary)),
+            LIST_SEPARATOR.join(_related_names(term, _Both(glossary, context))),
             links,
         )
         writer.writerow([spreadsheet_safe(value) for value in row])
     return out.getvalue()
 
 
-def to_tbx(glossary: Glossary) -> str:
+def to_tbx(glossary: Glossary, context: Glossary | None = None) -> str:
     """TBX-Basic: one termEntry per term (subject field = category, cross-references = related terms, external
     references = links), a langSet "es" (the definition, the name as preferred term, aliases as admitted terms)
     and, with an English name, a langSet "en"."""
@@ -100,7 +112,7 @@ def to_tbx(glossary: Glossary) -> str:
         entry = ET.SubElement(body, "termEntry", {"id": term.id})
         ET.SubElement(entry, "descrip", {"type": "subjectField"}).text = term.category
         for i in term.related:
-            if (other := glossary.get(i)) is not None:
+            if (other := _Both(glossary, context).get(i)) is not None:
                 ET.SubElement(entry, "ref", {"type": "crossReference", "target": other.id}).text = other.term
         for link in term.links:
             ET.SubElement(entry, "xref", {"type": "externalCrossReference", "target": link.url}).text = link.title
@@ -121,7 +133,9 @@ def _tig(lang_set: ET.Element, text: str, status: str) -> None:
     ET.SubElement(tig, "termNote", {"type": "administrativeStatus"}).text = status
 
 
-def to_skos(glossary: Glossary, *, base: str = DEFAULT_BASE, fmt: str = "turtle") -> str:
+def to_skos(
+    glossary: Glossary, *, base: str = DEFAULT_BASE, fmt: str = "turtle", context: Glossary | None = None
+) -> str:
     """SKOS: a ConceptScheme with the glossary's title; a Concept per term (prefLabel@es, prefLabel@en for the
     English name, altLabel@es for aliases, definition@es, related, inScheme, rdfs:seeAlso for links); a Collection
     per category. IRIs are `base` + the term's id."""
@@ -147,7 +161,7 @@ def to_skos(glossary: Glossary, *, base: str = DEFAULT_BASE, fmt: str = "turtle"
             graph.add((concept, SKOS.altLabel, Literal(alias, lang="es")))
         graph.add((concept, SKOS.definition, Literal(term.definition, lang="es")))
         for i in term.related:
-            if glossary.get(i) is not None:
+            if _Both(glossary, context).get(i) is not None:
                 graph.add((concept, SKOS.related, ns[i]))
         for link in term.links:
             graph.add((concept, RDFS.seeAlso, URIRef(link.url)))
@@ -160,12 +174,14 @@ def to_skos(glossary: Glossary, *, base: str = DEFAULT_BASE, fmt: str = "turtle"
     return graph.serialize(format="json-ld" if fmt == "json-ld" else "turtle")
 
 
-def export(glossary: Glossary, fmt: str, *, base: str = DEFAULT_BASE) -> str:
+def export(glossary: Glossary, fmt: str, *, base: str = DEFAULT_BASE, context: Glossary | None = None) -> str:
+    """`glossary` in format `fmt`; related terms it does not hold are looked up in `context` (the published
+    glossary, when `glossary` is a server's own terms)."""
     if fmt == "tbx":
-        return to_tbx(glossary)
+        return to_tbx(glossary, context)
     if fmt in ("skos", "skos-jsonld"):
-        return to_skos(glossary, base=base, fmt="json-ld" if fmt == "skos-jsonld" else "turtle")
-    return to_csv(glossary) if fmt == "csv" else to_json(glossary)
+        return to_skos(glossary, base=base, fmt="json-ld" if fmt == "skos-jsonld" else "turtle", context=context)
+    return to_csv(glossary, context) if fmt == "csv" else to_json(glossary, context)
 
 
 # -- in ---------------------------------------------------------------------------------------------------

@@ -332,3 +332,23 @@ async def test_a_name_that_leads_to_a_term_is_offered_as_its_alias(fake, bot, ha
     assert harness.rows("SELECT spelling, term_id FROM server_aliases") == [
         ("Parámetros de Servidor", "servidor-de-parametros")
     ]
+
+
+async def test_a_servers_own_terms_export_to_the_standards_naming_published_related_terms(
+    fake, bot, harness, monkeypatch, capsys
+):
+    import asyncio
+
+    from bot.app import interchange
+    from bot.cli import main
+
+    await submit(fake, await open_form(fake), FORM)
+    monkeypatch.setenv("GLOSARIO_DB", str(harness.db_path))
+    capsys.readouterr()
+    guild = str(fake.guilds[0].id)
+    assert await asyncio.to_thread(main, ["export", "--guild", guild, "--format", "tbx"]) == 0
+    out, err = capsys.readouterr()
+    imported = interchange.read(out, "tbx")
+    (entry,) = imported.entries  # its own terms only
+    assert entry.term == "Clúster Nebula" and entry.related == ["Horovod"]  # a published term, by name
+    assert "1 término(s) del servidor" in err
