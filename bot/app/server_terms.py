@@ -254,7 +254,8 @@ class ServerTerms:
             fields = TermFields.from_dict(rows[term.id].fields)
             names = [named.term for i in term.related if (named := published.get(i) or overlay.glossary.get(i))]
             entries.append(server_terms.entry(fields, names))
-        return server_terms.term_file(entries), len(entries)
+        # Thousands of terms take a moment to write as YAML: in a worker thread.
+        return await asyncio.to_thread(server_terms.term_file, entries), len(entries)
 
 
 def _taken(index: SearchIndex, term: Term, *, but: str | None = None) -> tuple[Term, str] | None:
