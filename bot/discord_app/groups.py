@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import TypeVar
 
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 log = logging.getLogger(__name__)
 ADMIN = "glosario-admin"
@@ -43,3 +43,26 @@ async def each_server(
             await post(settings)
         except Exception:
             log.exception("%s failed for guild %s", what, getattr(settings, "guild_id", "?"))
+
+
+class PostingCog(commands.Cog):
+    """A cog that owns a /glosario-admin subgroup and posts on a schedule (the term of the day, the digest):
+    `tick` looks at every server every EVERY seconds, once the bot is connected."""
+
+    EVERY: float = 60.0
+
+    def __init__(self, bot: commands.Bot, admin: app_commands.Group) -> None:
+        self.bot, self.admin = bot, admin
+        self.scheduler = tasks.loop(seconds=self.EVERY)(self.tick)
+        self.scheduler.before_loop(self.bot.wait_until_ready)
+
+    async def cog_load(self) -> None:
+        attach_to_admin(self.bot, self.admin)
+        self.scheduler.start()
+
+    async def cog_unload(self) -> None:
+        self.scheduler.cancel()
+        detach_from_admin(self.bot, self.admin)
+
+    async def tick(self) -> None:
+        raise NotImplementedError

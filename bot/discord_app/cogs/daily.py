@@ -11,14 +11,14 @@ from zoneinfo import available_timezones
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot.app.daily import DailyPosts, DailyStatus, PostJob
 from bot.core import daily
 from bot.core.daily import DailyEntry, Schedule
 from bot.core.status import Days
 from bot.discord_app.embeds import term_embed
-from bot.discord_app.groups import attach_to_admin, detach_from_admin, each_server
+from bot.discord_app.groups import PostingCog, each_server
 from bot.discord_app.i18n import long_date, t
 from bot.discord_app.permissions import manages_server, moderator_or_denied
 from bot.discord_app.views import NO_MENTIONS, related_view
@@ -171,18 +171,12 @@ class DailyAdmin(app_commands.Group):
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
-class DailyCog(commands.Cog):
+class DailyCog(PostingCog):
+    EVERY = CHECK_EVERY_SECONDS
+
     def __init__(self, bot: commands.Bot, posts: DailyPosts) -> None:
-        self.bot, self.posts = bot, posts
-        self.admin = DailyAdmin(self)
-
-    async def cog_load(self) -> None:
-        attach_to_admin(self.bot, self.admin)
-        self.scheduler.start()
-
-    async def cog_unload(self) -> None:
-        self.scheduler.cancel()
-        detach_from_admin(self.bot, self.admin)
+        self.posts = posts
+        super().__init__(bot, DailyAdmin(self))
 
     @app_commands.command(name="termino-del-dia", description="El término del día de este servidor")
     async def termino_del_dia(self, interaction: discord.Interaction) -> None:
@@ -191,14 +185,6 @@ class DailyCog(commands.Cog):
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
 
     # -- posting ----------------------------------------------------------------------------------
-    @tasks.loop(seconds=CHECK_EVERY_SECONDS)
-    async def scheduler(self) -> None:
-        await self.tick()
-
-    @scheduler.before_loop
-    async def _wait_until_ready(self) -> None:
-        await self.bot.wait_until_ready()
-
     async def tick(self) -> None:
         """One look at every server with a daily post: post the ones that are due (what the scheduler does every
         CHECK_EVERY_SECONDS)."""

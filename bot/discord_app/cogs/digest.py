@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot.app.digest import Digest, Digests
 from bot.app.statistics import percent
 from bot.discord_app.charts import CHART, chart_file
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within
-from bot.discord_app.groups import attach_to_admin, detach_from_admin, each_server
+from bot.discord_app.groups import PostingCog, each_server
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import manages_server, moderator_or_denied
 from bot.discord_app.views import NO_MENTIONS
@@ -69,26 +69,12 @@ class DigestAdmin(app_commands.Group):
         )
 
 
-class DigestCog(commands.Cog):
+class DigestCog(PostingCog):
+    EVERY = CHECK_EVERY_SECONDS
+
     def __init__(self, bot: commands.Bot, digests: Digests) -> None:
-        self.bot, self.digests = bot, digests
-        self.admin = DigestAdmin(self)
-
-    async def cog_load(self) -> None:
-        attach_to_admin(self.bot, self.admin)
-        self.scheduler.start()
-
-    async def cog_unload(self) -> None:
-        self.scheduler.cancel()
-        detach_from_admin(self.bot, self.admin)
-
-    @tasks.loop(seconds=CHECK_EVERY_SECONDS)
-    async def scheduler(self) -> None:
-        await self.tick()
-
-    @scheduler.before_loop
-    async def _wait_until_ready(self) -> None:
-        await self.bot.wait_until_ready()
+        self.digests = digests
+        super().__init__(bot, DigestAdmin(self))
 
     async def tick(self) -> None:
         """Post the digests that are due (one server's trouble never stops the others')."""
