@@ -13,9 +13,9 @@ from pathlib import Path
 
 import yaml
 
-from bot.app.reports import spreadsheet_safe
+from bot.app.reports import spreadsheet_plain, spreadsheet_safe
 from bot.core.loader import META_FILE
-from bot.core.model import Glossary, Term
+from bot.core.model import Glossary, Layered, Term
 from bot.core.normalize import slug
 from bot.core.server_terms import term_file
 
@@ -24,7 +24,6 @@ CSV_COLUMNS = ("id", "term", "en", "category", "definition", "aliases", "related
 LIST_SEPARATOR = "|"
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 DEFAULT_BASE = "https://glosario-ia.example/terminos/"
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass
@@ -53,18 +52,7 @@ class Entry:
         return data
 
 
-class _Both:
-    """Terms by id from the glossary being written, then from the one around it (a server's terms name published
-    ones as related)."""
-
-    def __init__(self, glossary: Glossary, context: Glossary | None) -> None:
-        self.glossary, self.context = glossary, context
-
-    def get(self, term_id: str) -> Term | None:
-        return self.glossary.get(term_id) or (self.context.get(term_id) if self.context else None)
-
-
-def _related_names(term: Term, glossary: Glossary | _Both) -> list[str]:
+def _related_names(term: Term, glossary: Glossary | Layered) -> list[str]:
     return [named.term for i in term.related if (named := glossary.get(i)) is not None]
 
 
@@ -73,7 +61,7 @@ def _related_names(term: Term, glossary: Glossary | _Both) -> list[str]:
 
 def to_json(glossary: Glossary, context: Glossary | None = None) -> str:
     """The glossary as JSON (bot/app/schemas/glossary.schema.json): related terms by name, as in term files."""
-    both = _Both(glossary, context)
+    both = Layered(glossary, context)
     terms = [{**term.to_dict(), "related": _related_names(term, both)} for term in glossary.terms]
     body = {"title": glossary.title, "subtitle": glossary.subtitle, "language": glossary.language, "terms": terms}
     return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
@@ -93,7 +81,7 @@ def to_csv(glossary: Glossary, context: Glossary | None = None) -> str:
             term.category,
             term.definition,
             LIST_SEPARATOR.join(term.aliases),
-            LIST_SEPARATOR.join(_related_names(term, _Both(glossary, context))),
+            LIST_SEPARATOR.join(_related_names(term, Layered(glossary, context))),
             links,
         )
         writer.writerow([spreadsheet_safe(value) for value in row])
@@ -112,7 +100,7 @@ def to_tbx(glossary: Glossary, context: Glossary | None = None) -> str:
         entry = ET.SubElement(body, "termEntry", {"id": term.id})
         ET.SubElement(entry, "descrip", {"type": "subjectField"}).text = term.category
         for i in term.related:
-            if (other := _Both(glossary, context).get(i)) is not None:
+            if (other := Layered(glossary, context).get(i)) is not None:
                 ET.SubElement(entry, "ref", {"type": "crossReference", "target": other.id}).text = other.term
         for link in term.links:
             ET.SubElement(entry, "xref", {"type": "externalCrossReference", "target": link.url}).text = link.title
@@ -161,7 +149,7 @@ def to_skos(
             graph.add((concept, SKOS.altLabel, Literal(alias, lang="es")))
         graph.add((concept, SKOS.definition, Literal(term.definition, lang="es")))
         for i in term.related:
-            if _Both(glossary, context).get(i) is not None:
+            if Layered(glossary, context).get(i) is not None:
                 graph.add((concept, SKOS.related, ns[i]))
         for link in term.links:
             graph.add((concept, RDFS.seeAlso, URIRef(link.url)))
@@ -197,11 +185,6 @@ class Imported:
     title: str = ""
 
 
-def _unsafe(value: str) -> str:
-    """Undo `spreadsheet_safe`: a leading apostrophe before what looks like a formula."""
-    return value[1:] if value.startswith("'") and value[1:2] in _FORMULA_STARTS and value[1:2] else value
-
-
 def _split(value: str) -> list[str]:
     return [part.strip() for part in value.split(LIST_SEPARATOR) if part.strip()]
 
@@ -220,7 +203,7 @@ def from_csv(text: str) -> Imported:
         return Imported([], [(f"línea 1: faltan las columnas {names}", f"line 1: the columns {names} are missing")])
     for row in reader:
         line = reader.line_num
-        cell = {key: _unsafe(value or "") for key, value in row.items() if key}
+        cell = {key: spreadsheet_plain(value or "") for key, value in row.items() if key}
         links = [link for part in _split(cell.get("links", "")) if (link := _link(part))]
         entry = Entry(
             cell.get("term", ""),

@@ -108,15 +108,20 @@ CSV_COLUMNS = (
 )
 
 
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def spreadsheet_safe(value: object) -> object:
     """A cell a spreadsheet will not run: text starting like a formula gets a leading apostrophe (OWASP's advice
     for CSV injection); numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         return "'" + value
     return value
+
+
+def spreadsheet_plain(value: str) -> str:
+    """Undo `spreadsheet_safe`: a cell read back from a file it wrote."""
+    return value[1:] if value.startswith("'") and value[1:].startswith(FORMULA_STARTS) else value
 
 
 def gaps_csv(gaps: list[Miss]) -> str:

@@ -18,7 +18,7 @@ from bot.core import server_terms
 from bot.core.errors import Problem
 from bot.core.gaps import query_hash
 from bot.core.mentions import MentionFinder
-from bot.core.model import Glossary, Term
+from bot.core.model import Glossary, Layered, Term
 from bot.core.normalize import compact, normalize
 from bot.core.search import Found, SearchIndex
 from bot.core.server_terms import TermFields
@@ -247,12 +247,12 @@ class ServerTerms:
         overlay = await self.prepare(guild_id)
         if overlay is None:
             return server_terms.term_file([]), 0
-        published = self.catalog.glossary
+        both = Layered(self.catalog.glossary, overlay.glossary)
         entries = []
         rows = {row.term_id: row for row in await self.store.terms(guild_id)}
         for term in overlay.glossary.terms:
             fields = TermFields.from_dict(rows[term.id].fields)
-            names = [named.term for i in term.related if (named := published.get(i) or overlay.glossary.get(i))]
+            names = [named.term for i in term.related if (named := both.get(i)) is not None]
             entries.append(server_terms.entry(fields, names))
         # Thousands of terms take a moment to write as YAML: in a worker thread.
         return await asyncio.to_thread(server_terms.term_file, entries), len(entries)

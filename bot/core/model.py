@@ -97,6 +97,18 @@ class Glossary:
         return tuple(dict.fromkeys(t.category for t in self.terms))
 
 
+class Layered:
+    """Terms by id from one glossary, then from another: a server's own terms beside the published ones (its
+    cards and its exports name published terms as related). Titles are the first glossary's."""
+
+    def __init__(self, first: Glossary, then: Glossary | None) -> None:
+        self.first, self.then = first, then
+        self.title, self.subtitle = first.title, first.subtitle
+
+    def get(self, term_id: str) -> Term | None:
+        return self.first.get(term_id) or (self.then.get(term_id) if self.then is not None else None)
+
+
 @dataclass(frozen=True)
 class GlossaryDiff:
     added: tuple[Term, ...]

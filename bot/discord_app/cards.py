@@ -4,14 +4,13 @@ dropped when a reload swaps the glossary."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from datetime import datetime
 
 import discord
 
 from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.server_terms import Overlay
-from bot.core.model import Glossary, Term
-from bot.discord_app.embeds import fit, term_embed
+from bot.core.model import Layered, Term
+from bot.discord_app.embeds import discord_time, fit, term_embed
 from bot.discord_app.i18n import language, t
 from bot.discord_app.views import related_view
 
@@ -30,11 +29,11 @@ class CardCache:
         """A published term's card (from the cache), or a server term's (built each time: it names its author)."""
         if overlay is None or overlay.glossary.get(term.id) is not term:
             return self.card(term, locale)
-        both = _Both(self.holder.glossary, overlay.glossary)
+        both = Layered(self.holder.glossary, overlay.glossary)
         embed = term_embed(term, both, locale)  # type: ignore[arg-type]
         author = overlay.authors.get(term.id)
         if author is not None:
-            value = t(locale, "st_card_value", user=author.user_id, date=_date(author.at))
+            value = t(locale, "st_card_value", user=author.user_id, date=discord_time(author.at, "D"))
             embed.add_field(name=t(locale, "st_card_field"), value=value, inline=False)
         return fit(embed), related_view(term, both)  # type: ignore[arg-type]
 
@@ -54,21 +53,3 @@ class CardCache:
         else:
             cards.move_to_end(key)
         return found
-
-
-class _Both:
-    """The published glossary and a server's terms, for what a server term's card names (its related terms)."""
-
-    def __init__(self, published: Glossary, own: Glossary) -> None:
-        self.published, self.own = published, own
-        self.title, self.subtitle = published.title, published.subtitle
-
-    def get(self, term_id: str) -> Term | None:
-        return self.published.get(term_id) or self.own.get(term_id)
-
-
-def _date(iso: str) -> str:
-    try:
-        return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:D>"
-    except ValueError:
-        return iso

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
 import discord
 
@@ -122,6 +123,15 @@ def echo(text: str) -> str:
     line = discord.utils.escape_markdown(line)
     # A zero-width space after every @ breaks @everyone, @here, <@user>, <@&role> whatever the id looks like.
     return line.replace("@", "@\u200b") or "…"
+
+
+def discord_time(iso: str, style: str) -> str:
+    """An ISO time as a Discord timestamp (shown in each reader's own time zone and language); the text as it is
+    when it is not a time."""
+    try:
+        return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:{style}>"
+    except ValueError:
+        return iso
 
 
 def term_embed(term: Term, glossary: Glossary, locale: object, *, heading: str | None = None) -> discord.Embed:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -13,7 +12,7 @@ import discord
 from bot.app.review import PAGE_SIZE, GapPage, GapReview
 from bot.core.server_terms import TermFields
 from bot.core.status import GapStatus
-from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
+from bot.discord_app.embeds import COLOUR, LIMITS, discord_time, echo, fit, join_within, shorten
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.term_form import TermModal
@@ -61,13 +60,6 @@ def _plural(locale: object, key: str, n: int) -> str:
     return one if n == 1 else many
 
 
-def _stamp(iso: str, style: str) -> str:
-    try:
-        return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:{style}>"
-    except ValueError:
-        return iso
-
-
 def gap_lines(page: GapPage, locale: object) -> list[str]:
     """The entries of one page of the gaps list, one line each (every entry shown: the menus below offer all of
     them, so each gets its share of the description)."""
@@ -83,8 +75,8 @@ def gap_lines(page: GapPage, locale: object) -> list[str]:
             times=_plural(locale, "gaps_times", gap.count),
             askers=gap.askers,
             people=_plural(locale, "gaps_people", gap.askers),
-            first=_stamp(gap.first_seen, "d"),
-            last=_stamp(gap.last_seen, "R"),
+            first=discord_time(gap.first_seen, "d"),
+            last=discord_time(gap.last_seen, "R"),
         )
         if row.term is not None:
             line += " · " + t(locale, "gaps_resolved_as" if row.resolved_as else "gaps_guess", term=row.term)

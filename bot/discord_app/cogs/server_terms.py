@@ -3,7 +3,6 @@ or the editor role). The work is the application's (bot.app.server_terms); the f
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -12,7 +11,7 @@ from discord.ext import commands
 
 from bot.app.server_terms import ServerTerms
 from bot.core.server_terms import TermFields
-from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within
+from bot.discord_app.embeds import COLOUR, LIMITS, discord_time, echo, fit, join_within
 from bot.discord_app.groups import attach_to_admin, detach_from_admin
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import moderator_or_denied
@@ -23,13 +22,6 @@ if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
 
 ACTIONS = {"created": "st_action_created", "edited": "st_action_edited", "retired": "st_action_retired"}
-
-
-def _stamp(iso: str) -> str:
-    try:
-        return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:f>"
-    except ValueError:
-        return iso
 
 
 class TermAdmin(app_commands.Group):
@@ -83,7 +75,7 @@ class TermAdmin(app_commands.Group):
                 version=v.version,
                 action=t(loc, ACTIONS[v.action]),
                 user=v.by_user,
-                at=_stamp(v.at),
+                at=discord_time(v.at, "f"),
             )
             lines.append(
                 f"{head}\n> **{echo(v.fields.get('term', ''))}** — {echo(v.fields.get('definition', ''))[:200]}"
