@@ -16,7 +16,7 @@ from bot.core.server_terms import TermFields
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
 from bot.discord_app.i18n import language, t
 from bot.discord_app.permissions import moderator_or_denied
-from bot.discord_app.views import NO_MENTIONS, ButtonsView
+from bot.discord_app.views import NO_MENTIONS, ButtonsView, button_payload
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
@@ -169,21 +169,29 @@ async def answer_refused(
     )
 
 
-class FixButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:stfix"):
-    """Brings the refused form back, filled in as its author left it (to them only)."""
+class _DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:draft"):
+    """A button on a refused form's reply: it carries no state (its custom_id is fixed); what it acts on is the
+    presser's own draft, so nobody else's can be reached. Subclasses set their custom_id as their template."""
 
-    CUSTOM_ID = "glosario:stfix"
+    CUSTOM_ID = "glosario:draft"
+    STYLE = discord.ButtonStyle.primary
 
     def __init__(self) -> None:
-        super().__init__(discord.ui.Button(label="…", custom_id=self.CUSTOM_ID))
+        super().__init__(discord.ui.Button(label="…", style=self.STYLE, custom_id=self.CUSTOM_ID))
 
     @classmethod
     def rendered(cls, label: str) -> dict:
-        return {"type": 2, "style": 1, "label": label[:80], "custom_id": cls.CUSTOM_ID, "disabled": False}
+        return button_payload(label, cls.CUSTOM_ID, cls.STYLE)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match, /):
         return cls()
+
+
+class FixButton(_DraftButton, template=r"glosario:stfix"):
+    """Brings the refused form back, filled in as its author left it (to them only)."""
+
+    CUSTOM_ID = "glosario:stfix"
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         # Anyone may press it: it only ever brings back the presser's own draft, and the form it opens checks
@@ -201,21 +209,11 @@ class FixButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:s
             await interaction.response.send_modal(modal)
 
 
-class AliasInsteadButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:stalias"):
+class AliasInsteadButton(_DraftButton, template=r"glosario:stalias"):
     """After a name collision: the typed name becomes an alias of the term that has it (its author only)."""
 
     CUSTOM_ID = "glosario:stalias"
-
-    def __init__(self) -> None:
-        super().__init__(discord.ui.Button(label="…", custom_id=self.CUSTOM_ID))
-
-    @classmethod
-    def rendered(cls, label: str) -> dict:
-        return {"type": 2, "style": 2, "label": label[:80], "custom_id": cls.CUSTOM_ID, "disabled": False}
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match, /):
-        return cls()
+    STYLE = discord.ButtonStyle.secondary
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         return await moderator_or_denied(interaction)

@@ -51,7 +51,7 @@ class TermButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
     @classmethod
     def rendered(cls, term: Term) -> dict:
         """This button's payload, for `ButtonsView`."""
-        return _button_payload(term.term, cls.custom_id_for(term.id), cls.STYLE)
+        return button_payload(term.term, cls.custom_id_for(term.id), cls.STYLE)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
@@ -100,7 +100,7 @@ class PickButton(
     def rendered(cls, term: Term, qhash: str, private: bool, sign: Signer) -> dict:
         """This button's payload, for `ButtonsView`."""
         sig = sign(private, qhash, term.id)
-        return _button_payload(term.term, cls.custom_id_for(term.id, qhash, private, sig), cls.STYLE)
+        return button_payload(term.term, cls.custom_id_for(term.id, qhash, private, sig), cls.STYLE)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
@@ -158,7 +158,8 @@ def render_only(items: list[discord.ui.Item]) -> discord.ui.View:
     return view
 
 
-def _button_payload(label: str, custom_id: str, style: discord.ButtonStyle) -> dict:
+def button_payload(label: str, custom_id: str, style: discord.ButtonStyle) -> dict:
+    """A button as Discord's payload, for `ButtonsView`."""
     return {"type": 2, "style": style.value, "label": _label(label), "custom_id": custom_id, "disabled": False}
 
 
