@@ -186,7 +186,7 @@ def main() -> int:
         new = time.perf_counter() - began
         print(
             f"grouping {len(sample):,} gaps: every gap against every stub {old:.2f} s ({old_stubs:,} stubs), "
-            f"one-deletion index (and the YAML) {new:.3f} s: {old / new:.0f}× faster"
+            f"one-deletion hashes (and the YAML) {new:.3f} s: {old / new:.0f}× faster"
         )
         if not args.no_bot:
             asyncio.run(bot_under_export(db_path, args.lookups))

@@ -8,7 +8,6 @@ import json
 import zipfile
 from dataclasses import dataclass, field
 
-from bot.core.search import typo_distance
 from bot.heap import collector_paused
 from bot.storage.records import Miss
 
@@ -22,45 +21,24 @@ class _Stub:
     spellings: list[str] = field(default_factory=list)
 
 
-_MAX_CANDIDATES = 32
-
-
 def _group(gaps: list[Miss]) -> list[_Stub]:
     """Gaps that are typos of each other, as one stub each (most asked first; a gap joins the first stub it is a
-    typo of). Linear, not gap × stub: a gap is compared only with the stubs that share a one-deletion variant of
-    its compact form (every pair one typo apart does, and many two apart), at most _MAX_CANDIDATES of them."""
+    typo of: `group_typos`, linear in the number of gaps). numpy is imported here, on the first export."""
+    from bot.core.typo_groups import group_typos
+
     with collector_paused():  # a million short strings and no cycles: collections would only cost time
-        return _group_typos(gaps)
-
-
-def _group_typos(gaps: list[Miss]) -> list[_Stub]:
-    stubs: list[_Stub] = []
-    first_owner: dict[str, int] = {}  # variant → the first stub that has it (set operations, not a Python loop)
-    more_owners: dict[str, list[int]] = {}  # the few variants several stubs share
-    for gap in sorted(gaps, key=lambda g: (-g.count, g.id)):
-        packed = gap.normalized.replace(" ", "")
-        variants = {packed, *[packed[:i] + packed[i + 1 :] for i in range(len(packed))]} if len(packed) > 3 else set()
-        shared = variants & first_owner.keys()
-        home = None
-        if shared:
-            found = {first_owner[v] for v in shared}
-            found.update(i for v in shared for i in more_owners.get(v, ()))
-            candidates = sorted(found)[:_MAX_CANDIDATES]
-            home = next((i for i in candidates if typo_distance(gap.normalized, stubs[i].normalized) is not None), None)
-        if home is None:
-            number = len(stubs)
-            first_owner.update(dict.fromkeys(variants - shared, number))
-            for variant in shared:  # the earliest stubs are the ones a gap joins: later ones need not be kept
-                owners = more_owners.setdefault(variant, [])
-                if len(owners) < _MAX_CANDIDATES:
-                    owners.append(number)
-            stubs.append(_Stub(gap.sample, gap.normalized, gap.count, gap.askers))
-        else:
-            stub = stubs[home]
-            stub.count += gap.count
-            stub.askers += gap.askers
-            stub.spellings.append(gap.sample)
-    return stubs
+        ordered = sorted(gaps, key=lambda g: (-g.count, g.id))
+        leaders = group_typos([gap.normalized for gap in ordered])
+        stubs: dict[int, _Stub] = {}
+        for index, (gap, leader) in enumerate(zip(ordered, leaders, strict=True)):
+            if leader == index:
+                stubs[index] = _Stub(gap.sample, gap.normalized, gap.count, gap.askers)
+            else:
+                stub = stubs[leader]
+                stub.count += gap.count
+                stub.askers += gap.askers
+                stub.spellings.append(gap.sample)
+        return list(stubs.values())
 
 
 # A YAML double-quoted scalar: JSON's string encoding (JSON strings are valid YAML), called directly.

