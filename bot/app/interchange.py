@@ -1,6 +1,6 @@
 """The glossary in other people's formats, both ways: TBX-Basic (ISO 30042), SKOS (W3C, Turtle or JSON-LD), CSV
-and JSON out; the same in, as term files in our format. XML through the standard library, RDF through rdflib
-(imported only by these commands)."""
+and JSON out; the same in, as term files in our format. XML through the standard library, RDF through pyoxigraph
+(Oxigraph's Turtle and JSON-LD parsers and serialisers; imported only by these commands)."""
 
 from __future__ import annotations
 
@@ -121,45 +121,64 @@ def _tig(lang_set: ET.Element, text: str, status: str) -> None:
     ET.SubElement(tig, "termNote", {"type": "administrativeStatus"}).text = status
 
 
+SKOS = "http://www.w3.org/2004/02/skos/core#"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+RDFS_SEE_ALSO = "http://www.w3.org/2000/01/rdf-schema#seeAlso"
+DCT_TITLE = "http://purl.org/dc/terms/title"
+PREFIXES = {"skos": SKOS, "dct": "http://purl.org/dc/terms/", "rdfs": "http://www.w3.org/2000/01/rdf-schema#"}
+
+
 def to_skos(
     glossary: Glossary, *, base: str = DEFAULT_BASE, fmt: str = "turtle", context: Glossary | None = None
 ) -> str:
     """SKOS: a ConceptScheme with the glossary's title; a Concept per term (prefLabel@es, prefLabel@en for the
     English name, altLabel@es for aliases, definition@es, related, inScheme, rdfs:seeAlso for links); a Collection
     per category. IRIs are `base` + the term's id."""
-    from rdflib import RDF, RDFS, SKOS, Graph, Literal, Namespace, URIRef
-    from rdflib.namespace import DCTERMS
+    import pyoxigraph as ox
 
-    ns = Namespace(base)
-    graph = Graph()
-    graph.bind("skos", SKOS)
-    graph.bind("dct", DCTERMS)
-    scheme = URIRef(base.rstrip("/#") + "#scheme")
-    graph.add((scheme, RDF.type, SKOS.ConceptScheme))
-    graph.add((scheme, DCTERMS.title, Literal(glossary.title, lang=glossary.language or "es")))
-    collections: dict[str, URIRef] = {}
+    node, both = ox.NamedNode, Layered(glossary, context)
+    a, in_scheme, pref, alt = node(RDF_TYPE), node(SKOS + "inScheme"), node(SKOS + "prefLabel"), node(SKOS + "altLabel")
+    definition, related, member, title = (
+        node(SKOS + "definition"),
+        node(SKOS + "related"),
+        node(SKOS + "member"),
+        node(DCT_TITLE),
+    )
+    triples: dict = {}  # in order, once each
+
+    def add(subject, predicate, value) -> None:
+        triples[ox.Triple(subject, predicate, value)] = None
+
+    scheme = node(base.rstrip("/#") + "#scheme")
+    add(scheme, a, node(SKOS + "ConceptScheme"))
+    add(scheme, title, ox.Literal(glossary.title, language=glossary.language or "es"))
+    collections: dict[str, list] = {}
     for term in glossary.terms:
-        concept = ns[term.id]
-        graph.add((concept, RDF.type, SKOS.Concept))
-        graph.add((concept, SKOS.inScheme, scheme))
-        graph.add((concept, SKOS.prefLabel, Literal(term.term, lang="es")))
+        concept = node(base + term.id)
+        add(concept, a, node(SKOS + "Concept"))
+        add(concept, in_scheme, scheme)
+        add(concept, pref, ox.Literal(term.term, language="es"))
         if term.en:
-            graph.add((concept, SKOS.prefLabel, Literal(term.en, lang="en")))
+            add(concept, pref, ox.Literal(term.en, language="en"))
         for alias in term.aliases:
-            graph.add((concept, SKOS.altLabel, Literal(alias, lang="es")))
-        graph.add((concept, SKOS.definition, Literal(term.definition, lang="es")))
+            add(concept, alt, ox.Literal(alias, language="es"))
+        add(concept, definition, ox.Literal(term.definition, language="es"))
         for i in term.related:
-            if Layered(glossary, context).get(i) is not None:
-                graph.add((concept, SKOS.related, ns[i]))
+            if both.get(i) is not None:
+                add(concept, related, node(base + i))
         for link in term.links:
-            graph.add((concept, RDFS.seeAlso, URIRef(link.url)))
-            graph.add((URIRef(link.url), DCTERMS.title, Literal(link.title)))
-        if term.category not in collections:
-            collections[term.category] = ns["categoria-" + slug(term.category)]
-            graph.add((collections[term.category], RDF.type, SKOS.Collection))
-            graph.add((collections[term.category], SKOS.prefLabel, Literal(term.category, lang="es")))
-        graph.add((collections[term.category], SKOS.member, concept))
-    return graph.serialize(format="json-ld" if fmt == "json-ld" else "turtle")
+            add(concept, node(RDFS_SEE_ALSO), node(link.url))
+        collections.setdefault(term.category, []).append(concept)
+    for link in {link.url: link for term in glossary.terms for link in term.links}.values():
+        add(node(link.url), title, ox.Literal(link.title))
+    for category, concepts in collections.items():
+        collection = node(base + "categoria-" + slug(category))
+        add(collection, a, node(SKOS + "Collection"))
+        add(collection, pref, ox.Literal(category, language="es"))
+        for concept in concepts:
+            add(collection, member, concept)
+    form = ox.RdfFormat.JSON_LD if fmt == "json-ld" else ox.RdfFormat.TURTLE
+    return ox.serialize(triples, format=form, prefixes=PREFIXES).decode("utf-8")
 
 
 def export(glossary: Glossary, fmt: str, *, base: str = DEFAULT_BASE, context: Glossary | None = None) -> str:
@@ -287,45 +306,53 @@ def _preferred(element: ET.Element, lang: str) -> str:
 
 
 def from_skos(text: str, fmt: str = "turtle") -> Imported:
-    from rdflib import RDF, RDFS, SKOS, Graph
-    from rdflib.namespace import DCTERMS
+    import pyoxigraph as ox
 
-    graph = Graph()
+    form = ox.RdfFormat.JSON_LD if fmt == "json-ld" else ox.RdfFormat.TURTLE
+    values: dict[tuple[str, str], list] = {}  # (subject, predicate) → objects, in the file's order
     try:
-        graph.parse(data=text, format=fmt)
-    except Exception as exc:  # rdflib raises many kinds for a broken file
+        for quad in ox.parse(text, format=form):
+            values.setdefault((quad.subject.value, quad.predicate.value), []).append(quad.object)
+    except (SyntaxError, ValueError, OSError) as exc:  # what the parser raises for a broken or unsupported file
         reason = f"{type(exc).__name__}: {exc}"
         return Imported([], [(f"RDF ilegible ({reason})", f"unreadable RDF ({reason})")])
+
+    def objects(subject: str, predicate: str) -> list:
+        return values.get((subject, predicate), [])
+
+    def first(subject: str, predicate: str) -> str:
+        return next((o.value for o in objects(subject, predicate)), "")
+
+    def label(subject: str, lang: str) -> str:
+        return next((o.value for o in objects(subject, SKOS + "prefLabel") if getattr(o, "language", None) == lang), "")
+
+    typed: dict[str, list[str]] = {}
+    for (subject, predicate), objs in values.items():
+        if predicate == RDF_TYPE:
+            for o in objs:
+                typed.setdefault(o.value, []).append(subject)
     categories = {
-        member: str(graph.value(collection, SKOS.prefLabel) or "")
-        for collection in graph.subjects(RDF.type, SKOS.Collection)
-        for member in graph.objects(collection, SKOS.member)
+        member.value: first(collection, SKOS + "prefLabel")
+        for collection in typed.get(SKOS + "Collection", [])
+        for member in objects(collection, SKOS + "member")
     }
-
-    def label(concept, lang: str) -> str:
-        return next(
-            (str(v) for v in graph.objects(concept, SKOS.prefLabel) if getattr(v, "language", None) == lang), ""
-        )
-
     entries, problems = [], []
-    for concept in sorted(graph.subjects(RDF.type, SKOS.Concept)):
+    for concept in sorted(set(typed.get(SKOS + "Concept", []))):
         entry = Entry(
-            label(concept, "es") or str(graph.value(concept, SKOS.prefLabel) or ""),
-            str(graph.value(concept, SKOS.definition) or ""),
+            label(concept, "es") or first(concept, SKOS + "prefLabel"),
+            first(concept, SKOS + "definition"),
             label(concept, "en"),
             categories.get(concept, ""),
-            sorted(str(v) for v in graph.objects(concept, SKOS.altLabel)),
-            [label(other, "es") for other in graph.objects(concept, SKOS.related)],
+            sorted(o.value for o in objects(concept, SKOS + "altLabel")),
+            [label(other.value, "es") for other in objects(concept, SKOS + "related")],
             [
-                {"title": str(graph.value(url, DCTERMS.title) or url), "url": str(url)}
-                for url in graph.objects(concept, RDFS.seeAlso)
+                {"title": first(url.value, DCT_TITLE) or url.value, "url": url.value}
+                for url in objects(concept, RDFS_SEE_ALSO)
             ],
             f"<{concept}>",
         )
         _keep(entry, entries, problems)
-    title = next(
-        (str(t) for s in graph.subjects(RDF.type, SKOS.ConceptScheme) for t in graph.objects(s, DCTERMS.title)), ""
-    )
+    title = next((first(s, DCT_TITLE) for s in typed.get(SKOS + "ConceptScheme", []) if first(s, DCT_TITLE)), "")
     return Imported(entries, problems, title)
 
 

@@ -108,6 +108,55 @@ def test_the_tbx_export_has_the_tbx_basic_structure(shipped_glossary):
         assert all(ref.get("target") in ids for ref in entry.findall("ref[@type='crossReference']"))
 
 
+TBX_BASIC = SHIPPED.parent / "tests" / "fixtures" / "tbx"
+_LEVELS = {"termEntry": "termEntry", "langSet": "langSet", "tig": "term"}
+
+
+def tbx_basic_problems(text: str) -> list[str]:
+    """What the published TBX-Basic files (tests/fixtures/tbx: the core structure DTD and the XCS) find wrong in a
+    TBX document: DTD errors, and data categories that the XCS does not define for that element, at that level,
+    with that value."""
+    from lxml import etree
+
+    document = etree.fromstring(text.encode("utf-8"))
+    dtd = etree.DTD(str(TBX_BASIC / "TBXBasiccoreStructV02.dtd"))
+    problems = [f"DTD, line {e.line}: {e.message}" for e in dtd.error_log] if not dtd.validate(document) else []
+    xcs = etree.parse(str(TBX_BASIC / "TBXBasicXCSV02.xcs")).getroot()
+    specs = {(spec.tag.removesuffix("Spec"), spec.get("name")): spec for spec in xcs.find("datCatSet")}
+    for element in document.iter("descrip", "termNote", "admin", "ref", "xref", "transac", "transacNote"):
+        spec = specs.get((element.tag, element.get("type")))
+        if spec is None:
+            problems.append(f"line {element.sourceline}: {element.tag} type={element.get('type')!r} is not in the XCS")
+            continue
+        levels = (spec.findtext("levels") or "").split()
+        level = next((_LEVELS[a.tag] for a in element.iterancestors() if a.tag in _LEVELS), None)
+        if levels and level not in levels:
+            problems.append(f"line {element.sourceline}: {element.get('type')} at {level}, the XCS allows {levels}")
+        contents = spec.find("contents")
+        picklist = (
+            (contents.text or "").split() if contents is not None and contents.get("datatype") == "picklist" else None
+        )
+        if picklist is not None and element.text not in picklist:
+            problems.append(f"line {element.sourceline}: {element.text!r} is not a {element.get('type')} value")
+    return problems
+
+
+def test_the_tbx_export_is_valid_tbx_basic_by_the_published_dtd_and_xcs(shipped_glossary):
+    glossary = load_glossary_from_texts([("glossary.yaml", META), ("formula.yaml", FORMULA)])
+    for exported in (shipped_glossary, glossary):
+        assert tbx_basic_problems(interchange.to_tbx(exported)) == []
+
+
+def test_the_tbx_basic_check_finds_what_the_standard_forbids(shipped_glossary):
+    text = interchange.to_tbx(shipped_glossary)
+    broken = text.replace('type="subjectField"', 'type="subject"', 1).replace("<tig>", "<tig><note/>", 1)
+    broken = broken.replace("preferredTerm-admn-sts", "favourite", 1)
+    problems = tbx_basic_problems(broken)
+    assert any(p.startswith("DTD") for p in problems)  # a note inside a tig before its term
+    assert any("type='subject' is not in the XCS" in p for p in problems)
+    assert any("'favourite' is not a administrativeStatus value" in p for p in problems)
+
+
 def test_entries_that_cannot_be_mapped_are_named_and_the_rest_imported(tmp_path, capsys):
     source = tmp_path / "terms.csv"
     source.write_text("term,definition\nBueno,Una definición.\nSin definición,\n,Sin nombre.\n", encoding="utf-8")
