@@ -68,6 +68,8 @@ def _parser(say: Words) -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, help=say("export_out"))
     p.add_argument("--base", default=None, help=say("export_base"))
     p.add_argument("--guild", type=_types(say)[0], help=say("export_guild_help"))
+    p = command("site", "site_help")
+    p.add_argument("outdir", type=Path, metavar="DIR", help=say("site_outdir"))
     p = command("import", "import_help")
     p.add_argument("file", type=Path, metavar=say("file_metavar"), help=say("import_file"))
     p.add_argument("--category", required=True, help=say("import_category"))
@@ -154,6 +156,8 @@ def _main(argv: list[str] | None) -> int:
         return _list(glossary)
     if command == "export":
         return _export(args, glossary, say)
+    if command == "site":
+        return _site(args, glossary, say)
     return _lookup(args, glossary, say) if command == "lookup" else _search(args, glossary, say)
 
 
@@ -167,6 +171,19 @@ def _export(args: argparse.Namespace, glossary: Glossary, say: Words) -> int:
         return EXIT_OK
     args.out.write_text(text, encoding="utf-8")
     print(say("exported", count=len(glossary), path=args.out), file=sys.stderr)
+    return EXIT_OK
+
+
+def _site(args: argparse.Namespace, glossary: Glossary, say: Words) -> int:
+    """`site OUTDIR`: the glossary as one self-contained web page."""
+    from bot.app.site import write_site
+
+    try:
+        path = write_site(glossary, args.outdir)
+    except OSError as exc:
+        print(say("site_unwritable", path=args.outdir, error=exc.strerror or exc), file=sys.stderr)
+        return EXIT_FAIL
+    print(say("site_written", count=len(glossary), path=path))
     return EXIT_OK
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from urllib.parse import urlsplit
 
 PROJECT_DATA = Path(__file__).resolve().parent.parent / "glossary_data"
 
@@ -66,6 +67,18 @@ def database_path(url: str) -> Path:
     )
 
 
+def _site_url(value: str | None) -> str | None:
+    """GLOSARIO_SITE_URL: an http(s) address, or nothing."""
+    if value is not None:
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise SettingsError(
+                f"GLOSARIO_SITE_URL debe ser la dirección http(s) de la página del glosario, no '{value}'",
+                f"GLOSARIO_SITE_URL must be the glossary page's http(s) address, not '{value}'",
+            )
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None
@@ -79,6 +92,7 @@ class Settings:
     log_format: str = "text"
     application_id: int | None = None
     api_base: str | None = None  # another Discord REST base (a proxy; the tests' fake Discord)
+    site_url: str | None = None  # GLOSARIO_SITE_URL: where `glosario-bot site` is published; cards link to it
     gateway_url: str | None = None
 
     def __post_init__(self) -> None:
@@ -158,4 +172,5 @@ class Settings:
             log_format=log_format,
             api_base=env.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
+            site_url=_site_url(env.get("GLOSARIO_SITE_URL", "").strip() or None),
         )

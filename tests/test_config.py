@@ -44,3 +44,14 @@ def test_cache_heartbeat_and_journal_sit_next_to_the_database_unless_given():
     assert given.cache_dir == Path("/tmp/cache") and given.heartbeat_file == Path("/run/glosario/beat")
     assert given.journal_file == Path("/var/spool/glosario/pending.jsonl")
     assert given.rejected_file == Path("/var/spool/glosario/pending.rejected.jsonl")
+
+
+def test_the_web_page_address_is_an_http_url_or_refused():
+    assert (
+        Settings.from_env({"GLOSARIO_SITE_URL": " https://glosario.example/ "}).site_url == "https://glosario.example/"
+    )
+    assert Settings.from_env({}).site_url is None
+    for bad in ("glosario.example", "javascript:alert(1)", "ftp://x/"):
+        with pytest.raises(SettingsError) as refused:
+            Settings.from_env({"GLOSARIO_SITE_URL": bad})
+        assert "GLOSARIO_SITE_URL" in refused.value.text("en")

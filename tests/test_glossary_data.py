@@ -85,3 +85,8 @@ def test_the_wheel_carries_the_glossary(tmp_path):
     # Every module of the source tree is in the wheel (a package missing from pyproject's list breaks `pip install .`).
     modules = {str(p.relative_to(ROOT)) for p in (ROOT / "bot").rglob("*.py")}
     assert modules <= names, sorted(modules - names)
+    # ...and every file a module reads at run time (the JSON schema, the web page's style and script).
+    assets = {
+        str(p.relative_to(ROOT)) for folder in ("schemas", "web") for p in (ROOT / "bot" / "app" / folder).iterdir()
+    }
+    assert assets and assets <= names, sorted(assets - names)

@@ -138,12 +138,7 @@ def to_skos(
 
     node, both = ox.NamedNode, Layered(glossary, context)
     a, in_scheme, pref, alt = node(RDF_TYPE), node(SKOS + "inScheme"), node(SKOS + "prefLabel"), node(SKOS + "altLabel")
-    definition, related, member, title = (
-        node(SKOS + "definition"),
-        node(SKOS + "related"),
-        node(SKOS + "member"),
-        node(DCT_TITLE),
-    )
+    definition, related, title = node(SKOS + "definition"), node(SKOS + "related"), node(DCT_TITLE)
     triples: dict = {}  # in order, once each
 
     def add(subject, predicate, value) -> None:
@@ -172,13 +167,19 @@ def to_skos(
     for link in {link.url: link for term in glossary.terms for link in term.links}.values():
         add(node(link.url), title, ox.Literal(link.title))
     for category, concepts in collections.items():
-        collection = node(base + "categoria-" + slug(category))
-        add(collection, a, node(SKOS + "Collection"))
-        add(collection, pref, ox.Literal(category, language="es"))
-        for concept in concepts:
-            add(collection, member, concept)
+        _collection(add, node(base + "categoria-" + slug(category)), category, concepts)
     form = ox.RdfFormat.JSON_LD if fmt == "json-ld" else ox.RdfFormat.TURTLE
     return ox.serialize(triples, format=form, prefixes=PREFIXES).decode("utf-8")
+
+
+def _collection(add, collection, category: str, concepts: list) -> None:
+    """A category as a skos:Collection of its concepts."""
+    import pyoxigraph as ox
+
+    add(collection, ox.NamedNode(RDF_TYPE), ox.NamedNode(SKOS + "Collection"))
+    add(collection, ox.NamedNode(SKOS + "prefLabel"), ox.Literal(category, language="es"))
+    for concept in concepts:
+        add(collection, ox.NamedNode(SKOS + "member"), concept)
 
 
 def export(glossary: Glossary, fmt: str, *, base: str = DEFAULT_BASE, context: Glossary | None = None) -> str:
@@ -305,14 +306,21 @@ def _preferred(element: ET.Element, lang: str) -> str:
     return next((t.findtext("term") or "" for t in lang_set.iter("tig") if _status(t) == "preferredTerm-admn-sts"), "")
 
 
+def _triples_by_subject(text: str, form) -> dict[tuple[str, str], list]:
+    """(subject, predicate) → objects, in the file's order."""
+    import pyoxigraph as ox
+
+    values: dict[tuple[str, str], list] = {}
+    for quad in ox.parse(text, format=form):
+        values.setdefault((quad.subject.value, quad.predicate.value), []).append(quad.object)
+    return values
+
+
 def from_skos(text: str, fmt: str = "turtle") -> Imported:
     import pyoxigraph as ox
 
-    form = ox.RdfFormat.JSON_LD if fmt == "json-ld" else ox.RdfFormat.TURTLE
-    values: dict[tuple[str, str], list] = {}  # (subject, predicate) → objects, in the file's order
     try:
-        for quad in ox.parse(text, format=form):
-            values.setdefault((quad.subject.value, quad.predicate.value), []).append(quad.object)
+        values = _triples_by_subject(text, ox.RdfFormat.JSON_LD if fmt == "json-ld" else ox.RdfFormat.TURTLE)
     except (SyntaxError, ValueError, OSError) as exc:  # what the parser raises for a broken or unsupported file
         reason = f"{type(exc).__name__}: {exc}"
         return Imported([], [(f"RDF ilegible ({reason})", f"unreadable RDF ({reason})")])

@@ -9,6 +9,7 @@ import discord
 
 from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.server_terms import Overlay
+from bot.app.site import term_url
 from bot.core.model import Layered, Term
 from bot.discord_app.embeds import discord_time, fit, term_embed
 from bot.discord_app.i18n import language, t
@@ -20,8 +21,9 @@ Card = tuple[discord.Embed, discord.ui.View | None]
 class CardCache:
     MAX_CARDS = 2048
 
-    def __init__(self, holder: CatalogHolder) -> None:
+    def __init__(self, holder: CatalogHolder, site_url: str | None = None) -> None:
         self.holder = holder
+        self.site_url = site_url  # GLOSARIO_SITE_URL: published terms' cards link to their anchor there
         self._made_from: Catalog | None = None
         self._cards: OrderedDict[tuple[str, str], Card] = OrderedDict()
 
@@ -37,6 +39,13 @@ class CardCache:
             embed.add_field(name=t(locale, "st_card_field"), value=value, inline=False)
         return fit(embed), related_view(term, both)  # type: ignore[arg-type]
 
+    def url_for(self, term: Term) -> str | None:
+        """The term's anchor on the glossary's web page; None without one, or for a server's own term (the page
+        holds the published glossary only)."""
+        if self.site_url is None or self.holder.glossary.get(term.id) is not term:
+            return None
+        return term_url(self.site_url, term.id)
+
     def card(self, term: Term, locale: object) -> Card:
         """The term's embed and buttons (shared objects: never modify them)."""
         catalog = self.holder.current
@@ -47,7 +56,8 @@ class CardCache:
         found = cards.get(key)
         if found is None:
             glossary = catalog.glossary
-            found = cards[key] = (term_embed(term, glossary, locale), related_view(term, glossary))
+            embed = term_embed(term, glossary, locale, url=self.url_for(term))
+            found = cards[key] = (embed, related_view(term, glossary))
             if len(cards) > self.MAX_CARDS:
                 cards.popitem(last=False)
         else:

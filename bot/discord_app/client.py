@@ -46,7 +46,7 @@ class GlossaryBot(commands.Bot):
             guild_ready_timeout=guild_ready_timeout,
         )
         self.app = app
-        self.cards = CardCache(app.catalog)
+        self.cards = CardCache(app.catalog, app.settings.site_url)
         self.drafts = Drafts()  # server-term forms a save refused, for their authors to fix
         self.guard = Guard(self.is_closed)
         self.commands_sync = CommandSync(self.tree, app.stores.meta)

@@ -134,9 +134,12 @@ def discord_time(iso: str, style: str) -> str:
         return iso
 
 
-def term_embed(term: Term, glossary: Glossary, locale: object, *, heading: str | None = None) -> discord.Embed:
-    """The card for one term, shared by /termino, buttons and the term of the day."""
-    embed = discord.Embed(title=term.term, description=term.definition, colour=COLOUR)
+def term_embed(
+    term: Term, glossary: Glossary, locale: object, *, heading: str | None = None, url: str | None = None
+) -> discord.Embed:
+    """The card for one term, shared by /termino, buttons and the term of the day (its title links to `url`: the
+    term on the glossary's web page, when there is one)."""
+    embed = discord.Embed(title=term.term, description=term.definition, colour=COLOUR, url=url)
     if heading:
         embed.set_author(name=heading)
     if term.en:

@@ -8,7 +8,9 @@ import sqlite3
 
 import pytest
 
+from bot.app.files import load_glossary
 from bot.storage.gaps import query_hash
+from tests.conftest import SHIPPED
 from tests.fake_discord.server import APP_ID, message_of
 
 EPHEMERAL = 64
@@ -48,8 +50,19 @@ async def test_found_replies_with_the_term_card(fake, bot):
     assert "AllReduce" in fields["Ver también"]
     assert "https://github.com/horovod/horovod" in fields["Enlaces"]
     assert embed["footer"]["text"] == "Glosario IA — El diccionario completo de la Inteligencia Artificial"
+    assert "url" not in embed  # no web page configured: the title links nowhere
     ids = [b["custom_id"] for b in buttons(data)]
     assert ids[:2] == ["glosario:term:allreduce", "glosario:term:tensorflow-distribuido"]
+
+
+async def test_with_a_web_page_each_card_links_to_its_term_there(fake, harness):
+    await harness.start(site_url="https://glosario.example/ia/")
+    card = (await fake.response(await fake.command("termino", {"termino": "horovd"})))["data"]["embeds"][0]
+    assert card["url"] == "https://glosario.example/ia/#horovod"
+    daily = (await fake.response(await fake.command("termino-del-dia")))["data"]["embeds"][0]
+    assert daily["url"].startswith("https://glosario.example/ia/#") and daily["url"].endswith(
+        next(t.id for t in load_glossary(SHIPPED).terms if t.term == daily["title"])
+    )
 
 
 async def test_english_name_shows_the_english_field_and_private_is_ephemeral(fake, bot):

@@ -57,9 +57,12 @@ def missing_permissions(channel: discord.abc.GuildChannel, locale: object) -> st
     return ", ".join(missing) or None
 
 
-def daily_card(term: Term, entry: DailyEntry, glossary: Glossary, locale: object) -> tuple[discord.Embed, object]:
+def daily_card(
+    term: Term, entry: DailyEntry, glossary: Glossary, locale: object, url: str | None = None
+) -> tuple[discord.Embed, object]:
     heading = t(locale, "daily_heading", date=long_date(locale, entry.day))
-    return term_embed(term, glossary, locale, heading=heading), related_view(term, glossary) or discord.utils.MISSING
+    embed = term_embed(term, glossary, locale, heading=heading, url=url)
+    return embed, related_view(term, glossary) or discord.utils.MISSING
 
 
 def status_text(status: DailyStatus, guild_id: int, loc: object) -> str:
@@ -181,7 +184,8 @@ class DailyCog(PostingCog):
     @app_commands.command(name="termino-del-dia", description="El término del día de este servidor")
     async def termino_del_dia(self, interaction: discord.Interaction) -> None:
         pick = await self.posts.todays_term(interaction.guild_id or 0)
-        embed, view = daily_card(pick.term, pick.entry, pick.glossary, interaction.locale)
+        url = self.bot.cards.url_for(pick.term)  # type: ignore[attr-defined]
+        embed, view = daily_card(pick.term, pick.entry, pick.glossary, interaction.locale, url)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
 
     # -- posting ----------------------------------------------------------------------------------
@@ -207,7 +211,7 @@ class DailyCog(PostingCog):
             return await self._failed(job, t(locale, "daily_err_perms", perms=missing, channel=channel.mention))
         pick = await self.posts.todays_term(job.guild_id)
         term = pick.term
-        embed, view = daily_card(term, pick.entry, pick.glossary, locale)
+        embed, view = daily_card(term, pick.entry, pick.glossary, locale, self.bot.cards.url_for(term))  # type: ignore[attr-defined]
         try:
             message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
         except discord.Forbidden as exc:

@@ -1,0 +1,161 @@
+"""The glossary as a static web page (`glosario-bot site OUTDIR`): one self-contained `index.html` — every term with
+its own anchor, grouped by category, an alphabetical index, instant search as you type (accent-insensitive,
+forgiving one typo), light and dark, readable on a phone — that works opened from disk, with no server, no
+external script, style or font (its Content-Security-Policy allows only its own inline style and script, by hash).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import unicodedata
+from html import escape
+from importlib import resources
+from pathlib import Path
+from urllib.parse import quote
+
+from bot.core.model import Glossary, Term
+from bot.core.normalize import slug
+
+PAGE = "index.html"
+
+
+def term_url(site_url: str, term_id: str) -> str:
+    """Where a term is on the published page: its anchor (a Discord card links there)."""
+    return f"{site_url.split('#', 1)[0]}#{quote(term_id, safe='-_.')}"
+
+
+def write_site(glossary: Glossary, outdir: Path) -> Path:
+    """Write the page into `outdir` (created if needed); returns the file written."""
+    outdir.mkdir(parents=True, exist_ok=True)
+    path = outdir / PAGE
+    path.write_text(render(glossary), encoding="utf-8")
+    return path
+
+
+def render(glossary: Glossary) -> str:
+    style = _asset("site.css")
+    script = _asset("site.js")
+    policy = (
+        f"default-src 'none'; style-src '{_sha256(style)}'; script-src '{_sha256(script)}'; "
+        "img-src 'none'; base-uri 'none'; form-action 'none'"
+    )
+    title = escape(glossary.title)
+    subtitle = f"<p>{escape(glossary.subtitle)}</p>" if glossary.subtitle else ""
+    return "\n".join(
+        [
+            "<!doctype html>",
+            f'<html lang="{escape(glossary.language or "es")}">',
+            "<head>",
+            '<meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f'<meta http-equiv="Content-Security-Policy" content="{policy}">',
+            '<meta name="color-scheme" content="light dark">',
+            f"<title>{title}</title>",
+            f"<style>{style}</style>",
+            "</head>",
+            "<body>",
+            '<a class="saltar" href="#contenido">Saltar al glosario</a>',
+            f"<header><h1>{title}</h1>{subtitle}",
+            _search_form(len(glossary)),
+            "</header>",
+            _alphabet_nav(glossary.terms),
+            '<main id="contenido">',
+            *(_category(name, terms, glossary) for name, terms in _by_category(glossary.terms)),
+            _index(glossary.terms),
+            "</main>",
+            f"<footer><p>{len(glossary)} términos. Página generada con glosario-bot.</p></footer>",
+            f"<script>{script}</script>",
+            "</body>",
+            "</html>",
+            "",
+        ]
+    )
+
+
+def _search_form(count: int) -> str:
+    return (
+        '<search><form role="search" id="busqueda" action="#">'
+        '<label for="buscar">Buscar un término</label>'
+        '<input id="buscar" name="q" type="search" autocomplete="off" spellcheck="false" '
+        'aria-describedby="resultado" placeholder="horovod, paralelismo, sharding…">'
+        f'<p id="resultado" role="status" aria-live="polite">{count} términos</p>'
+        "</form></search>"
+    )
+
+
+def _by_category(terms: list[Term]) -> list[tuple[str, list[Term]]]:
+    groups: dict[str, list[Term]] = {}
+    for term in terms:
+        groups.setdefault(term.category, []).append(term)
+    return sorted(groups.items(), key=lambda item: _sort_key(item[0]))
+
+
+def _category(name: str, terms: list[Term], glossary: Glossary) -> str:
+    anchor = "categoria-" + slug(name)
+    articles = "\n".join(_article(term, glossary) for term in sorted(terms, key=lambda t: _sort_key(t.term)))
+    return (
+        f'<section class="categoria" aria-labelledby="{anchor}">'
+        f'<h2 id="{anchor}">{escape(name)}</h2>\n{articles}\n</section>'
+    )
+
+
+def _article(term: Term, glossary: Glossary) -> str:
+    names = [term.term, *([term.en] if term.en else []), *term.aliases]
+    parts = [
+        f'<article class="termino" id="{escape(term.id)}" data-nombres="{escape(chr(10).join(names))}">',
+        f'<h3><a href="#{escape(term.id)}">{escape(term.term)}</a></h3>',
+    ]
+    if term.en:
+        parts.append(f'<p class="en">En inglés: <span lang="en">{escape(term.en)}</span></p>')
+    parts.append(f'<p class="definicion">{escape(term.definition)}</p>')
+    if term.aliases:
+        parts.append(f'<p class="alias">También: {escape(", ".join(term.aliases))}</p>')
+    related = [r for r in (glossary.get(i) for i in term.related) if r is not None]
+    if related:
+        links = ", ".join(f'<a href="#{escape(r.id)}">{escape(r.term)}</a>' for r in related)
+        parts.append(f'<p class="relacionados">Relacionados: {links}</p>')
+    if term.links:
+        items = "".join(f'<li><a href="{escape(k.url)}" rel="noopener">{escape(k.title)}</a></li>' for k in term.links)
+        parts.append(f'<ul class="enlaces" aria-label="Enlaces sobre {escape(term.term)}">{items}</ul>')
+    parts.append("</article>")
+    return "".join(parts)
+
+
+def _alphabet_nav(terms: list[Term]) -> str:
+    letters = sorted({_letter(t.term) for t in terms}, key=_sort_key)
+    links = "".join(
+        f'<li><a href="#letra-{escape(slug(letter) or "otros")}">{escape(letter)}</a></li>' for letter in letters
+    )
+    return f'<nav aria-label="Índice alfabético"><ul class="letras">{links}</ul></nav>'
+
+
+def _index(terms: list[Term]) -> str:
+    by_letter: dict[str, list[Term]] = {}
+    for term in sorted(terms, key=lambda t: _sort_key(t.term)):
+        by_letter.setdefault(_letter(term.term), []).append(term)
+    blocks = []
+    for letter, group in sorted(by_letter.items(), key=lambda item: _sort_key(item[0])):
+        items = "".join(f'<li><a href="#{escape(t.id)}">{escape(t.term)}</a></li>' for t in group)
+        blocks.append(f'<h3 id="letra-{escape(slug(letter) or "otros")}">{escape(letter)}</h3><ul>{items}</ul>')
+    heading = '<h2 id="indice">Índice alfabético</h2>'
+    return f'<section class="indice" aria-labelledby="indice">{heading}{"".join(blocks)}</section>'
+
+
+def _letter(name: str) -> str:
+    first = _sort_key(name)[:1].upper()
+    return first if first.isalpha() else "#"
+
+
+def _sort_key(text: str) -> str:
+    """Alphabetical as a Spanish reader expects: accents do not move a word ("Á" sorts with "A")."""
+    decomposed = unicodedata.normalize("NFD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _asset(name: str) -> str:
+    return (resources.files("bot.app") / "web" / name).read_text(encoding="utf-8")
+
+
+def _sha256(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")

@@ -1,0 +1,165 @@
+"""`glosario-bot site OUTDIR`: the page, opened from disk in a real browser (headless Chromium), searched, followed
+by its links, looked at on a phone and a desktop, and checked by axe-core for accessibility."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+
+import pytest
+
+from bot.app.files import load_glossary
+from bot.app.site import render, term_url
+from bot.cli import main
+from bot.core.loader import load_glossary_from_texts
+from tests.conftest import SHIPPED
+from tests.site.conftest import ARTIFACTS
+
+PHONE, DESKTOP = (390, 844), (1280, 900)
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sitio")
+    assert main(["site", str(out)]) == 0
+    return out / "index.html"
+
+
+@pytest.fixture
+def opened(browser, page):
+    browser.set_window_size(*DESKTOP)
+    browser.get(page.as_uri())
+    browser.get_log("browser")  # what loading said is checked by its own test
+    return browser
+
+
+def visible_ids(driver) -> list[str]:
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('article.termino')).filter(a => !a.hidden).map(a => a.id)"
+    )
+
+
+def search(driver, text: str) -> list[str]:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    box = driver.find_element(By.ID, "buscar")
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(Keys.BACKSPACE, text)  # as a person edits it: every keystroke is an input event
+    return visible_ids(driver)
+
+
+def test_every_term_is_on_the_page_with_its_anchor_and_names(opened):
+    glossary = load_glossary(SHIPPED)
+    assert sorted(visible_ids(opened)) == sorted(t.id for t in glossary.terms)
+    text = opened.execute_script("return document.body.innerText")
+    for term in glossary.terms:
+        assert term.term in text and (not term.en or term.en in text)
+        assert all(alias in text for alias in term.aliases)
+    assert opened.title == glossary.title
+    landmarks = opened.execute_script(
+        "return ['header','nav','main','footer','search'].map(t => document.querySelectorAll(t).length)"
+    )
+    assert all(landmarks), landmarks
+
+
+def test_search_forgives_a_typo_accents_and_case_and_says_how_many(opened):
+    from selenium.webdriver.common.by import By
+
+    assert search(opened, "horovd") == ["horovod"]
+    assert opened.find_element(By.ID, "resultado").text == "1 término para «horovd»"
+    assert "paralelismo-de-datos" in search(opened, "paralelsmo")
+    assert "entrenamiento-elastico" in search(opened, "ELÁSTICO")
+    assert search(opened, "zzzzqqq") == []
+    assert "Ningún término coincide" in opened.find_element(By.ID, "resultado").text
+    assert len(search(opened, "")) == 17  # clearing the box shows everything again
+
+
+def test_a_related_link_jumps_to_its_term(opened):
+    from selenium.webdriver.common.by import By
+
+    link = opened.find_element(By.CSS_SELECTOR, '#horovod .relacionados a[href="#allreduce"]')
+    link.click()
+    assert opened.current_url.endswith("#allreduce")
+    top = opened.execute_script("return document.getElementById('allreduce').getBoundingClientRect().top")
+    assert 0 <= top < 200  # scrolled to it
+    # a related term the search had hidden is shown again when its link is followed
+    search(opened, "horovod")
+    opened.find_element(By.CSS_SELECTOR, '#horovod .relacionados a[href="#petastorm"]').click()
+    assert "petastorm" in visible_ids(opened)
+
+
+def test_no_console_errors_and_nothing_loaded_from_elsewhere(browser, page):
+    browser.get(page.as_uri())
+    search(browser, "kubeflw")
+    assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
+    resources_loaded = browser.execute_script("return performance.getEntriesByType('resource').map(r => r.name)")
+    assert resources_loaded == []  # no script, style, font or image from anywhere
+
+
+@pytest.mark.parametrize(("name", "size"), [("telefono", PHONE), ("escritorio", DESKTOP)])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_readable_on_a_phone_and_a_desktop_in_light_and_dark(browser, page, name, size, scheme):
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
+    )
+    browser.set_window_size(*size)
+    browser.get(page.as_uri())
+    width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1]  # nothing wider than the screen: no sideways scrolling
+    background = browser.execute_script("return getComputedStyle(document.body).backgroundColor")
+    assert (background == "rgb(255, 255, 255)") == (scheme == "light")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(ARTIFACTS / f"sitio-{name}-{scheme}.png"))
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_serious_accessibility_violation(browser, page, scheme):
+    browser.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
+    )
+    browser.set_window_size(*DESKTOP)
+    browser.get(page.as_uri())
+    browser.execute_script((resources.files("axe_core_python") / "axe.min.js").read_text(encoding="utf-8"))
+    result = browser.execute_async_script("const done = arguments[arguments.length - 1]; axe.run().then(done);")
+    serious = [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert serious == []
+    assert len(result["passes"]) > 10  # axe really ran (colour contrast, labels, landmarks…)
+
+
+def test_the_page_escapes_what_it_shows_and_allows_only_its_own_code():
+    hostile = """category: "<script>alert(1)</script>"
+terms:
+  - term: "<img src=x onerror=alert(1)>"
+    definition: "Un </script><script>alert(2)</script> y \\"comillas\\" & más."
+    aliases: ["a\\" onmouseover=\\"alert(3)"]
+"""
+    glossary = load_glossary_from_texts(
+        [("glossary.yaml", "title: T\nsubtitle: S\nlanguage: es\n"), ("x.yaml", hostile)]
+    )
+    html = render(glossary)
+    assert "<script>alert" not in html and "<img src=x" not in html and 'onmouseover="alert' not in html
+    assert html.count("<script>") == 1
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
+    assert "default-src 'none'" in policy and "unsafe-inline" not in policy
+
+
+def test_term_url_points_at_the_anchor():
+    assert (
+        term_url("https://glosario.example/", "paralelismo-de-datos")
+        == "https://glosario.example/#paralelismo-de-datos"
+    )
+    assert term_url("https://glosario.example/ia#old", "horovod") == "https://glosario.example/ia#horovod"
+
+
+def test_the_command_says_where_it_wrote_and_refuses_a_file_as_folder(tmp_path, capsys):
+    assert main(["site", str(tmp_path / "web")]) == 0
+    assert (tmp_path / "web" / "index.html").is_file()
+    assert "17 términos" in capsys.readouterr().out
+    (tmp_path / "archivo").write_text("x", encoding="utf-8")
+    assert main(["site", str(tmp_path / "archivo")]) == 1
+    assert "archivo" in capsys.readouterr().err
