@@ -72,7 +72,8 @@ TEXT: dict[str, dict[str, str]] = {
         "health_db_replaced": "la base de datos {db} no es el archivo que el bot tiene abierto (se ha sustituido, "
         "movido o borrado con el bot en marcha): lo que escribe ya no llega; reinícialo",
         "health_db_broken": "la base de datos {db} no abre: {error}",
-        "health_ok": "conectado a Discord hace {seconds} s; la base de datos {db} abre",
+        "health_ok": "conectado a Discord hace {seconds} s (shards: {shards}); la base de datos {db} abre",
+        "health_shards_down": "shards sin conexión con Discord: {down} (de los {count} de este proceso)",
         "no_token": "Falta DISCORD_TOKEN: el token del bot de tu aplicación de Discord.\nCréalo en "
         "https://discord.com/developers/applications → tu aplicación → Bot → Reset Token, y pásalo por el\nentorno "
         "(export DISCORD_TOKEN=… o un archivo .env con Docker). Nunca lo escribas en el código ni en el repositorio.",
@@ -201,7 +202,8 @@ TEXT: dict[str, dict[str, str]] = {
         "health_db_replaced": "database {db} is not the file the bot has open (replaced, moved or deleted while it "
         "runs): what the bot writes now goes nowhere; restart it",
         "health_db_broken": "database {db} does not open: {error}",
-        "health_ok": "connected to Discord {seconds} s ago; database {db} opens",
+        "health_ok": "connected to Discord {seconds} s ago (shards: {shards}); database {db} opens",
+        "health_shards_down": "shards not connected to Discord: {down} (of this process's {count})",
         "no_token": "DISCORD_TOKEN is missing: the bot token of your Discord application.\nCreate it at "
         "https://discord.com/developers/applications → your application → Bot → Reset Token, and pass it through "
         "the\nenvironment (export DISCORD_TOKEN=… or a .env file with Docker). Never write it in the code or the "

@@ -9,6 +9,8 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from bot.core.shards import ShardPlan, ShardPlanError, parse_shards
+
 PROJECT_DATA = Path(__file__).resolve().parent.parent / "glossary_data"
 
 
@@ -79,6 +81,19 @@ def _site_url(value: str | None) -> str | None:
     return value
 
 
+def _shards(value: str | None) -> ShardPlan | None:
+    """GLOSARIO_SHARDS: `0-3/8` (shards 0 to 3 of 8), `1/2`; nothing = every shard, as many as Discord says."""
+    if value is None:
+        return None
+    try:
+        return parse_shards(value)
+    except ShardPlanError as exc:
+        raise SettingsError(
+            f"GLOSARIO_SHARDS: {exc} (por ejemplo 0-3/8: los shards 0 a 3 de 8)",
+            f"GLOSARIO_SHARDS: {exc} (for example 0-3/8: shards 0 to 3 of 8)",
+        ) from None
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None
@@ -93,13 +108,17 @@ class Settings:
     application_id: int | None = None
     api_base: str | None = None  # another Discord REST base (a proxy; the tests' fake Discord)
     site_url: str | None = None  # GLOSARIO_SITE_URL: where `glosario-bot site` is published; cards link to it
+    shards: ShardPlan | None = None  # GLOSARIO_SHARDS: which shards of how many; None = all, Discord's count
     gateway_url: str | None = None
 
     def __post_init__(self) -> None:
         db = self.db_path  # (also checks the URL)
         defaults = {
             "cache_dir": db.parent / "cache",
-            "heartbeat_file": db.with_name("heartbeat"),
+            # one heartbeat per process: processes splitting the shards may share a data directory
+            "heartbeat_file": db.with_name(
+                "heartbeat" if self.shards is None else "heartbeat-" + self.shards.label().replace("/", "-of-")
+            ),
             "journal_file": db.with_name(db.name + ".pending.jsonl"),
         }
         for name, value in defaults.items():
@@ -173,4 +192,5 @@ class Settings:
             api_base=env.get("DISCORD_API_BASE", "").strip() or None,
             gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
             site_url=_site_url(env.get("GLOSARIO_SITE_URL", "").strip() or None),
+            shards=_shards(env.get("GLOSARIO_SHARDS", "").strip() or None),
         )

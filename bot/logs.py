@@ -5,7 +5,22 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from contextvars import ContextVar
 from datetime import UTC, datetime
+
+# The gateway shard a log line is about: the server's shard while an interaction is handled, otherwise the shards
+# the process runs ("0-3/8"; "all" when it runs every shard).
+current_shard: ContextVar[str | None] = ContextVar("current_shard", default=None)
+
+
+class ShardFilter(logging.Filter):
+    def __init__(self, process_shards: str) -> None:
+        super().__init__()
+        self.process_shards = process_shards
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.shard = current_shard.get() or self.process_shards
+        return True
 
 
 class RedactFilter(logging.Filter):
@@ -31,6 +46,7 @@ class JsonFormatter(logging.Formatter):
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
+            "shard": getattr(record, "shard", None),
             "message": record.getMessage(),
         }
         if record.exc_info:
@@ -38,13 +54,14 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
-def setup_logging(level: str, fmt: str, secrets: list[str]) -> None:
+def setup_logging(level: str, fmt: str, secrets: list[str], shards: str = "all") -> None:
     handler = logging.StreamHandler(sys.stdout)
     if fmt == "json":
         handler.setFormatter(JsonFormatter())
     else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s [shard %(shard)s] %(name)s: %(message)s"))
     handler.addFilter(RedactFilter(secrets))
+    handler.addFilter(ShardFilter(shards))
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)

@@ -30,7 +30,8 @@ SHUTDOWN_DEADLINE = 9.0  # seconds from SIGTERM to exit, whatever fails (Docker 
 def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_dir: Path) -> int:
     """`run` (the default) and `sync`: the commands that talk to Discord."""
     say = args.say
-    setup_logging(settings.log_level, settings.log_format, [settings.token or ""])
+    shards = settings.shards.label() if settings.shards else "all"
+    setup_logging(settings.log_level, settings.log_format, [settings.token or ""], shards)
     if not settings.token:
         print(say("no_token"), file=sys.stderr)
         return 2

@@ -200,7 +200,13 @@ def test_health_reads_the_heartbeat_and_the_database(tmp_path, capsys, monkeypat
     beat = tmp_path / "heartbeat"
     assert check(beat, db_path, now).healthy is False
     write_heartbeat(beat, now - timedelta(seconds=20))
-    assert check(beat, db_path, now) == Health(True, "health_ok", {"seconds": 20, "db": db_path})
+    assert check(beat, db_path, now) == Health(True, "health_ok", {"seconds": 20, "db": db_path, "shards": "-"})
+    write_heartbeat(beat, now, None, {0: True, 1: True})  # a process running shards 0 and 1: both connected
+    assert check(beat, db_path, now).details["shards"] == "0, 1"
+    write_heartbeat(beat, now, None, {0: True, 1: False, 2: False})
+    down = check(beat, db_path, now)
+    assert (down.healthy, down.reason, down.details) == (False, "health_shards_down", {"down": "1, 2", "count": 3})
+    write_heartbeat(beat, now - timedelta(seconds=20))
     stale = check(beat, db_path, now + timedelta(minutes=5))
     assert stale.healthy is False and stale.details["limit"] == 90
     write_heartbeat(beat, datetime.now(UTC))

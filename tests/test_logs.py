@@ -14,8 +14,26 @@ def test_text_lines_have_level_and_logger_and_no_token(capsys):
     logging.getLogger("bot.example").debug("hidden at INFO")
     out = capsys.readouterr().out
     assert out.count("\n") == 1
-    assert " INFO    bot.example: connecting with [redacted]" in out
+    assert " INFO    [shard all] bot.example: connecting with [redacted]" in out
     assert SECRET not in out
+
+
+def test_lines_carry_the_shard_of_the_server_being_handled_or_the_process_shards(capsys):
+    import asyncio
+
+    from bot.logs import current_shard
+
+    setup_logging("INFO", "json", [SECRET], shards="0-1/4")
+
+    async def handle_an_interaction_of_shard_1():
+        current_shard.set("1")
+        logging.getLogger("bot.example").info("answered")
+
+    logging.getLogger("bot.example").info("started")
+    asyncio.run(handle_an_interaction_of_shard_1())
+    logging.getLogger("bot.example").info("still running")
+    shards = [json.loads(line)["shard"] for line in capsys.readouterr().out.splitlines()]
+    assert shards == ["0-1/4", "1", "0-1/4"]  # the handler's shard stays in the handler's own task
 
 
 def test_json_lines(capsys):

@@ -62,7 +62,7 @@ class Application:
         self.lookups = Lookups(self.catalog, self.writer, salt, clock, server_terms=self.server_terms)
         self.proposals = Proposals(stores.proposals, self.server_terms, clock)
         self.digests = Digests(stores.digests, stores.usage, gaps, stores.proposals, clock)
-        self.glossary = GlossaryService(self.catalog, gaps, settings.data_dir, settings.cache_dir)
+        self.glossary = GlossaryService(self.catalog, gaps, settings.data_dir, settings.cache_dir, stores.meta)
         self.review = GapReview(gaps, self.catalog, self.server_terms)
         self.daily = DailyPosts(stores.daily, self.catalog, clock, self.server_terms)
         self.roles = stores.roles
@@ -83,6 +83,7 @@ class Application:
         """Replay what a previous run journaled, then start writing and counting."""
         await self.writer.start()
         await self.proposals.start()
+        await self.glossary.start()
         if self._flusher is None:
             self._flusher = asyncio.create_task(self._flush_counts(), name="glosario-lookup-counts")
 
@@ -102,10 +103,11 @@ class Application:
         stats = await server_statistics(glossary, self.stores.usage, self.stores.gaps, guild_id, self.clock())
         return replace(stats, superseded=overlay.superseded) if overlay else stats
 
-    def beat(self) -> None:
-        """Record that the bot is connected right now (read by `glosario-bot health`)."""
+    def beat(self, shards: dict[int, bool] | None = None) -> None:
+        """Record that the bot is running right now, and which of its shards are connected to Discord (read by
+        `glosario-bot health`)."""
         try:
-            write_heartbeat(self.settings.heartbeat_file, self.clock(), self.stores.identity)
+            write_heartbeat(self.settings.heartbeat_file, self.clock(), self.stores.identity, shards)
             if not self.stores.still_the_same():
                 log.error("the database %s is no longer the file the bot opened: restart the bot", self.stores.location)
         except OSError:

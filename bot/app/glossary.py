@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +15,8 @@ from bot.core.errors import GlossaryError
 from bot.core.model import GlossaryDiff, diff
 from bot.core.search import Found, SearchIndex
 from bot.core.status import GapStatus
-from bot.storage.interfaces import GapStore
+from bot.storage.errors import StorageError
+from bot.storage.interfaces import GapStore, MetaStore
 from bot.storage.records import Miss
 
 log = logging.getLogger(__name__)
@@ -47,13 +50,46 @@ def _answered(index: SearchIndex, open_gaps: list[Miss]) -> list[tuple[Miss, str
     return [(gap, result.term.id) for gap, result in found if isinstance(result, Found)]
 
 
-class GlossaryService:
-    def __init__(self, holder: CatalogHolder, gaps: GapStore, data_dir: Path, cache_dir: Path | None) -> None:
-        self.holder, self.gaps, self.data_dir, self.cache_dir = holder, gaps, data_dir, cache_dir
+RELOAD_CHECK_EVERY = 10.0  # seconds between two looks at whether another process reloaded
+RELOADED_KEY = "glossary_reloaded"  # meta: the last reload asked of any process (a token), seen by the others
 
-    async def reload(self) -> ReloadReport | GlossaryError:
+
+class GlossaryService:
+    def __init__(
+        self, holder: CatalogHolder, gaps: GapStore, data_dir: Path, cache_dir: Path | None, meta: MetaStore
+    ) -> None:
+        self.holder, self.gaps, self.data_dir, self.cache_dir = holder, gaps, data_dir, cache_dir
+        self.meta = meta
+        self._seen: str | None = None  # the last reload token this process acted on (or found at start)
+
+    async def start(self) -> None:
+        self._seen = await self.meta.get_meta(RELOADED_KEY)
+
+    async def follow_others(self) -> ReloadReport | GlossaryError | None:
+        """Reload when another process sharing the database reloaded since we last looked (a SIGHUP or
+        `/glosario-admin recargar` there): every process serves the same glossary. Checked every
+        RELOAD_CHECK_EVERY by the running bot. None when there was nothing to do."""
+        token = await self.meta.get_meta(RELOADED_KEY)
+        if token is None or token == self._seen:
+            return None
+        self._seen = token
+        log.info("another process reloaded the glossary: reloading here too")
+        return await self.reload(tell_others=False)
+
+    async def reload(self, *, tell_others: bool = True) -> ReloadReport | GlossaryError:
         """Load the glossary again, off the event loop; swap it in only if it is valid, then resolve the open
-        gaps the new glossary answers. An invalid glossary is returned as its error: the last good one serves on."""
+        gaps the new glossary answers, and (unless it follows another's) tell the other processes to reload.
+        An invalid glossary is returned as its error: the last good one serves on."""
+        report = await self._reload()
+        if tell_others and not isinstance(report, GlossaryError):
+            self._seen = f"{time.time_ns()}-{os.getpid()}"
+            try:
+                await self.meta.set_meta(RELOADED_KEY, self._seen)
+            except StorageError:
+                log.warning("could not tell the other processes to reload (the database is busy)", exc_info=True)
+        return report
+
+    async def _reload(self) -> ReloadReport | GlossaryError:
         old = self.holder.current
         try:
             catalog = await asyncio.to_thread(load_catalog, self.data_dir, self.cache_dir)

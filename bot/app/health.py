@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -13,10 +14,13 @@ HEARTBEAT_EVERY = timedelta(seconds=30)
 HEARTBEAT_MAX_AGE = timedelta(seconds=90)
 
 
-def write_heartbeat(path: Path, now: datetime, database: str | None = None) -> None:
-    """Record that the bot is connected to Discord right now, and which database file it has open
-    (atomic: temp file + rename). The first line is the time, the second the file's identity."""
-    write_atomically(path, [now.isoformat(), *([database] if database else [])])
+def write_heartbeat(
+    path: Path, now: datetime, database: str | None = None, shards: dict[int, bool] | None = None
+) -> None:
+    """Record that the bot is running right now, which database file it has open, and which of its gateway shards
+    are connected (atomic: temp file + rename). Lines: the time, the file's identity, the shards as JSON."""
+    shard_line = json.dumps({str(k): v for k, v in sorted(shards.items())}) if shards else None
+    write_atomically(path, [now.isoformat(), database or "", *([shard_line] if shard_line else [])])
 
 
 def clear_heartbeat(path: Path) -> None:
@@ -37,8 +41,9 @@ def check(path: Path, db_path: Path, now: datetime) -> Health:
     """Healthy when the heartbeat at `path` says the bot was connected to Discord recently, and the database it
     has open is the one at its path and opens."""
     try:
-        stamp, _, database = path.read_text(encoding="utf-8").strip().partition("\n")
+        stamp, database, shards = [*path.read_text(encoding="utf-8").strip().split("\n"), "", ""][:3]
         beat = datetime.fromisoformat(stamp)
+        states = {int(k): bool(v) for k, v in json.loads(shards).items()} if shards else {}
     except FileNotFoundError:
         return Health(False, "health_no_heartbeat", {"path": path})
     except (OSError, ValueError) as exc:
@@ -46,9 +51,13 @@ def check(path: Path, db_path: Path, now: datetime) -> Health:
     seconds = int((now - beat).total_seconds())
     if now - beat > HEARTBEAT_MAX_AGE:
         return Health(False, "health_stale", {"seconds": seconds, "limit": HEARTBEAT_MAX_AGE.seconds})
+    down = sorted(shard for shard, up in states.items() if not up)
+    if down:
+        return Health(False, "health_shards_down", {"down": ", ".join(map(str, down)), "count": len(states)})
     if database and file_identity(db_path) != database:
         return Health(False, "health_db_replaced", {"db": db_path})
     problem = probe(db_path)
     if problem is not None:
         return Health(False, "health_db_broken", {"db": db_path, "error": problem})
-    return Health(True, "health_ok", {"seconds": seconds, "db": db_path})
+    shard_list = ", ".join(map(str, sorted(states))) or "-"
+    return Health(True, "health_ok", {"seconds": seconds, "db": db_path, "shards": shard_list})

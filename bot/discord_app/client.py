@@ -31,7 +31,10 @@ def use_endpoints(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-class GlossaryBot(commands.Bot):
+class GlossaryBot(commands.AutoShardedBot):
+    """Sharded from the start: every shard Discord recommends in one process, or the subset GLOSARIO_SHARDS names
+    (several processes, or hosts, splitting one fixed count)."""
+
     def __init__(self, app: Application, *, guild_ready_timeout: float = 2.0, auto_sync: bool = True) -> None:
         # The bot has no voice: discord.py's warnings about voice libraries would alarm operators for nothing.
         discord.VoiceClient.warn_nacl = False
@@ -44,8 +47,11 @@ class GlossaryBot(commands.Bot):
             help_command=None,
             allowed_mentions=NO_MENTIONS,
             guild_ready_timeout=guild_ready_timeout,
+            shard_count=app.settings.shards.count if app.settings.shards else None,
+            shard_ids=list(app.settings.shards.ids) if app.settings.shards else None,
         )
         self.app = app
+        self.shard_plan = app.settings.shards
         self.cards = CardCache(app.catalog, app.settings.site_url)
         self.drafts = Drafts()  # server-term forms a save refused, for their authors to fix
         self.guard = Guard(self.is_closed)
@@ -65,8 +71,16 @@ class GlossaryBot(commands.Bot):
         for module in pkgutil.iter_modules(cogs.__path__):
             await self.load_extension(f"{cogs.__name__}.{module.name}")
         await self.app.start()
-        if self.auto_sync:
-            await self.commands_sync.sync(guild_id=self.app.settings.dev_guild_id)
+        if self.auto_sync and (self.shard_plan is None or self.shard_plan.publishes_commands):
+            await self.commands_sync.sync(guild_id=self.app.settings.dev_guild_id)  # by one process: shard 0's
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether a server is on one of this process's shards (its term of the day is this process's to post)."""
+        return self.shard_plan is None or self.shard_plan.owns(guild_id)
+
+    def shard_states(self) -> dict[int, bool]:
+        """Each of this process's shards: connected or not."""
+        return {shard_id: not info.is_closed() for shard_id, info in self.shards.items()}
 
     def dispatch(self, event_name: str, /, *args: object, **kwargs: object) -> None:
         # (Watched here rather than in an `on_interaction` listener, which would cost a task for every command.)

@@ -13,8 +13,10 @@ from discord import app_commands
 
 from bot.app.limits import RateLimit
 from bot.core.normalize import valid_text
+from bot.core.shards import shard_of
 from bot.discord_app.i18n import t
 from bot.discord_app.views import NO_MENTIONS
+from bot.logs import current_shard
 from bot.storage.errors import DatabaseBusy
 
 log = logging.getLogger(__name__)
@@ -60,6 +62,13 @@ async def _say(interaction: discord.Interaction, message: str) -> None:
         await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
+def _note_shard(interaction: discord.Interaction) -> None:
+    """What the handling of this interaction logs carries its server's shard (the handler's own task only)."""
+    count = interaction.client.shard_count
+    if interaction.guild_id is not None and count:
+        current_shard.set(str(shard_of(interaction.guild_id, count)))
+
+
 class Guard:
     def __init__(self, is_closed: Callable[[], bool]) -> None:
         self.is_closed = is_closed
@@ -71,6 +80,7 @@ class Guard:
     async def accepting_work(self, interaction: discord.Interaction) -> bool:
         """Every command and context menu: not while stopping, and within the member's rate limit.
         Autocomplete is answered from memory on every keystroke and is never limited."""
+        _note_shard(interaction)
         if interaction.type is discord.InteractionType.autocomplete:
             return not self.closing
         if self.closing:
@@ -85,6 +95,7 @@ class Guard:
     async def within_rate_limit(self, interaction: discord.Interaction) -> bool:
         """One limit for every interaction that does work or posts (commands, term buttons, menus): over it,
         one polite private note and nothing else."""
+        _note_shard(interaction)
         wait = self.rate.retry_after(interaction.user.id)
         if not wait:
             return True

@@ -21,6 +21,7 @@ from bot.storage.errors import DatabaseBusy, StorageError
 
 log = logging.getLogger(__name__)
 
+MIGRATION_WAIT_MS = 120_000  # how long a starting process waits for another one's migrations
 BUSY_TIMEOUT_MS = 1000  # the longest a statement waits for another process's lock (replies wait no longer)
 
 # Numbered migrations: index + 1 is the schema version they bring. Append only; never edit a released one.
@@ -212,6 +213,19 @@ SCHEMA_VERSION = len(MIGRATIONS)
 _in_transaction: contextvars.ContextVar[Database | None] = contextvars.ContextVar("in_transaction", default=None)
 
 
+def _statements(script: str) -> list[str]:
+    """A migration's SQL, one complete statement at a time (executescript would commit before running)."""
+    statements, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        statements.append(pending.strip())
+    return statements
+
+
 class Database:
     """Two aiosqlite connections shared by the storage modules: `conn` writes (one statement at a time, in
     order), `reader` only reads. With WAL, reads never wait for a writer, and never queue behind a write that
@@ -336,10 +350,36 @@ class Database:
                 f"The database {self.path} has schema {version}, newer than this version of the bot's "
                 f"({SCHEMA_VERSION}). Upgrade the bot, or use a backup from before the upgrade.",
             )
-        self.migrated = list(range(version + 1, SCHEMA_VERSION + 1))
-        for number in self.migrated:
+        self.migrated = []
+        await self.conn.execute(f"PRAGMA busy_timeout = {MIGRATION_WAIT_MS}")  # another process may be migrating
+        try:
+            for number in range(version + 1, SCHEMA_VERSION + 1):
+                if await self._apply(number):
+                    self.migrated.append(number)
+        finally:
+            await self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+    async def _apply(self, number: int) -> bool:
+        """Apply one migration in its own transaction, under the database's write lock (BEGIN IMMEDIATE): a
+        process starting at the same time waits, then finds the schema already there and applies nothing.
+        False when another process had applied it."""
+        await self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            (current,) = await (await self.conn.execute("PRAGMA user_version")).fetchone()
+            if current >= number:
+                await self.conn.rollback()
+                log.info("database migration %d was applied by another process", number)
+                return False
             log.info("applying database migration %d to %s", number, self.path)
-            await self.conn.executescript(f"BEGIN;\n{MIGRATIONS[number - 1]}\nPRAGMA user_version = {number};\nCOMMIT;")
+            for statement in _statements(MIGRATIONS[number - 1]):
+                await self.conn.execute(statement)
+            await self.conn.execute(f"PRAGMA user_version = {number}")
+            await self.conn.commit()
+        except BaseException:
+            if self.conn.in_transaction:
+                await self.conn.rollback()
+            raise
+        return True
 
     async def close(self) -> None:
         if self.reader is not self.conn:

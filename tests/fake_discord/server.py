@@ -165,7 +165,10 @@ class FakeDiscord:
         self.callbacks_started = 0
         self.identified = 0
         self.resumed = 0
-        self._ws: web.WebSocketResponse | None = None
+        self._shard_ws: dict[int, web.WebSocketResponse] = {}  # shard id → its gateway connection
+        self.shard_count = 1  # as the bots identified (several processes may split one count)
+        self.recommended_shards = 1  # what GET /gateway/bot recommends
+        self.shard_identifies: list[tuple[int, int]] = []  # (shard id, count) of every IDENTIFY
         self._seq = 0
         self._ready = asyncio.Event()
         self._changed = asyncio.Condition()
@@ -185,8 +188,8 @@ class FakeDiscord:
         return self
 
     async def stop(self) -> None:
-        if self._ws is not None:
-            await self._ws.close()
+        for ws in list(self._shard_ws.values()):
+            await ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -202,18 +205,29 @@ class FakeDiscord:
         await asyncio.wait_for(self._ready.wait(), timeout)
 
     # -- gateway ----------------------------------------------------------------------------------
-    async def _send(self, op: int, d: Any, t: str | None = None) -> None:
-        assert self._ws is not None
+    @property
+    def _ws(self) -> web.WebSocketResponse | None:  # the connection of shard 0 (a bot that does not shard)
+        return self._shard_ws.get(0)
+
+    def shard_for(self, guild_id: int) -> int:
+        return (guild_id >> 22) % self.shard_count
+
+    async def _send(self, op: int, d: Any, t: str | None = None, *, shard: int = 0) -> None:
+        ws = self._shard_ws.get(shard)
+        assert ws is not None, f"shard {shard} is not connected"
         payload: dict[str, Any] = {"op": op, "d": d, "s": None, "t": t}
         if op == 0:
             self._seq += 1
             payload["s"] = self._seq
-        await self._ws.send_str(json.dumps(payload))
+        await ws.send_str(json.dumps(payload))
+
+    def _all_shards_up(self) -> bool:
+        return all(i in self._shard_ws for i in range(self.shard_count))
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True)
         await ws.prepare(request)
-        self._ws = ws
+        shard_id: int | None = None
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 30000}, "s": None, "t": None}))
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:
@@ -226,44 +240,53 @@ class FakeDiscord:
                 if data["d"]["token"] != self.token:
                     await ws.close(code=4004, message=b"Authentication failed.")
                     break
-                self.identified += 1
-                self.intents = data["d"].get("intents")
-                await self._send(
-                    0,
-                    {
-                        "v": 10,
-                        "user": user_payload(BOT_ID, "Glosario IA", bot=True),
-                        "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
-                        "session_id": f"session-{self.identified}",
-                        "resume_gateway_url": self.gateway_url,
-                        "application": {"id": str(APP_ID), "flags": 0},
-                        "shard": [0, 1],
-                    },
-                    "READY",
-                )
-                for guild in self.guilds:
-                    await self._send(0, guild.payload(), "GUILD_CREATE")
-                self._ready.set()
+                shard_id, count = data["d"].get("shard") or [0, 1]
+                await self._identify(ws, data["d"], shard_id, count)
             elif op == 6:
+                shard_id = shard_id or 0
+                self._shard_ws[shard_id] = ws
                 self.resumed += 1
-                await self._send(0, {}, "RESUMED")
-                self._ready.set()
-        if self._ws is ws:
-            self._ws = None
+                await self._send(0, {}, "RESUMED", shard=shard_id)
+                if self._all_shards_up():
+                    self._ready.set()
+        if shard_id is not None and self._shard_ws.get(shard_id) is ws:
+            del self._shard_ws[shard_id]
             self._ready.clear()
         return ws
+
+    async def _identify(self, ws: web.WebSocketResponse, identify: dict, shard_id: int, count: int) -> None:
+        self.identified += 1
+        self.intents = identify.get("intents")
+        self.shard_count = count
+        self.shard_identifies.append((shard_id, count))
+        self._shard_ws[shard_id] = ws
+        mine = [g for g in self.guilds if self.shard_for(g.id) == shard_id]
+        ready = {
+            "v": 10,
+            "user": user_payload(BOT_ID, "Glosario IA", bot=True),
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in mine],
+            "session_id": f"session-{self.identified}",
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(APP_ID), "flags": 0},
+            "shard": [shard_id, count],
+        }
+        await self._send(0, ready, "READY", shard=shard_id)
+        for guild in mine:
+            await self._send(0, guild.payload(), "GUILD_CREATE", shard=shard_id)
+        if self._all_shards_up():
+            self._ready.set()
 
     async def delete_channel(self, guild: Guild, channel_id: int) -> None:
         """Someone deleted a channel: tell the bot through the gateway."""
         payload = guild.channel(channel_id)
         guild.channel_ids.remove(channel_id)
-        await self._send(0, payload, "CHANNEL_DELETE")
+        await self._send(0, payload, "CHANNEL_DELETE", shard=self.shard_for(guild.id))
 
     async def drop_gateway(self) -> None:
         """Close the gateway connection the way a network blip would; the bot must come back."""
         self._ready.clear()
-        if self._ws is not None:
-            await self._ws.close(code=4000, message=b"Unknown error")
+        for ws in list(self._shard_ws.values()):
+            await ws.close(code=4000, message=b"Unknown error")
 
     # -- interactions -----------------------------------------------------------------------------
     def _interaction(
@@ -319,7 +342,7 @@ class FakeDiscord:
     async def _dispatch(self, payload: dict) -> str:
         self._tokens[payload["token"]] = payload["id"]
         await self.wait_ready()
-        await self._send(0, payload, "INTERACTION_CREATE")
+        await self._send(0, payload, "INTERACTION_CREATE", shard=self.shard_for(int(payload.get("guild_id") or 0)))
         return payload["id"]
 
     async def command(
@@ -527,6 +550,9 @@ class FakeDiscord:
             return _json({"message": "Invalid Form Body", "code": 50035, "errors": problem}, status=400)
         if parts == ["users", "@me"]:
             return _json(user_payload(BOT_ID, "Glosario IA", bot=True))
+        if parts == ["gateway", "bot"]:
+            limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+            return _json({"url": self.gateway_url, "shards": self.recommended_shards, "session_start_limit": limit})
         if parts == ["oauth2", "applications", "@me"]:
             return _json(
                 {

@@ -233,6 +233,18 @@ async def test_a_transaction_commits_together_or_not_at_all(db):
     assert sorted(g.sample for g in await log.gaps()) == ["segunda", "tercera"]
 
 
+async def test_two_processes_starting_at_once_migrate_once_under_the_write_lock(tmp_path):
+    path = tmp_path / "nuevo.db"
+    first, second = await asyncio.gather(Database.open(path), Database.open(path))
+    try:
+        assert sorted(first.migrated + second.migrated) == list(range(1, SCHEMA_VERSION + 1))  # each exactly once
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_two_processes_starting_at_once_share_one_salt(tmp_path):
     first, second = await Database.open(tmp_path / "g.db"), await Database.open(tmp_path / "g.db")
     try:

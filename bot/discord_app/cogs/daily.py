@@ -197,8 +197,8 @@ class DailyCog(PostingCog):
     async def post_if_due(self, settings: DailySettings) -> bool:
         """Post today's term in this guild if it is due and nobody posted it yet. True when posted. Only a server
         this bot is connected to is claimed: another process's server is left to it."""
-        if self.bot.get_guild(settings.guild_id) is None:
-            return False
+        if not self.bot.owns(settings.guild_id) or self.bot.get_guild(settings.guild_id) is None:  # type: ignore[attr-defined]
+            return False  # another process's shard, or a server this one cannot see (yet)
         job = await self.posts.claim_if_due(settings)
         if job is None:
             return False

@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 
 from discord.ext import commands, tasks
 
+from bot.app.glossary import RELOAD_CHECK_EVERY
 from bot.app.health import HEARTBEAT_EVERY
+from bot.storage.errors import StorageError
 
 if TYPE_CHECKING:
     from bot.app.application import Application
@@ -22,28 +24,56 @@ class OperationCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.heartbeat.start()
+        self.follow_reloads.start()
 
     async def cog_unload(self) -> None:
         self.heartbeat.cancel()
+        self.follow_reloads.cancel()
+
+    @tasks.loop(seconds=RELOAD_CHECK_EVERY)
+    async def follow_reloads(self) -> None:
+        """A reload in another process sharing the database (SIGHUP or /glosario-admin recargar there) is made
+        here too, within RELOAD_CHECK_EVERY seconds."""
+        try:
+            await self.app.glossary.follow_others()
+        except StorageError:
+            log.warning("could not check for reloads by other processes (the database is busy)", exc_info=True)
 
     @tasks.loop(seconds=HEARTBEAT_EVERY.total_seconds())
     async def heartbeat(self) -> None:
         bot = self.bot
-        if bot.is_ready() and not bot.is_closed() and bot.ws is not None and bot.ws.open:
-            self.app.beat()
+        if bot.is_ready() and not bot.is_closed():
+            self.app.beat(bot.shard_states())
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        log.info("connected to Discord as %s in %d server(s)", self.bot.user, len(self.bot.guilds))
-        self.app.beat()
+        bot = self.bot
+        shards = ", ".join(str(i) for i in sorted(bot.shard_states()))
+        log.info(
+            "connected to Discord as %s in %d server(s), shard(s) %s of %s",
+            bot.user,
+            len(bot.guilds),
+            shards,
+            bot.shard_count,
+        )
+        self.app.beat(bot.shard_states())
 
     @commands.Cog.listener()
-    async def on_connect(self) -> None:
-        self.app.beat()
+    async def on_shard_ready(self, shard_id: int) -> None:
+        log.info("shard %d ready", shard_id)
+        if self.bot.is_ready():
+            self.app.beat(self.bot.shard_states())
 
     @commands.Cog.listener()
-    async def on_resumed(self) -> None:
-        self.app.beat()
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        if self.bot.is_ready():
+            self.app.beat(self.bot.shard_states())
+
+    @commands.Cog.listener()
+    async def on_shard_disconnect(self, shard_id: int) -> None:
+        log.warning("shard %d disconnected from Discord", shard_id)
+        if self.bot.is_ready():
+            self.app.beat(self.bot.shard_states())
 
 
 async def setup(bot: GlossaryBot) -> None:

@@ -1,0 +1,82 @@
+"""Two bots splitting the gateway shards (GLOSARIO_SHARDS 0/2 and 1/2) on one database, against the fake Discord:
+each server is answered by exactly one of them, gaps from both land, the term of the day is posted once per
+server, commands are published once, and a reload in one is made by the other."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.core.shards import parse_shards, shard_of
+from tests.discord_app.conftest import Harness
+from tests.discord_app.test_daily import MODERATOR, NOW, cog
+from tests.fake_discord.server import ChannelRef, FakeDiscord, Guild
+
+GUILDS = [Guild(id=(i << 22) | 5) for i in range(20)]  # shard (id >> 22) % 2: ten each
+
+
+@pytest.fixture
+async def split(tmp_path):
+    fake = await FakeDiscord(GUILDS).start()
+    harness = Harness(fake, tmp_path)
+    first, second = await asyncio.gather(
+        harness.start(clock=lambda: NOW, shards=parse_shards("0/2")),
+        harness.start(clock=lambda: NOW, shards=parse_shards("1/2")),
+    )
+    yield fake, harness, first, second
+    await harness.stop_all()
+    await fake.stop()
+
+
+async def test_each_server_is_served_by_exactly_one_process_and_gaps_from_both_land(split):
+    fake, harness, first, second = split
+    assert sorted(fake.shard_identifies) == [(0, 2), (1, 2)]
+    assert {g.id for g in first.guilds} == {g.id for g in GUILDS if shard_of(g.id, 2) == 0}
+    assert {g.id for g in second.guilds} == {g.id for g in GUILDS if shard_of(g.id, 2) == 1}
+    asked = [
+        await fake.command("termino", {"termino": f"nada parecido {i}"}, guild=g, user_id=100 + i)  # (rate limits)
+        for i, g in enumerate(GUILDS)
+    ]
+    for iid in asked:
+        reply = await fake.response(iid)
+        assert reply["type"] == 4 and "todavía no está en el glosario" in reply["data"]["content"]
+    await asyncio.sleep(0.2)
+    assert all(len(fake.responses[iid]) == 1 for iid in asked)  # one answer each: nobody answered twice
+    await harness.flushed(first)
+    await harness.flushed(second)
+    logged = harness.rows("SELECT guild_id, count FROM misses")
+    assert sorted(logged) == sorted((g.id, 1) for g in GUILDS)
+
+
+async def test_commands_are_published_once_by_the_process_of_shard_0(split):
+    fake, _, _, _ = split
+    published = [path for method, path, _ in fake.requests if method == "PUT" and path.endswith("/commands")]
+    assert len(published) == 1 and fake.find_command("termino")
+
+
+async def test_the_term_of_the_day_is_posted_once_per_server(split):
+    fake, harness, first, second = split
+    for i, guild in enumerate(GUILDS):
+        options = {"canal": ChannelRef(guild.channel_ids[0]), "hora": "09:00", "zona": "Europe/Madrid"}
+        iid = await fake.command(
+            "glosario-admin diario configurar", options, guild=guild, permissions=MODERATOR, user_id=200 + i
+        )
+        assert "09:00 (Europe/Madrid)" in (await fake.response(iid))["data"]["content"]
+    await fake.wait_for(lambda: all(len(fake.channel_messages.get(str(g.channel_ids[0]), [])) == 1 for g in GUILDS))
+    await asyncio.gather(cog(first).tick(), cog(second).tick())  # both schedulers look at every server again
+    assert all(len(fake.channel_messages[str(g.channel_ids[0])]) == 1 for g in GUILDS)
+    statuses = harness.rows("SELECT status, COUNT(*) FROM daily_posts GROUP BY status")
+    assert statuses == [("posted", 20)]  # no server marked failed by the process that does not own it
+
+
+async def test_a_reload_in_one_process_is_made_by_the_other(split):
+    _, _, first, second = split
+    assert await second.app.glossary.follow_others() is None  # nothing happened yet
+    before = second.app.catalog.current
+    assert not isinstance(await first.app.glossary.reload(), Exception)
+    report = await second.app.glossary.follow_others()
+    assert report is not None and second.app.catalog.current is not before
+    assert await second.app.glossary.follow_others() is None  # once
+    assert await first.app.glossary.follow_others() is None  # its own reload is not made twice
+    assert second.get_cog("OperationCog").follow_reloads.is_running()  # what calls follow_others every 10 s
