@@ -81,6 +81,20 @@ def _site_url(value: str | None) -> str | None:
     return value
 
 
+def _rate(value: str) -> float:
+    """GLOSARIO_DAILY_POSTS_PER_SECOND: a positive number."""
+    try:
+        rate = float(value)
+    except ValueError:
+        rate = 0.0
+    if not rate > 0 or rate == float("inf"):
+        raise SettingsError(
+            f"GLOSARIO_DAILY_POSTS_PER_SECOND debe ser un número positivo, no '{value}'",
+            f"GLOSARIO_DAILY_POSTS_PER_SECOND must be a positive number, not '{value}'",
+        )
+    return rate
+
+
 def _shards(value: str | None) -> ShardPlan | None:
     """GLOSARIO_SHARDS: `0-3/8` (shards 0 to 3 of 8), `1/2`; nothing = every shard, as many as Discord says."""
     if value is None:
@@ -109,6 +123,7 @@ class Settings:
     api_base: str | None = None  # another Discord REST base (a proxy; the tests' fake Discord)
     site_url: str | None = None  # GLOSARIO_SITE_URL: where `glosario-bot site` is published; cards link to it
     shards: ShardPlan | None = None  # GLOSARIO_SHARDS: which shards of how many; None = all, Discord's count
+    daily_posts_per_second: float = 40.0  # GLOSARIO_DAILY_POSTS_PER_SECOND: under Discord's global 50/s
     gateway_url: str | None = None
 
     def __post_init__(self) -> None:
@@ -193,4 +208,5 @@ class Settings:
             gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or None,
             site_url=_site_url(env.get("GLOSARIO_SITE_URL", "").strip() or None),
             shards=_shards(env.get("GLOSARIO_SHARDS", "").strip() or None),
+            daily_posts_per_second=_rate(env.get("GLOSARIO_DAILY_POSTS_PER_SECOND", "").strip() or "40"),
         )

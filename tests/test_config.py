@@ -55,3 +55,20 @@ def test_the_web_page_address_is_an_http_url_or_refused():
         with pytest.raises(SettingsError) as refused:
             Settings.from_env({"GLOSARIO_SITE_URL": bad})
         assert "GLOSARIO_SITE_URL" in refused.value.text("en")
+
+
+def test_the_pace_of_scheduled_posts_is_a_positive_number():
+    assert Settings.from_env({}).daily_posts_per_second == 40
+    assert Settings.from_env({"GLOSARIO_DAILY_POSTS_PER_SECOND": "120"}).daily_posts_per_second == 120
+    for bad in ("0", "-3", "rápido", "inf", "nan"):
+        with pytest.raises(SettingsError, match="GLOSARIO_DAILY_POSTS_PER_SECOND"):
+            Settings.from_env({"GLOSARIO_DAILY_POSTS_PER_SECOND": bad})
+
+
+def test_the_shards_setting_is_read_or_refused_in_both_languages():
+    settings = Settings.from_env({"GLOSARIO_SHARDS": "0-3/8"})
+    assert settings.shards is not None and settings.shards.ids == (0, 1, 2, 3) and settings.shards.count == 8
+    assert settings.heartbeat_file.name == "heartbeat-0-3-of-8"  # one per process sharing a data folder
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env({"GLOSARIO_SHARDS": "8/8"})
+    assert "0 to 7" in refused.value.text("en")

@@ -39,3 +39,16 @@ def test_production_shape():
 def test_dockerignore_keeps_secrets_and_state_out():
     ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
     assert {".env", ".git", ".venv", "data", "*.db"} <= set(ignored)
+
+
+def test_the_sharded_compose_example_splits_every_shard_between_its_processes_once():
+    import yaml
+
+    from bot.core.shards import parse_shards
+
+    compose = yaml.safe_load((ROOT / "compose.shards.yaml").read_text(encoding="utf-8"))
+    plans = [parse_shards(service["environment"]["GLOSARIO_SHARDS"]) for service in compose["services"].values()]
+    (count,) = {plan.count for plan in plans}
+    owned = [shard for plan in plans for shard in plan.ids]
+    assert sorted(owned) == list(range(count)) and len(plans) >= 2
+    assert all(service["volumes"] == ["glosario-data:/data"] for service in compose["services"].values())

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
+import pytest
+
 from tests.fake_discord.server import (
     MANAGE_GUILD,
     MANAGE_MESSAGES,
@@ -145,3 +147,38 @@ async def test_a_server_of_another_process_is_never_claimed(fake, harness):
     await bot.app.stores.daily.configure(foreign, 77, Schedule(9, 0, "Europe/Madrid"))
     await cog(bot).tick()
     assert harness.rows("SELECT COUNT(*) FROM daily_posts WHERE guild_id = ?", foreign) == [(0,)]
+
+
+async def test_a_burst_of_posts_honours_discords_global_rate_limit_and_no_server_fails(fake, harness):
+    from bot.app.limits import Pacer
+
+    others = [Guild(id=int(snowflake()), name=f"Equipo {i}") for i in range(6)]
+    fake.guilds.extend(others)
+    clock = {"now": datetime(2026, 12, 2, 7, 0, tzinfo=UTC)}  # not yet time
+    bot = await harness.start(clock=lambda: clock["now"])
+    for i, guild in enumerate(fake.guilds):
+        options = {"canal": ChannelRef(guild.channel_ids[0]), "hora": "09:00", "zona": "Europe/Madrid"}
+        await fake.response(
+            await fake.command(
+                "glosario-admin diario configurar", options, guild=guild, permissions=MODERATOR, user_id=300 + i
+            )
+        )
+    fake.global_limit = 5  # requests a second: seven posts at once are over it
+    cog(bot).pacer = Pacer(1000)  # no pacing of our own: every post meets the limit
+    clock["now"] = NOW
+    await cog(bot).tick()
+    assert fake.rate_limited > 0  # Discord said 429 (global) …
+    assert fake.busiest_second <= 5
+    assert all(len(fake.channel_messages[str(g.channel_ids[0])]) == 1 for g in fake.guilds)  # … and it waited
+    assert harness.rows("SELECT status, COUNT(*) FROM daily_posts GROUP BY status") == [("posted", 7)]
+
+
+def test_the_pacer_spaces_starts_evenly():
+    from bot.app.limits import Pacer
+
+    now = {"t": 100.0}
+    pacer = Pacer(40, clock=lambda: now["t"])
+    delays = [pacer.delay() for _ in range(5)]
+    assert delays == pytest.approx([0, 0.025, 0.05, 0.075, 0.1])
+    now["t"] = 200.0  # after a pause, the next start is immediate again
+    assert pacer.delay() == 0

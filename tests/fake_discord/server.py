@@ -10,6 +10,8 @@ import asyncio
 import contextlib
 import itertools
 import json
+import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -169,6 +171,11 @@ class FakeDiscord:
         self.shard_count = 1  # as the bots identified (several processes may split one count)
         self.recommended_shards = 1  # what GET /gateway/bot recommends
         self.shard_identifies: list[tuple[int, int]] = []  # (shard id, count) of every IDENTIFY
+        # Discord's global rate limit (requests a second, per bot; interactions are exempt): None = unlimited
+        self.global_limit: int | None = None
+        self.global_hits: deque[float] = deque()
+        self.rate_limited = 0  # 429s served for the global limit
+        self.busiest_second = 0  # the most requests counted against the limit in any one second
         self._seq = 0
         self._ready = asyncio.Event()
         self._changed = asyncio.Condition()
@@ -538,10 +545,29 @@ class FakeDiscord:
         parts = path.strip("/").split("/")
         if parts[0] in ("users", "oauth2", "applications", "channels") and auth != f"Bot {self.token}":
             return _json({"message": "401: Unauthorized", "code": 0}, status=401)
+        if parts[0] not in ("interactions", "webhooks") and (limited := self._over_global_limit()) is not None:
+            return limited
         try:
             return await self._route(request.method, parts, body)
         finally:
             await self._notify()
+
+    def _over_global_limit(self) -> web.Response | None:
+        """A 429 as Discord sends it for the global limit (with `global` and Retry-After), or None."""
+        now = time.monotonic()
+        hits = self.global_hits
+        while hits and now - hits[0] >= 1.0:
+            hits.popleft()
+        if self.global_limit is not None and len(hits) >= self.global_limit:
+            self.rate_limited += 1
+            retry = round(max(0.001, 1.0 - (now - hits[0])), 3)
+            body = {"message": "You are being rate limited.", "retry_after": retry, "global": True}
+            headers = {"Content-Type": "application/json", "X-RateLimit-Global": "true", "Retry-After": str(retry)}
+            headers.update({"X-RateLimit-Scope": "global", "Via": "1.1 google"})  # (discord.py: no Via = a ban)
+            return web.Response(body=json.dumps(body).encode(), status=429, headers=headers)
+        hits.append(now)
+        self.busiest_second = max(self.busiest_second, len(hits))
+        return None
 
     async def _route(self, method: str, parts: list[str], body: Any) -> web.Response:
         problem = message_problem(body if isinstance(body, dict) else {})

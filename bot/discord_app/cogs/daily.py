@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.daily import DailyPosts, DailyStatus, PostJob
+from bot.app.limits import Pacer
 from bot.core import daily
 from bot.core.daily import DailyEntry, Schedule
 from bot.core.status import Days
@@ -177,8 +178,10 @@ class DailyAdmin(app_commands.Group):
 class DailyCog(PostingCog):
     EVERY = CHECK_EVERY_SECONDS
 
-    def __init__(self, bot: commands.Bot, posts: DailyPosts) -> None:
+    def __init__(self, bot: commands.Bot, posts: DailyPosts, posts_per_second: float) -> None:
         self.posts = posts
+        # under Discord's global 50 requests a second, with room for replies and other calls (settings: 40)
+        self.pacer = Pacer(posts_per_second)
         super().__init__(bot, DailyAdmin(self))
 
     @app_commands.command(name="termino-del-dia", description="El término del día de este servidor")
@@ -211,6 +214,7 @@ class DailyCog(PostingCog):
             return await self._failed(job, t(locale, "daily_err_perms", perms=missing, channel=channel.mention))
         pick = await self.posts.todays_term(job.guild_id)
         term = pick.term
+        await self.pacer.wait()
         embed, view = daily_card(term, pick.entry, pick.glossary, locale, self.bot.cards.url_for(term))  # type: ignore[attr-defined]
         try:
             message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
@@ -236,4 +240,4 @@ class DailyCog(PostingCog):
 
 
 async def setup(bot: GlossaryBot) -> None:
-    await bot.add_cog(DailyCog(bot, bot.app.daily))
+    await bot.add_cog(DailyCog(bot, bot.app.daily, bot.app.settings.daily_posts_per_second))
