@@ -12,6 +12,7 @@ from bot.core.shards import parse_shards, shard_of
 from tests.discord_app.conftest import Harness
 from tests.discord_app.test_daily import MODERATOR, NOW, cog
 from tests.fake_discord.server import ChannelRef, FakeDiscord, Guild
+from tests.helpers import eventually
 
 GUILDS = [Guild(id=(i << 22) | 5) for i in range(20)]  # shard (id >> 22) % 2: ten each
 
@@ -80,3 +81,47 @@ async def test_a_reload_in_one_process_is_made_by_the_other(split):
     assert await second.app.glossary.follow_others() is None  # once
     assert await first.app.glossary.follow_others() is None  # its own reload is not made twice
     assert second.get_cog("OperationCog").follow_reloads.is_running()  # what calls follow_others every 10 s
+
+
+async def test_two_real_processes_split_the_shards_and_each_reports_its_own_health(tmp_path):
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+    from tests.fake_discord.process import env_for, finish, run_bot
+
+    fake = await FakeDiscord(GUILDS).start()
+    procs = []
+    try:
+        for plan in ("0/2", "1/2"):
+            procs.append(await run_bot(env_for(fake, tmp_path, GLOSARIO_SHARDS=plan, LOG_LEVEL="INFO"), "run"))
+        await fake.wait_ready(timeout=30)
+        await fake.wait_for(lambda: "global" in fake.commands, timeout=30)
+        asked = [
+            await fake.command("termino", {"termino": f"sin respuesta {i}"}, guild=g, user_id=500 + i)
+            for i, g in enumerate(GUILDS)
+        ]
+        for iid in asked:
+            assert (await fake.response(iid, timeout=30))["type"] == 4
+        for plan in ("0/2", "1/2"):  # each process has its own heartbeat, and says its shard is connected
+            beat = tmp_path / "data" / f"heartbeat-{plan.replace('/', '-of-')}"
+            await eventually(beat.exists, timeout=15)  # written once the process's shards are all ready
+            env = env_for(fake, tmp_path, GLOSARIO_SHARDS=plan, LANG="en_US.UTF-8")
+            command = [sys.executable, "-m", "bot", "health"]
+            health = await asyncio.to_thread(subprocess.run, command, cwd=ROOT, env=env, capture_output=True, text=True)
+            assert health.returncode == 0 and f"shards: {plan[0]})" in health.stdout, health.stdout + health.stderr
+    finally:
+        for proc in procs:
+            proc.send_signal(signal.SIGTERM)
+        outputs = [await finish(proc) for proc in procs]
+        await fake.stop()
+    assert [code for code, _ in outputs] == [0, 0]
+    assert all(len(fake.responses[iid]) == 1 for iid in asked)
+    published = [path for method, path, _ in fake.requests if method == "PUT" and path.endswith("/commands")]
+    assert len(published) == 1
+    assert "[shard 0/2]" in outputs[0][1] and "[shard 1/2]" in outputs[1][1]  # log lines carry the shard
+    with sqlite3.connect(tmp_path / "data" / "glosario.db") as conn:
+        logged = {row[0] for row in conn.execute("SELECT guild_id FROM misses")}
+    assert logged == {g.id for g in GUILDS}  # gaps from both processes, in the one database
