@@ -41,39 +41,38 @@ class OperationCog(commands.Cog):
 
     @tasks.loop(seconds=HEARTBEAT_EVERY.total_seconds())
     async def heartbeat(self) -> None:
-        bot = self.bot
-        if bot.is_ready() and not bot.is_closed():
-            self.app.beat(bot.shard_states())
+        if not self.bot.is_closed() and self.bot.shards:
+            self.beat()
+
+    def beat(self) -> None:
+        """The heartbeat, with each of this process's shards connected or not (health is bad while one is not)."""
+        self.app.beat(self.bot.shard_states())
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         bot = self.bot
         shards = ", ".join(str(i) for i in sorted(bot.shard_states()))
-        log.info(
-            "connected to Discord as %s in %d server(s), shard(s) %s of %s",
-            bot.user,
-            len(bot.guilds),
-            shards,
-            bot.shard_count,
-        )
-        self.app.beat(bot.shard_states())
+        servers, count = len(bot.guilds), bot.shard_count
+        log.info("connected to Discord as %s in %d server(s), shard(s) %s of %s", bot.user, servers, shards, count)
+        self.beat()
+
+    @commands.Cog.listener()
+    async def on_shard_connect(self, shard_id: int) -> None:
+        self.beat()
 
     @commands.Cog.listener()
     async def on_shard_ready(self, shard_id: int) -> None:
         log.info("shard %d ready", shard_id)
-        if self.bot.is_ready():
-            self.app.beat(self.bot.shard_states())
+        self.beat()
 
     @commands.Cog.listener()
     async def on_shard_resumed(self, shard_id: int) -> None:
-        if self.bot.is_ready():
-            self.app.beat(self.bot.shard_states())
+        self.beat()
 
     @commands.Cog.listener()
     async def on_shard_disconnect(self, shard_id: int) -> None:
         log.warning("shard %d disconnected from Discord", shard_id)
-        if self.bot.is_ready():
-            self.app.beat(self.bot.shard_states())
+        self.beat()
 
 
 async def setup(bot: GlossaryBot) -> None:
