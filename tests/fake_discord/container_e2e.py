@@ -47,6 +47,9 @@ async def main():
     )
     out, _ = await h.communicate()
     print("health while running:", h.returncode, out.decode().strip().splitlines()[0])
+    problems = [] if h.returncode == 0 else ["health was bad while the bot ran"]
+    if r["data"]["embeds"][0]["title"] != "Horovod":
+        problems.append("the lookup did not answer Horovod")
     # SIGTERM to the bot inside the container
     k = await asyncio.create_subprocess_exec(
         "pkill", "-TERM", "-f", "^/opt/venv/bin/python[0-9.]* /opt/venv/bin/glosario-bot run"
@@ -55,20 +58,29 @@ async def main():
     try:
         await asyncio.wait_for(proc.wait(), 20)
         print("container exited:", proc.returncode)
+        if proc.returncode != 0:
+            problems.append(f"the container exited {proc.returncode}")
     except TimeoutError:
         print("container did not exit")
+        problems.append("the container did not exit on SIGTERM")
         proc.kill()
     h = await asyncio.create_subprocess_exec(
         "bash", CC, "run", "misses", "--json", env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
     )
     out, _ = await h.communicate()
     print("misses after stop:", out.decode().strip()[:200])
+    if "aprendizaje por refuerzo" not in out.decode():
+        problems.append("the gap was not in the database after the stop")
     h = await asyncio.create_subprocess_exec(
         "bash", CC, "run", "health", env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
     )
     out, _ = await h.communicate()
     print("health after stop:", h.returncode, out.decode().strip().splitlines()[0])
+    if h.returncode == 0:
+        problems.append("health was good after the bot stopped")
     await fake.stop()
+    print("OK" if not problems else "FAILED: " + "; ".join(problems))
+    return 1 if problems else 0
 
 
-asyncio.run(main())
+sys.exit(asyncio.run(main()))
