@@ -217,7 +217,7 @@ def _health(settings: Settings, say: Words) -> int:
 
     from bot.app.health import check
 
-    found = check(settings.heartbeat_file, settings.db_path, datetime.now(UTC))
+    found = check(settings.heartbeat_file, settings.database, datetime.now(UTC))
     print(say("healthy" if found.healthy else "unhealthy", reason=say(found.reason, **found.details)))
     return EXIT_OK if found.healthy else EXIT_FAIL
 

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from bot.core.shards import ShardPlan, ShardPlanError, parse_shards
 
 PROJECT_DATA = Path(__file__).resolve().parent.parent / "glossary_data"
+LOCAL_FILES = Path("data")  # with PostgreSQL: where the journal, heartbeat and cache go unless given
 
 
 class SettingsError(ValueError):
@@ -58,15 +59,22 @@ def database_path(url: str) -> Path:
         return Path(text)
     if scheme.lower() == "sqlite" and rest.startswith("/") and len(rest) > 1:
         return Path(rest[1:])
-    if scheme.lower() in ("postgres", "postgresql"):
-        raise SettingsError(
-            "GLOSARIO_DB: esta versión del bot solo guarda en SQLite (sqlite:///ruta/glosario.db o una ruta).",
-            "GLOSARIO_DB: this version of the bot only stores in SQLite (sqlite:///path/glosario.db, or a path).",
-        )
     raise SettingsError(
-        f"GLOSARIO_DB debe ser una URL sqlite:///ruta/glosario.db o una ruta, no '{text}'",
-        f"GLOSARIO_DB must be a sqlite:///path/glosario.db URL or a path, not '{text}'",
+        f"GLOSARIO_DB debe ser una URL sqlite:///ruta/glosario.db, postgresql://usuario@servidor/base o una ruta, "
+        f"no '{text}'",
+        f"GLOSARIO_DB must be a sqlite:///path/glosario.db or postgresql://user@host/database URL, or a path, "
+        f"not '{text}'",
     )
+
+
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    return url.replace(f":{parts.password}@", ":***@", 1) if parts.password else url
+
+
+def is_postgres(url: str) -> bool:
+    """Whether a database setting names a PostgreSQL server (postgresql://user:password@host:port/database)."""
+    return url.strip().lower().startswith(("postgresql://", "postgres://"))
 
 
 def _site_url(value: str | None) -> str | None:
@@ -127,7 +135,8 @@ class Settings:
     gateway_url: str | None = None
 
     def __post_init__(self) -> None:
-        db = self.db_path  # (also checks the URL)
+        # (db_path also checks the URL) With PostgreSQL the local files (journal, heartbeat, cache) go to data/.
+        db = LOCAL_FILES / "glosario" if self.postgres else self.db_path
         defaults = {
             "cache_dir": db.parent / "cache",
             # one heartbeat per process: processes splitting the shards may share a data directory
@@ -143,15 +152,25 @@ class Settings:
     def __repr__(self) -> str:  # the token must never reach a log line
         return (
             f"Settings(token={'***' if self.token else None}, data_dir={self.data_dir}, "
-            f"database_url={self.database_url}, dev_guild_id={self.dev_guild_id}, log_level={self.log_level}, "
-            f"log_format={self.log_format})"
+            f"database_url={_without_password(self.database_url)}, dev_guild_id={self.dev_guild_id}, "
+            f"log_level={self.log_level}, log_format={self.log_format})"
         )
 
     __str__ = __repr__
 
     @property
+    def postgres(self) -> bool:
+        return is_postgres(self.database_url)
+
+    @property
     def db_path(self) -> Path:
+        """The SQLite file (not for PostgreSQL: see `database`)."""
         return database_path(self.database_url)
+
+    @property
+    def database(self) -> Path | str:
+        """What `open_stores` takes: the SQLite file, or the PostgreSQL URL."""
+        return self.database_url.strip() if self.postgres else self.db_path
 
     @property
     def rejected_file(self) -> Path:

@@ -43,12 +43,12 @@ def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_di
 async def _open_existing(settings: Settings, missing: str, say, *, read_only: bool = False) -> Stores | None:
     """The database for an editor's command, or None after saying why (missing, or unusable). Every message
     names the database's absolute path and how to point at another one."""
-    path = settings.db_path.resolve()
-    if not path.exists():
-        print(say(missing, path=path) + " " + say("elsewhere"), file=sys.stderr)
+    database = settings.database if settings.postgres else settings.db_path.resolve()
+    if isinstance(database, Path) and not database.exists():
+        print(say(missing, path=database) + " " + say("elsewhere"), file=sys.stderr)
         return None
     try:
-        return await open_stores(path, read_only=read_only)
+        return await open_stores(database, read_only=read_only)
     except StorageError as exc:
         print(exc.text(say.lang), file=sys.stderr)
         return None
@@ -109,9 +109,8 @@ async def _export_guild(settings: Settings, args: argparse.Namespace, data_dir: 
 
 async def _migrate(settings: Settings, say) -> int:
     """`migrate`: create the database, or bring its schema up to this version's (what a start does too)."""
-    path = settings.db_path.resolve()
     try:
-        stores = await open_stores(path)
+        stores = await open_stores(settings.database if settings.postgres else settings.db_path.resolve())
     except StorageError as exc:
         print(exc.text(say.lang), file=sys.stderr)
         return 1
@@ -120,9 +119,9 @@ async def _migrate(settings: Settings, say) -> int:
     finally:
         await stores.close()
     if applied:
-        print(say("migrated", path=path, version=version, applied=", ".join(map(str, applied))))
+        print(say("migrated", path=stores.location, version=version, applied=", ".join(map(str, applied))))
     else:
-        print(say("migrate_current", path=path, version=version))
+        print(say("migrate_current", path=stores.location, version=version))
     return 0
 
 
@@ -176,7 +175,7 @@ async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -
     if glossary is None:
         return 1
     history, schedule = [], None
-    if settings.db_path.exists():  # without a database the pick is the deterministic one, with no history
+    if settings.postgres or settings.db_path.exists():  # without a database: the deterministic pick, no history
         stores = await _open_existing(settings, "no_database", say, read_only=True)
         if stores is None:
             return 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import os
 from pathlib import Path
 
 import pytest
@@ -31,3 +33,61 @@ def shipped_glossary() -> Glossary:
 @pytest.fixture(scope="session")
 def shipped_index(shipped_glossary) -> SearchIndex:
     return SearchIndex(shipped_glossary)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """One throwaway PostgreSQL server per test process (see tests/postgres.py)."""
+    from tests.postgres import HOW_TO_ENABLE, Cluster, binaries
+
+    found = binaries()
+    if found is None:
+        if os.environ.get("GLOSARIO_REQUIRE_POSTGRES"):  # CI: a missing server fails, it is not skipped
+            pytest.fail(HOW_TO_ENABLE)
+        pytest.skip(HOW_TO_ENABLE)
+    cluster = Cluster(found).start()
+    yield cluster
+    cluster.stop()
+
+
+_databases = itertools.count(1)
+
+
+def _admin(cluster, sql: str) -> None:
+    """One statement as the cluster's superuser, on an event loop of its own (tests may be running one)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    import asyncpg
+
+    async def run() -> None:
+        conn = await asyncpg.connect(cluster.url())
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, run()).result()
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster):
+    """A fresh, empty PostgreSQL database for one test."""
+    name = f"glosario_test_{os.getpid()}_{next(_databases)}"
+    _admin(postgres_cluster, f'CREATE DATABASE "{name}"')
+    yield postgres_cluster.url(name)
+    _admin(postgres_cluster, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database(request, tmp_path):
+    """The same store tests on both backends: an open, migrated database (SQLite file, or PostgreSQL)."""
+    from bot.storage import open_stores
+
+    if request.param == "sqlite":
+        stores = await open_stores(tmp_path / "g.db")
+    else:
+        stores = await open_stores(request.getfixturevalue("postgres_url"))
+    yield stores.database
+    await stores.close()

@@ -20,7 +20,7 @@ def test_the_database_is_a_url_or_a_path(value, path):
     assert Settings.from_env({"GLOSARIO_DB": value}).db_path == path
 
 
-@pytest.mark.parametrize("value", ["postgresql://u@h/db", "mysql://h/db", "sqlite://"])
+@pytest.mark.parametrize("value", ["mysql://h/db", "sqlite://"])
 def test_a_database_this_version_cannot_use_is_refused_in_both_languages(value):
     with pytest.raises(SettingsError) as refused:
         Settings.from_env({"GLOSARIO_DB": value})
@@ -28,22 +28,12 @@ def test_a_database_this_version_cannot_use_is_refused_in_both_languages(value):
     assert str(refused.value) != refused.value.text("en")
 
 
-def test_cache_heartbeat_and_journal_sit_next_to_the_database_unless_given():
-    found = Settings.from_env({"GLOSARIO_DB": "sqlite:////srv/g/glosario.db"})
-    assert (found.cache_dir, found.heartbeat_file) == (Path("/srv/g/cache"), Path("/srv/g/heartbeat"))
-    assert found.journal_file == Path("/srv/g/glosario.db.pending.jsonl")
-    assert found.rejected_file == Path("/srv/g/glosario.db.rejected.jsonl")
-    given = Settings.from_env(
-        {
-            "GLOSARIO_DB": "/srv/g/glosario.db",
-            "GLOSARIO_CACHE_DIR": "/tmp/cache",
-            "GLOSARIO_HEARTBEAT": "/run/glosario/beat",
-            "GLOSARIO_JOURNAL": "/var/spool/glosario/pending.jsonl",
-        }
-    )
-    assert given.cache_dir == Path("/tmp/cache") and given.heartbeat_file == Path("/run/glosario/beat")
-    assert given.journal_file == Path("/var/spool/glosario/pending.jsonl")
-    assert given.rejected_file == Path("/var/spool/glosario/pending.rejected.jsonl")
+def test_a_postgresql_url_selects_postgresql_and_the_local_files_go_to_data():
+    settings = Settings.from_env({"GLOSARIO_DB": "postgresql://bot:secreto@db:5432/glosario"})
+    assert settings.postgres and settings.database == "postgresql://bot:secreto@db:5432/glosario"
+    assert settings.journal_file == Path("data/glosario.pending.jsonl")
+    assert settings.heartbeat_file == Path("data/heartbeat") and settings.cache_dir == Path("data/cache")
+    assert "secreto" not in repr(settings)
 
 
 def test_the_web_page_address_is_an_http_url_or_refused():

@@ -71,7 +71,7 @@ class Application:
     @classmethod
     async def open(cls, settings: Settings, catalog: Catalog, clock: Callable[[], datetime] = utc_now) -> Application:
         """Open (and migrate) the database named by the settings. Raises StorageError."""
-        stores = await open_stores(settings.db_path)
+        stores = await open_stores(settings.database)
         try:
             await stores.applied.prune()
             return cls(settings, catalog, stores, await stores.meta.salt(), clock)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from bot.storage.db import file_identity, probe
+from bot.storage.postgres import probe as postgres_probe
+from bot.storage.postgres import redacted
 from bot.storage.writer import write_atomically
 
 HEARTBEAT_EVERY = timedelta(seconds=30)
@@ -37,9 +40,9 @@ class Health:
     details: dict = field(default_factory=dict)
 
 
-def check(path: Path, db_path: Path, now: datetime) -> Health:
+def check(path: Path, db_path: Path | str, now: datetime) -> Health:
     """Healthy when the heartbeat at `path` says the bot was connected to Discord recently, and the database it
-    has open is the one at its path and opens."""
+    has open is the one at its path and opens (`db_path` may be a PostgreSQL URL: then it must answer)."""
     try:
         stamp, database, shards = [*path.read_text(encoding="utf-8").strip().split("\n"), "", ""][:3]
         beat = datetime.fromisoformat(stamp)
@@ -54,9 +57,13 @@ def check(path: Path, db_path: Path, now: datetime) -> Health:
     down = sorted(shard for shard, up in states.items() if not up)
     if down:
         return Health(False, "health_shards_down", {"down": ", ".join(map(str, down)), "count": len(states)})
-    if database and file_identity(db_path) != database:
+    if isinstance(db_path, str):  # PostgreSQL
+        problem = asyncio.run(postgres_probe(db_path))
+        db_path = redacted(db_path)
+    elif database and file_identity(db_path) != database:
         return Health(False, "health_db_replaced", {"db": db_path})
-    problem = probe(db_path)
+    else:
+        problem = probe(db_path)
     if problem is not None:
         return Health(False, "health_db_broken", {"db": db_path, "error": problem})
     shard_list = ", ".join(map(str, sorted(states))) or "-"

@@ -1,5 +1,6 @@
-"""Storage behind small typed interfaces (bot.storage.interfaces). `open_stores` picks the implementation from
-the database URL; SQLite through aiosqlite (modules db, gaps, daily) is the one there is today."""
+"""Storage behind small typed interfaces (bot.storage.interfaces). `open_stores` picks the database from the
+setting: a SQLite file (aiosqlite, module db), or a PostgreSQL URL (asyncpg, module postgres). The stores' SQL
+(modules gaps, daily, server_terms, proposals) is written once and runs on both."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.storage.daily import SqliteDailyStore, SqliteDigestStore, SqliteRoleStore
-from bot.storage.db import Database, SqliteAppliedWrites, file_identity
+from bot.storage.db import MIGRATIONS, Database, SqliteAppliedWrites, file_identity
 from bot.storage.gaps import SqliteGapStore, SqliteUsageStore
 from bot.storage.interfaces import (
     AppliedLog,
@@ -21,6 +22,7 @@ from bot.storage.interfaces import (
     UnitOfWork,
     UsageStore,
 )
+from bot.storage.postgres import PgDatabase, is_postgres_url
 from bot.storage.proposals import SqliteProposalStore
 from bot.storage.server_terms import SqliteServerTermStore
 
@@ -39,19 +41,22 @@ class Stores:
     server_terms: ServerTermStore
     proposals: ProposalStore
     digests: DigestStore
-    database: Database  # the SQLite connection pair (closing it closes every store)
+    database: Database | PgDatabase  # the connections (closing it closes every store)
     migrated: tuple[int, ...] = ()  # the migrations this open applied
 
     @property
-    def location(self) -> Path:
+    def location(self) -> Path | str:
         return self.database.path
 
     @property
     def identity(self) -> str | None:
-        """Which file the stores opened (device and inode): a database replaced under the bot shows up."""
+        """Which file the stores opened (device and inode), or which server: a database replaced under the bot
+        shows up."""
         return self.database.identity
 
     def still_the_same(self) -> bool:
+        if isinstance(self.database, PgDatabase):
+            return True
         return file_identity(self.database.path) == self.database.identity
 
     async def schema_version(self) -> int:
@@ -61,7 +66,7 @@ class Stores:
         await self.database.close()
 
 
-def sqlite_stores(db: Database) -> Stores:
+def sqlite_stores(db: Database | PgDatabase) -> Stores:
     return Stores(
         unit=db,
         meta=db,
@@ -78,7 +83,11 @@ def sqlite_stores(db: Database) -> Stores:
     )
 
 
-async def open_stores(path: Path, *, read_only: bool = False) -> Stores:
-    """Open the database (creating and migrating it, unless `read_only`) and its stores. Raises StorageError."""
+async def open_stores(database: Path | str, *, read_only: bool = False) -> Stores:
+    """Open the database — a SQLite file, or a PostgreSQL URL — (creating and migrating it, unless `read_only`)
+    and its stores. Raises StorageError."""
+    if isinstance(database, str) and is_postgres_url(database):
+        return sqlite_stores(await PgDatabase.open(database, MIGRATIONS, migrate=not read_only))
+    path = Path(database)
     db = await (Database.open_read_only(path) if read_only else Database.open(path))
     return sqlite_stores(db)

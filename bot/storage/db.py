@@ -21,6 +21,7 @@ from bot.storage.errors import DatabaseBusy, StorageError
 
 log = logging.getLogger(__name__)
 
+STARTUP_ATTEMPTS = 20  # tries to configure and migrate while other processes start on the same file
 MIGRATION_WAIT_MS = 120_000  # how long a starting process waits for another one's migrations
 BUSY_TIMEOUT_MS = 1000  # the longest a statement waits for another process's lock (replies wait no longer)
 
@@ -293,8 +294,7 @@ class Database:
             ) from None
         db = cls(conn, path)
         try:
-            await db._configure()
-            await db._migrate()
+            await db._configure_and_migrate()
             db.identity = file_identity(path)
             db.reader = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
             await db.reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -333,8 +333,25 @@ class Database:
             )
         return db
 
+    async def _configure_and_migrate(self) -> None:
+        """Processes starting at once on a new file: SQLite may answer "locked" at once, without waiting, to one
+        of them (when waiting could deadlock, e.g. while another switches the file to WAL). Both steps can be
+        taken again, so they are, a few times, before that counts as an error."""
+        for attempt in range(1, STARTUP_ATTEMPTS + 1):
+            try:
+                await self._configure()
+                await self._migrate()
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == STARTUP_ATTEMPTS:
+                    raise
+                log.info("the database is busy with another process starting: trying again (%s)", exc)
+                await asyncio.sleep(0.05 * attempt)
+
     async def _configure(self) -> None:
-        await self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # Until the schema is current (_migrate sets the usual timeout back), wait as long as another process
+        # starting at the same moment may take to switch the file to WAL and migrate it.
+        await self.conn.execute(f"PRAGMA busy_timeout = {MIGRATION_WAIT_MS}")
         mode = await (await self.conn.execute("PRAGMA journal_mode = WAL")).fetchone()
         if mode and str(mode[0]).lower() != "wal":
             log.warning("SQLite did not switch %s to WAL (mode %s)", self.path, mode[0])
@@ -351,7 +368,6 @@ class Database:
                 f"({SCHEMA_VERSION}). Upgrade the bot, or use a backup from before the upgrade.",
             )
         self.migrated = []
-        await self.conn.execute(f"PRAGMA busy_timeout = {MIGRATION_WAIT_MS}")  # another process may be migrating
         try:
             for number in range(version + 1, SCHEMA_VERSION + 1):
                 if await self._apply(number):

@@ -40,9 +40,9 @@ class SqliteGapStore:
                 (guild_id, normalized, query_hash, sample, kind, count, first_seen, last_seen, best_guess)
             VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)
             ON CONFLICT (guild_id, normalized) DO UPDATE SET
-                count = count + 1, last_seen = excluded.last_seen, sample = excluded.sample,
-                best_guess = COALESCE(excluded.best_guess, best_guess),
-                status = CASE WHEN status = 'resolved' THEN 'open' ELSE status END
+                count = misses.count + 1, last_seen = excluded.last_seen, sample = excluded.sample,
+                best_guess = COALESCE(excluded.best_guess, misses.best_guess),
+                status = CASE WHEN misses.status = 'resolved' THEN 'open' ELSE misses.status END
             """,
             [
                 (m.guild_id, m.normalized, query_hash(m.normalized), m.sample, m.kind, m.at, m.at, m.best_guess)
@@ -57,7 +57,7 @@ class SqliteGapStore:
         await conn.executemany(
             "INSERT INTO miss_spellings (miss_id, sample, count) "
             "SELECT id, ?, 1 FROM misses WHERE guild_id = ? AND normalized = ? "
-            "ON CONFLICT (miss_id, sample) DO UPDATE SET count = count + 1",
+            "ON CONFLICT (miss_id, sample) DO UPDATE SET count = miss_spellings.count + 1",
             [(m.sample, m.guild_id, m.normalized) for m in misses],
         )
 
@@ -90,7 +90,7 @@ class SqliteGapStore:
                 """
                 INSERT INTO picks (guild_id, normalized, sample, term_id, count, last_seen) VALUES (?, ?, ?, ?, 1, ?)
                 ON CONFLICT (guild_id, normalized, term_id)
-                DO UPDATE SET count = count + 1, last_seen = excluded.last_seen
+                DO UPDATE SET count = picks.count + 1, last_seen = excluded.last_seen
                 """,
                 (pick.guild_id, normalized, sample, pick.term_id, pick.at),
             )
@@ -100,7 +100,7 @@ class SqliteGapStore:
         async with self.db.transaction():
             await self.db.conn.executemany(
                 "INSERT INTO unlogged_misses (guild_id, day, count) VALUES (?, ?, 1) "
-                "ON CONFLICT (guild_id, day) DO UPDATE SET count = count + 1",
+                "ON CONFLICT (guild_id, day) DO UPDATE SET count = unlogged_misses.count + 1",
                 [(r.guild_id, r.day) for r in records],
             )
 
@@ -234,12 +234,12 @@ class SqliteGapStore:
 
     async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[tuple[str, str, int]]:
         """(query sample, chosen term id, times) — most frequent first."""
-        sql = "SELECT sample, term_id, SUM(count) AS n FROM picks"
+        sql = "SELECT MAX(sample), term_id, SUM(count) AS n FROM picks"
         args: list = []
         if guild_id is not None:
             sql += " WHERE guild_id = ?"
             args.append(guild_id)
-        sql += " GROUP BY normalized, term_id ORDER BY n DESC, sample LIMIT ?"
+        sql += " GROUP BY normalized, term_id ORDER BY n DESC, MAX(sample) LIMIT ?"
         return [tuple(r) for r in await (await self.db.reader.execute(sql, (*args, limit))).fetchall()]
 
 
@@ -255,7 +255,7 @@ class SqliteUsageStore:
             await self.db.conn.executemany(
                 """
                 INSERT INTO lookups (guild_id, day, outcome, term_id, count) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (guild_id, day, outcome, term_id) DO UPDATE SET count = count + excluded.count
+                ON CONFLICT (guild_id, day, outcome, term_id) DO UPDATE SET count = lookups.count + excluded.count
                 """,
                 [(u.guild_id, u.day, str(u.outcome), u.term_id or "", u.count) for u in lookups],
             )

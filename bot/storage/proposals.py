@@ -35,10 +35,12 @@ class SqliteProposalStore:
     async def add(self, guild_id: int, user_id: int, locale: str, fields: dict[str, str], at: str) -> int:
         async with self.db.transaction():
             cursor = await self.db.conn.execute(
-                "INSERT INTO proposals (guild_id, user_id, locale, fields, created_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO proposals (guild_id, user_id, locale, fields, created_at) VALUES (?, ?, ?, ?, ?) "
+                "RETURNING id",
                 (guild_id, user_id, locale, json.dumps(fields, ensure_ascii=False), at),
             )
-        return cursor.lastrowid
+            (proposal_id,) = await cursor.fetchone()
+        return proposal_id
 
     async def pending(self, guild_id: int, *, user_id: int | None = None) -> list[ProposalRow]:
         sql = f"SELECT {_COLUMNS} FROM proposals WHERE guild_id = ? AND status = 'pending'"

@@ -27,16 +27,20 @@ async def fake():
 class Harness:
     """Starts bots against the fake and closes them (and their database) at the end of the test."""
 
-    def __init__(self, fake: FakeDiscord, tmp_path: Path):
+    def __init__(self, fake: FakeDiscord, tmp_path: Path, postgres_url: str | None = None):
         self.fake, self.tmp_path = fake, tmp_path
         self.db_path = tmp_path / "data" / "glosario.db"
+        self.postgres_url = postgres_url  # the bots' database, instead of the SQLite file
         self._running: list[tuple[GlossaryBot, asyncio.Task]] = []
 
     def settings(self, **overrides) -> Settings:
         base = Settings(
             token=TOKEN,
             data_dir=SHIPPED,
-            database_url=f"sqlite:///{self.db_path}",
+            database_url=self.postgres_url or f"sqlite:///{self.db_path}",
+            journal_file=self.tmp_path / "data" / "glosario.pending.jsonl",
+            heartbeat_file=self.tmp_path / "data" / "heartbeat",
+            cache_dir=self.tmp_path / "data" / "cache",
             api_base=self.fake.api_base,
             gateway_url=self.fake.gateway_url,
         )
@@ -71,9 +75,26 @@ class Harness:
         await asyncio.wait_for(bot.app.writer.drain(), within)
 
     def rows(self, sql: str, *args) -> list[tuple]:
-        """Read the database with a separate, plain sqlite3 connection (what an operator would see)."""
-        with sqlite3.connect(self.db_path) as conn:
-            return conn.execute(sql, args).fetchall()
+        """Read the database with a separate, plain connection (what an operator would see): sqlite3, or asyncpg
+        on an event loop of its own when the bots run on PostgreSQL (`postgres_url`)."""
+        if self.postgres_url is None:
+            with sqlite3.connect(self.db_path) as conn:
+                return conn.execute(sql, args).fetchall()
+        from concurrent.futures import ThreadPoolExecutor
+
+        import asyncpg
+
+        from bot.storage.postgres import to_postgres
+
+        async def read() -> list[tuple]:
+            conn = await asyncpg.connect(self.postgres_url)
+            try:
+                return [tuple(r) for r in await conn.fetch(to_postgres(sql), *args)]
+            finally:
+                await conn.close()
+
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(asyncio.run, read()).result()
 
 
 @pytest.fixture

@@ -17,10 +17,12 @@ from tests.helpers import eventually
 GUILDS = [Guild(id=(i << 22) | 5) for i in range(20)]  # shard (id >> 22) % 2: ten each
 
 
-@pytest.fixture
-async def split(tmp_path):
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def split(request, tmp_path):
+    """The two bots on one SQLite file, or on one PostgreSQL database."""
+    postgres_url = request.getfixturevalue("postgres_url") if request.param == "postgresql" else None
     fake = await FakeDiscord(GUILDS).start()
-    harness = Harness(fake, tmp_path)
+    harness = Harness(fake, tmp_path, postgres_url)
     first, second = await asyncio.gather(
         harness.start(clock=lambda: NOW, shards=parse_shards("0/2")),
         harness.start(clock=lambda: NOW, shards=parse_shards("1/2")),
@@ -83,9 +85,10 @@ async def test_a_reload_in_one_process_is_made_by_the_other(split):
     assert second.get_cog("OperationCog").follow_reloads.is_running()  # what calls follow_others every 10 s
 
 
-async def test_two_real_processes_split_the_shards_and_each_reports_its_own_health(tmp_path):
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_two_real_processes_split_the_shards_and_each_reports_its_own_health(request, tmp_path, backend):
+    import functools
     import signal
-    import sqlite3
     import subprocess
     import sys
 
@@ -93,10 +96,20 @@ async def test_two_real_processes_split_the_shards_and_each_reports_its_own_heal
     from tests.fake_discord.process import env_for, finish, run_bot
 
     fake = await FakeDiscord(GUILDS).start()
+    extra = {}
+    if backend == "postgresql":  # (the local files still go to the test's folder)
+        data = tmp_path / "data"
+        extra = {"GLOSARIO_DB": request.getfixturevalue("postgres_url"), "GLOSARIO_CACHE_DIR": str(data / "cache")}
     procs = []
+
+    def env(plan: str, **more: str) -> dict[str, str]:
+        beat = tmp_path / "data" / f"heartbeat-{plan.replace('/', '-of-')}"
+        local = {"GLOSARIO_HEARTBEAT": str(beat), "GLOSARIO_JOURNAL": str(tmp_path / "data" / f"j{plan[0]}.jsonl")}
+        return env_for(fake, tmp_path, GLOSARIO_SHARDS=plan, **(local if extra else {}), **extra, **more)
+
     try:
         for plan in ("0/2", "1/2"):
-            procs.append(await run_bot(env_for(fake, tmp_path, GLOSARIO_SHARDS=plan, LOG_LEVEL="INFO"), "run"))
+            procs.append(await run_bot(env(plan, LOG_LEVEL="INFO"), "run"))
         await fake.wait_ready(timeout=30)
         await fake.wait_for(lambda: "global" in fake.commands, timeout=30)
         asked = [
@@ -108,9 +121,9 @@ async def test_two_real_processes_split_the_shards_and_each_reports_its_own_heal
         for plan in ("0/2", "1/2"):  # each process has its own heartbeat, and says its shard is connected
             beat = tmp_path / "data" / f"heartbeat-{plan.replace('/', '-of-')}"
             await eventually(beat.exists, timeout=15)  # written once the process's shards are all ready
-            env = env_for(fake, tmp_path, GLOSARIO_SHARDS=plan, LANG="en_US.UTF-8")
             command = [sys.executable, "-m", "bot", "health"]
-            health = await asyncio.to_thread(subprocess.run, command, cwd=ROOT, env=env, capture_output=True, text=True)
+            done = functools.partial(subprocess.run, cwd=ROOT, env=env(plan, LANG="en_US.UTF-8"), capture_output=True)
+            health = await asyncio.to_thread(done, command, text=True)
             assert health.returncode == 0 and f"shards: {plan[0]})" in health.stdout, health.stdout + health.stderr
     finally:
         for proc in procs:
@@ -122,6 +135,6 @@ async def test_two_real_processes_split_the_shards_and_each_reports_its_own_heal
     published = [path for method, path, _ in fake.requests if method == "PUT" and path.endswith("/commands")]
     assert len(published) == 1
     assert "[shard 0/2]" in outputs[0][1] and "[shard 1/2]" in outputs[1][1]  # log lines carry the shard
-    with sqlite3.connect(tmp_path / "data" / "glosario.db") as conn:
-        logged = {row[0] for row in conn.execute("SELECT guild_id FROM misses")}
+    harness = Harness(fake, tmp_path, extra.get("GLOSARIO_DB"))
+    logged = {row[0] for row in harness.rows("SELECT guild_id FROM misses")}
     assert logged == {g.id for g in GUILDS}  # gaps from both processes, in the one database
