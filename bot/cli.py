@@ -102,6 +102,9 @@ def _database_commands(say: Words, command) -> None:
     p.add_argument("--guild", type=int, default=0, help=say("daily_guild"))
     p.add_argument("--date", type=iso_date, help=say("daily_date"))
     command("migrate", "migrate_help")
+    p = command("migrate-data", "migrate_data_help")
+    p.add_argument("--from", dest="source", required=True, metavar="URL", help=say("migrate_data_from"))
+    p.add_argument("--to", dest="target", required=True, metavar="URL", help=say("migrate_data_to"))
     p = command("server-terms", "server_terms_help")
     p.add_argument("--guild", type=positive_int, required=True, help=say("server_terms_guild"))
 
@@ -131,7 +134,7 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_USAGE
     data_dir = args.data or settings.data_dir
     command = args.command or "run"
-    if command in ("misses", "daily", "resolve", "ignore", "migrate", "server-terms") or (
+    if command in ("misses", "daily", "resolve", "ignore", "migrate", "migrate-data", "server-terms") or (
         command == "export" and args.guild
     ):
         from bot import offline  # the database, not Discord: discord.py is never imported for these

@@ -33,6 +33,7 @@ def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_di
         "misses": lambda: _misses(settings, args),
         "daily": lambda: _daily(settings, args, data_dir),
         "migrate": lambda: _migrate(settings, args.say),
+        "migrate-data": lambda: _migrate_data(args),
         "server-terms": lambda: _server_terms(settings, args, data_dir),
         "export": lambda: _export_guild(settings, args, data_dir),
     }
@@ -122,6 +123,36 @@ async def _migrate(settings: Settings, say) -> int:
         print(say("migrated", path=stores.location, version=version, applied=", ".join(map(str, applied))))
     else:
         print(say("migrate_current", path=stores.location, version=version))
+    return 0
+
+
+async def _migrate_data(args: argparse.Namespace) -> int:
+    """`migrate-data --from URL --to URL`: every row of one database into another, empty one (created and
+    migrated if needed): SQLite → PostgreSQL when the bot outgrows one process, or back."""
+    from bot.config import SettingsError, database_path, is_postgres
+    from bot.storage.copy import copy_all
+
+    say = args.say
+    try:
+        source, target = (url if is_postgres(url) else database_path(url) for url in (args.source, args.target))
+    except SettingsError as exc:
+        print(exc.text(say.lang), file=sys.stderr)
+        return 2
+    if isinstance(source, Path) and not source.exists():
+        print(say("no_database", path=source), file=sys.stderr)
+        return 1
+    opened = []
+    try:
+        opened.append(await open_stores(source, read_only=True))
+        opened.append(await open_stores(target))
+        copied = await copy_all(*opened)
+    except StorageError as exc:
+        print(exc.text(say.lang), file=sys.stderr)
+        return 1
+    finally:
+        for stores in opened:
+            await stores.close()
+    print(say("migrated_data", rows=sum(copied.rows.values()), tables=len(copied.rows), to=opened[1].location))
     return 0
 
 
