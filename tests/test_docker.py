@@ -41,14 +41,25 @@ def test_dockerignore_keeps_secrets_and_state_out():
     assert {".env", ".git", ".venv", "data", "*.db"} <= set(ignored)
 
 
-def test_the_sharded_compose_example_splits_every_shard_between_its_processes_once():
+@pytest.mark.parametrize("name", ["compose.shards.yaml", "compose.postgres.yaml"])
+def test_the_sharded_compose_examples_split_every_shard_between_their_processes_once(name):
     import yaml
 
+    from bot.config import Settings
     from bot.core.shards import parse_shards
 
-    compose = yaml.safe_load((ROOT / "compose.shards.yaml").read_text(encoding="utf-8"))
-    plans = [parse_shards(service["environment"]["GLOSARIO_SHARDS"]) for service in compose["services"].values()]
+    compose = yaml.safe_load((ROOT / name).read_text(encoding="utf-8"))
+    bots = {k: v for k, v in compose["services"].items() if k.startswith("glosario-bot")}
+    plans = [parse_shards(service["environment"]["GLOSARIO_SHARDS"]) for service in bots.values()]
     (count,) = {plan.count for plan in plans}
     owned = [shard for plan in plans for shard in plan.ids]
     assert sorted(owned) == list(range(count)) and len(plans) >= 2
-    assert all(service["volumes"] == ["glosario-data:/data"] for service in compose["services"].values())
+    for service in bots.values():  # the settings each process gets are valid, and their local files their own
+        env = {k: str(v).replace("${POSTGRES_PASSWORD}", "x") for k, v in service["environment"].items()}
+        settings = Settings.from_env(env)
+        if name == "compose.postgres.yaml":
+            assert settings.postgres and "postgres:5432" in settings.database_url
+            assert str(settings.journal_file).startswith("/data/") and service["volumes"][0].endswith(":/data")
+    if name == "compose.postgres.yaml":
+        assert compose["services"]["postgres"]["image"].startswith("postgres:")
+        assert all(b["depends_on"]["postgres"]["condition"] == "service_healthy" for b in bots.values())
