@@ -29,8 +29,11 @@ ROOT = Path(__file__).resolve().parent.parent
 QUERIES = ["horovod", "horovd", "paralelismo de datos", "sharding", "allreduce", "kubeflw", "no existe esto", "ray"]
 
 
-async def one_setup(plans: list[str | None], guilds: list[Guild], interactions: int) -> tuple[float, float]:
-    """(CPU ms per interaction summed over the processes, wall seconds)."""
+async def one_setup(
+    plans: list[str | None], guilds: list[Guild], interactions: int, database_url: str | None = None
+) -> tuple[float, float]:
+    """(CPU ms per interaction summed over the processes, wall seconds). On a fresh SQLite file, or on
+    `database_url` (PostgreSQL)."""
     fake = await FakeDiscord(guilds).start()
     with tempfile.TemporaryDirectory(prefix="glosario-bench-shards-") as tmp:
         base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GLOSARIO_"))}
@@ -39,12 +42,16 @@ async def one_setup(plans: list[str | None], guilds: list[Guild], interactions: 
             "DISCORD_TOKEN": TOKEN,
             "DISCORD_API_BASE": fake.api_base,
             "DISCORD_GATEWAY_URL": fake.gateway_url,
-            "GLOSARIO_DB": str(Path(tmp) / "glosario.db"),
+            "GLOSARIO_DB": database_url or str(Path(tmp) / "glosario.db"),
             "LOG_LEVEL": "WARNING",
         }
         procs = []
-        for plan in plans:
+        for number, plan in enumerate(plans):
             extra = {"GLOSARIO_SHARDS": plan} if plan else {}
+            if database_url:  # each process's local files in the temporary folder
+                local = Path(tmp) / f"p{number}"
+                extra |= {"GLOSARIO_JOURNAL": str(local / "j.jsonl"), "GLOSARIO_HEARTBEAT": str(local / "beat")}
+                extra["GLOSARIO_CACHE_DIR"] = str(local / "cache")
             procs.append(
                 await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "run", cwd=ROOT, env={**env, **extra})
             )
