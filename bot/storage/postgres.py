@@ -195,7 +195,9 @@ class PgDatabase:
         """Every migration not yet applied, each in its own transaction under an advisory lock: a process starting
         at the same time waits, then finds them applied."""
         async with self.pool.acquire() as conn:
-            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            async with conn.transaction():  # (IF NOT EXISTS alone races with another process creating it)
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             for number, statements in enumerate(migrations, 1):
                 async with conn.transaction():
                     await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)

@@ -265,3 +265,60 @@ async def test_two_processes_starting_at_once_share_one_salt(tmp_path):
     finally:
         await first.close()
         await second.close()
+
+
+async def test_on_postgresql_a_locked_table_sends_writes_to_the_journal_and_they_come_back(postgres_url, tmp_path):
+    import asyncpg
+
+    from bot.storage import open_stores
+
+    stores = await open_stores(postgres_url)
+    journal = tmp_path / "pending.jsonl"
+    queue = await quick_queue(stores.database, stores.gaps, journal)
+    locker = await asyncpg.connect(postgres_url)
+    try:
+        async with stores.database.pool.acquire() as conn:  # waiting for a lock fails fast, as SQLite's 50 ms
+            await conn.execute("ALTER DATABASE " + postgres_url.rsplit("/", 1)[1] + " SET lock_timeout = '50ms'")
+        await stores.database.pool.expire_connections()
+        transaction = locker.transaction()
+        await transaction.start()
+        await locker.execute("LOCK TABLE misses IN ACCESS EXCLUSIVE MODE")
+        queue.submit(miss("bloqueada"))
+        await asyncio.wait_for(queue.drain(), 10)
+        assert journal.exists() and '"sample": "bloqueada"' in journal.read_text()  # nothing lost
+        await transaction.rollback()
+    finally:
+        await locker.close()
+    await queue.close()
+    replay = await quick_queue(stores.database, stores.gaps, journal)  # the next start replays it
+    await replay.close()
+    assert [g.sample for g in await stores.gaps.gaps()] == ["bloqueada"] and not journal.exists()
+    await stores.close()
+
+
+async def test_on_postgresql_a_schema_newer_than_the_bot_is_refused(postgres_url):
+    import asyncpg
+
+    from bot.storage import open_stores
+
+    await (await open_stores(postgres_url)).close()
+    conn = await asyncpg.connect(postgres_url)
+    try:
+        await conn.execute(f"UPDATE schema_version SET version = {SCHEMA_VERSION + 3}")
+    finally:
+        await conn.close()
+    with pytest.raises(StorageError, match="más nuevo que el de esta versión del bot") as refused:
+        await open_stores(postgres_url)
+    assert "Upgrade the bot" in refused.value.text("en")
+
+
+async def test_on_postgresql_processes_starting_at_once_migrate_once(postgres_url):
+    from bot.storage import open_stores
+
+    opened = await asyncio.gather(*(open_stores(postgres_url) for _ in range(4)))
+    try:
+        assert sorted(n for stores in opened for n in stores.migrated) == list(range(1, SCHEMA_VERSION + 1))
+        assert {await stores.schema_version() for stores in opened} == {SCHEMA_VERSION}
+    finally:
+        for stores in opened:
+            await stores.close()
