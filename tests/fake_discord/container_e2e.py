@@ -1,6 +1,8 @@
 """Try the Docker image against the fake Discord (needs podman: ../shared/tools/container-check.sh build first).
 
-    python -m tests.fake_discord.container_e2e
+    python -m tests.fake_discord.container_e2e [--postgres]
+
+With --postgres the bot in the image runs on a throwaway PostgreSQL (tests/postgres.py) instead of its SQLite file.
 
 Starts the image's default command (the bot) on the host network, asks /termino twice, checks `health` inside
 the same container, sends SIGTERM to the bot, and checks the exit code, the logged gap and `health` again.
@@ -15,16 +17,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from tests.fake_discord.server import TOKEN, FakeDiscord
 
+PIPE = asyncio.subprocess.PIPE
 CC = str(Path(__file__).resolve().parents[3] / "shared" / "tools" / "container-check.sh")
 
 
-async def main():
+async def main(database_env: list[str]):
     fake = await FakeDiscord().start()
     env = {**os.environ, "CHECK_CONTAINER": "glosario-e2e"}
     args = [
         "bash",
         CC,
         "run",
+        *database_env,
         "-e",
         f"DISCORD_TOKEN={TOKEN}",
         "-e",
@@ -43,7 +47,14 @@ async def main():
     print("miss:", m["data"]["content"][:60])
     await asyncio.sleep(1)
     h = await asyncio.create_subprocess_exec(
-        "bash", CC, "run", "health", env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+        "bash",
+        CC,
+        "run",
+        *database_env,
+        "health",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
     )
     out, _ = await h.communicate()
     print("health while running:", h.returncode, out.decode().strip().splitlines()[0])
@@ -65,14 +76,29 @@ async def main():
         problems.append("the container did not exit on SIGTERM")
         proc.kill()
     h = await asyncio.create_subprocess_exec(
-        "bash", CC, "run", "misses", "--json", env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+        "bash",
+        CC,
+        "run",
+        *database_env,
+        "misses",
+        "--json",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
     )
     out, _ = await h.communicate()
     print("misses after stop:", out.decode().strip()[:200])
     if "aprendizaje por refuerzo" not in out.decode():
         problems.append("the gap was not in the database after the stop")
     h = await asyncio.create_subprocess_exec(
-        "bash", CC, "run", "health", env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+        "bash",
+        CC,
+        "run",
+        *database_env,
+        "health",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
     )
     out, _ = await h.communicate()
     print("health after stop:", h.returncode, out.decode().strip().splitlines()[0])
@@ -83,4 +109,19 @@ async def main():
     return 1 if problems else 0
 
 
-sys.exit(asyncio.run(main()))
+def with_database() -> int:
+    if "--postgres" not in sys.argv:
+        return asyncio.run(main([]))
+    from tests.postgres import Cluster, binaries
+
+    cluster = Cluster(binaries()).start()
+    try:
+        url = cluster.url()  # the cluster's own database: it is thrown away afterwards
+        local = ["-e", "GLOSARIO_JOURNAL=/data/pending.jsonl", "-e", "GLOSARIO_HEARTBEAT=/data/heartbeat"]
+        print("database:", url)
+        return asyncio.run(main(["-e", f"GLOSARIO_DB={url}", *local, "-e", "GLOSARIO_CACHE_DIR=/data/cache"]))
+    finally:
+        cluster.stop()
+
+
+sys.exit(with_database())
