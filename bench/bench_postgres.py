@@ -6,7 +6,8 @@ database off the reply path).
 1. Gap writes per second: --writes misses recorded through the store, in batches of 50 as the write queue makes
    them (one transaction each), on a SQLite file and on a PostgreSQL database.
 2. `/termino` CPU per interaction of `glosario-bot run` (its own process) on each backend, and two processes
-   splitting the shards (0/2 + 1/2) on one PostgreSQL against one process on it (bench.bench_shards' driver).
+   splitting the shards (0/2 + 1/2) on one PostgreSQL against one process on it (bench.bench_shards' driver),
+   the same interactions, 20 in flight.
 
 PostgreSQL is a throwaway cluster started from the server binaries found on the machine (tests/postgres.py).
 Targets: replies on PostgreSQL within 5 % of SQLite's CPU per interaction; two processes on PostgreSQL within
@@ -23,12 +24,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import bench_shards
 from bench.bench_shards import one_setup
 from bot.core.normalize import normalize
 from bot.storage import open_stores
 from bot.storage.records import MissRecord
 from tests.fake_discord.server import Guild
-from tests.postgres import Cluster, binaries
+from tests.postgres import Cluster, binaries, sql
 
 
 async def gap_writes(database, n: int) -> float:
@@ -46,14 +48,8 @@ async def gap_writes(database, n: int) -> float:
         await stores.close()
 
 
-async def create_database(cluster: Cluster, name: str) -> str:
-    import asyncpg
-
-    conn = await asyncpg.connect(cluster.url())
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await conn.close()
+def create_database(cluster: Cluster, name: str) -> str:
+    sql(cluster.url(), f'CREATE DATABASE "{name}"')
     return cluster.url(name)
 
 
@@ -72,28 +68,29 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="glosario-bench-pg-") as tmp:
             sqlite = asyncio.run(gap_writes(Path(tmp) / "g.db", args.writes))
-            postgres = asyncio.run(gap_writes(asyncio.run(create_database(cluster, "writes")), args.writes))
+            postgres = asyncio.run(gap_writes(create_database(cluster, "writes"), args.writes))
         print(f"gap writes per second (batches of 50): SQLite {sqlite:,.0f}   PostgreSQL {postgres:,.0f}")
         guilds = [Guild(id=(i << 22) | 9) for i in range(20)]
-        setups = {
-            "SQLite, one process": lambda: ([None], None),
-            "PostgreSQL, one process": lambda: ([None], f"p{next(databases)}"),
-            "PostgreSQL, two processes": lambda: (["0/2", "1/2"], f"p{next(databases)}"),
+        two = ["0/2", "1/2"]
+        setups = {  # (shard plans, a PostgreSQL database or SQLite, interactions in flight)
+            "SQLite, one process": lambda: ([None], None, 20),
+            "PostgreSQL, one process": lambda: ([None], f"p{next(databases)}", 20),
+            "PostgreSQL, two processes": lambda: (two, f"p{next(databases)}", 20),
         }
         cpu: dict[str, list[float]] = {name: [] for name in setups}
         for _ in range(args.rounds):  # the setups take turns
             for name, make in setups.items():
-                plans, database = make()
-                url = asyncio.run(create_database(cluster, database)) if database else None
+                plans, database, bench_shards.IN_FLIGHT = make()
+                url = create_database(cluster, database) if database else None
                 cpu[name].append(asyncio.run(one_setup(plans, guilds, args.interactions, database_url=url))[0])
         medians = {name: statistics.median(values) for name, values in cpu.items()}
         for name, value in medians.items():
             print(f"{name:<28} CPU {value:6.3f} ms per interaction (median of {args.rounds})")
         on_pg = medians["PostgreSQL, one process"] / medians["SQLite, one process"]
-        two = medians["PostgreSQL, two processes"] / medians["PostgreSQL, one process"]
+        ratio = medians["PostgreSQL, two processes"] / medians["PostgreSQL, one process"]
         print(f"PostgreSQL / SQLite: {on_pg:.3f}   (target within 5 %: {'met' if on_pg <= 1.05 else 'NOT met'})")
-        verdict = "met" if two <= 1.10 else "NOT met"
-        print(f"two processes / one on PostgreSQL: {two:.3f}   (target within 10 %: {verdict})")
+        verdict = "met" if ratio <= 1.10 else "NOT met"
+        print(f"two processes / one on PostgreSQL: {ratio:.3f}   (target within 10 %: {verdict})")
     finally:
         cluster.stop()
     return 0

@@ -75,8 +75,11 @@ async def one_setup(
     return cpu * 1000 / interactions, wall
 
 
+IN_FLIGHT = 20
+
+
 async def drive(fake: FakeDiscord, guilds: list[Guild], n: int, offset: int) -> None:
-    gate = asyncio.Semaphore(20)
+    gate = asyncio.Semaphore(IN_FLIGHT)
 
     async def one(i: int) -> None:
         async with gate:

@@ -67,7 +67,8 @@ def database_path(url: str) -> Path:
     )
 
 
-def _without_password(url: str) -> str:
+def without_password(url: str) -> str:
+    """A database URL fit for a log line, a health report or an error message."""
     parts = urlsplit(url)
     return url.replace(f":{parts.password}@", ":***@", 1) if parts.password else url
 
@@ -152,7 +153,7 @@ class Settings:
     def __repr__(self) -> str:  # the token must never reach a log line
         return (
             f"Settings(token={'***' if self.token else None}, data_dir={self.data_dir}, "
-            f"database_url={_without_password(self.database_url)}, dev_guild_id={self.dev_guild_id}, "
+            f"database_url={without_password(self.database_url)}, dev_guild_id={self.dev_guild_id}, "
             f"log_level={self.log_level}, log_format={self.log_format})"
         )
 

@@ -53,31 +53,15 @@ def postgres_cluster():
 _databases = itertools.count(1)
 
 
-def _admin(cluster, sql: str) -> None:
-    """One statement as the cluster's superuser, on an event loop of its own (tests may be running one)."""
-    import asyncio
-    from concurrent.futures import ThreadPoolExecutor
-
-    import asyncpg
-
-    async def run() -> None:
-        conn = await asyncpg.connect(cluster.url())
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, run()).result()
-
-
 @pytest.fixture
 def postgres_url(postgres_cluster):
     """A fresh, empty PostgreSQL database for one test."""
+    from tests.postgres import sql
+
     name = f"glosario_test_{os.getpid()}_{next(_databases)}"
-    _admin(postgres_cluster, f'CREATE DATABASE "{name}"')
+    sql(postgres_cluster.url(), f'CREATE DATABASE "{name}"')
     yield postgres_cluster.url(name)
-    _admin(postgres_cluster, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    sql(postgres_cluster.url(), f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

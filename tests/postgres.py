@@ -8,12 +8,14 @@ set (CI does) a missing server is a failure instead.
 
 from __future__ import annotations
 
+import asyncio
 import glob
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HOW_TO_ENABLE = (
@@ -74,3 +76,19 @@ class Cluster:
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+
+def sql(url: str, statement: str, *args) -> list[tuple]:
+    """One statement on a PostgreSQL database, with a connection and an event loop of its own (callers may be
+    running a loop: a fixture, a test's helper, a benchmark); its rows."""
+    import asyncpg
+
+    async def run() -> list[tuple]:
+        conn = await asyncpg.connect(url)
+        try:
+            return [tuple(row) for row in await conn.fetch(statement, *args)]
+        finally:
+            await conn.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, run()).result()

@@ -226,6 +226,6 @@ def test_the_bot_starts_without_the_plotting_and_array_libraries():
     import subprocess
     import sys
 
-    code = "import sys, bot.runner, bot.cli; print('matplotlib' in sys.modules, 'numpy' in sys.modules)"
+    code = "import sys, bot.runner, bot.cli; print([m in sys.modules for m in ('matplotlib', 'numpy', 'asyncpg')])"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "False False"  # imported on the first chart drawn or gaps export, not before
+    assert done.stdout.strip() == "[False, False, False]"  # imported on the first chart, gaps export, PostgreSQL

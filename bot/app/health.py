@@ -8,9 +8,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from bot.config import without_password
 from bot.storage.db import file_identity, probe
-from bot.storage.postgres import probe as postgres_probe
-from bot.storage.postgres import redacted
 from bot.storage.writer import write_atomically
 
 HEARTBEAT_EVERY = timedelta(seconds=30)
@@ -58,8 +57,10 @@ def check(path: Path, db_path: Path | str, now: datetime) -> Health:
     if down:
         return Health(False, "health_shards_down", {"down": ", ".join(map(str, down)), "count": len(states)})
     if isinstance(db_path, str):  # PostgreSQL
+        from bot.storage.postgres import probe as postgres_probe  # (asyncpg only for PostgreSQL)
+
         problem = asyncio.run(postgres_probe(db_path))
-        db_path = redacted(db_path)
+        db_path = without_password(db_path)
     elif database and file_identity(db_path) != database:
         return Health(False, "health_db_replaced", {"db": db_path})
     else:

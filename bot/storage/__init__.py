@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from bot.config import is_postgres
 from bot.storage.daily import SqliteDailyStore, SqliteDigestStore, SqliteRoleStore
 from bot.storage.db import MIGRATIONS, Database, SqliteAppliedWrites, file_identity
 from bot.storage.gaps import SqliteGapStore, SqliteUsageStore
@@ -22,9 +24,11 @@ from bot.storage.interfaces import (
     UnitOfWork,
     UsageStore,
 )
-from bot.storage.postgres import PgDatabase, is_postgres_url
 from bot.storage.proposals import SqliteProposalStore
 from bot.storage.server_terms import SqliteServerTermStore
+
+if TYPE_CHECKING:
+    from bot.storage.postgres import PgDatabase  # (asyncpg is imported only when a PostgreSQL URL is opened)
 
 
 @dataclass
@@ -55,7 +59,7 @@ class Stores:
         return self.database.identity
 
     def still_the_same(self) -> bool:
-        if isinstance(self.database, PgDatabase):
+        if not isinstance(self.database, Database):  # a PostgreSQL server: no file to be replaced
             return True
         return file_identity(self.database.path) == self.database.identity
 
@@ -66,7 +70,7 @@ class Stores:
         await self.database.close()
 
 
-def sqlite_stores(db: Database | PgDatabase) -> Stores:
+def stores_on(db: Database | PgDatabase) -> Stores:
     return Stores(
         unit=db,
         meta=db,
@@ -86,8 +90,10 @@ def sqlite_stores(db: Database | PgDatabase) -> Stores:
 async def open_stores(database: Path | str, *, read_only: bool = False) -> Stores:
     """Open the database — a SQLite file, or a PostgreSQL URL — (creating and migrating it, unless `read_only`)
     and its stores. Raises StorageError."""
-    if isinstance(database, str) and is_postgres_url(database):
-        return sqlite_stores(await PgDatabase.open(database, MIGRATIONS, migrate=not read_only))
+    if isinstance(database, str) and is_postgres(database):
+        from bot.storage.postgres import PgDatabase
+
+        return stores_on(await PgDatabase.open(database, MIGRATIONS, migrate=not read_only))
     path = Path(database)
     db = await (Database.open_read_only(path) if read_only else Database.open(path))
-    return sqlite_stores(db)
+    return stores_on(db)

@@ -18,10 +18,10 @@ import re
 import secrets
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.config import without_password
 from bot.storage.errors import DatabaseBusy, StorageError
 
 log = logging.getLogger(__name__)
@@ -49,19 +49,6 @@ _TRANSIENT = (
     asyncpg.exceptions.AdminShutdownError,
     asyncpg.exceptions.QueryCanceledError,
 )
-
-
-def is_postgres_url(url: str) -> bool:
-    return url.strip().lower().startswith(("postgresql://", "postgres://"))
-
-
-def redacted(url: str) -> str:
-    """The URL without its password (for logs, health and error messages)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -163,8 +150,8 @@ class PgDatabase:
         self.pool, self.url = pool, url
         self.conn = PgConnection(self, reading=False)
         self.reader = PgConnection(self, reading=True)
-        self.identity: str | None = redacted(url)
-        self.path = redacted(url)  # where the data is, for logs
+        self.identity: str | None = without_password(url)
+        self.path = without_password(url)  # where the data is, for logs
         self.migrated: list[int] = []
         self._writing = asyncio.Lock()  # one transaction at a time per process, as on SQLite
 
@@ -173,7 +160,7 @@ class PgDatabase:
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=8, command_timeout=30, timeout=10)
         except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
-            where = redacted(url)
+            where = without_password(url)
             raise StorageError(
                 f"No se puede conectar con PostgreSQL en {where} ({type(exc).__name__}: {exc}). Comprueba que el "
                 "servidor está en marcha y que la URL de GLOSARIO_DB (usuario, contraseña, base de datos) es correcta.",

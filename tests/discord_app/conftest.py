@@ -74,27 +74,16 @@ class Harness:
         """Wait until every queued database write has been made."""
         await asyncio.wait_for(bot.app.writer.drain(), within)
 
-    def rows(self, sql: str, *args) -> list[tuple]:
+    def rows(self, sql_text: str, *args) -> list[tuple]:
         """Read the database with a separate, plain connection (what an operator would see): sqlite3, or asyncpg
         on an event loop of its own when the bots run on PostgreSQL (`postgres_url`)."""
         if self.postgres_url is None:
             with sqlite3.connect(self.db_path) as conn:
-                return conn.execute(sql, args).fetchall()
-        from concurrent.futures import ThreadPoolExecutor
-
-        import asyncpg
-
+                return conn.execute(sql_text, args).fetchall()
         from bot.storage.postgres import to_postgres
+        from tests.postgres import sql
 
-        async def read() -> list[tuple]:
-            conn = await asyncpg.connect(self.postgres_url)
-            try:
-                return [tuple(r) for r in await conn.fetch(to_postgres(sql), *args)]
-            finally:
-                await conn.close()
-
-        with ThreadPoolExecutor(1) as pool:
-            return pool.submit(asyncio.run, read()).result()
+        return sql(self.postgres_url, to_postgres(sql_text), *args)
 
 
 @pytest.fixture
