@@ -227,7 +227,34 @@ def _statements(script: str) -> list[str]:
     return statements
 
 
-class Database:
+class MetaQueries:
+    """The meta table (settings of the installation, the askers' salt), in SQL both databases run: shared by
+    `Database` and `postgres.PgDatabase`, which provide `reader`, `conn` and `transaction()`."""
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await (await self.reader.execute("SELECT value FROM meta WHERE key = ?", (key,))).fetchone()
+        return row[0] if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self.transaction():
+            await self.conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    async def salt(self) -> str:
+        """A random per-installation salt for hashing user ids: created once (the first writer's stays, whoever
+        else starts at the same moment), then read."""
+        async with self.transaction():
+            await self.conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('asker_salt', ?) ON CONFLICT (key) DO NOTHING",
+                (secrets.token_hex(16),),
+            )
+            row = await (await self.conn.execute("SELECT value FROM meta WHERE key = 'asker_salt'")).fetchone()
+        return row[0]
+
+
+class Database(MetaQueries):
     """Two aiosqlite connections shared by the storage modules: `conn` writes (one statement at a time, in
     order), `reader` only reads. With WAL, reads never wait for a writer, and never queue behind a write that
     is itself waiting for another process's lock."""
@@ -402,31 +429,9 @@ class Database:
             await self.reader.close()
         await self.conn.close()
 
-    async def get_meta(self, key: str) -> str | None:
-        row = await (await self.reader.execute("SELECT value FROM meta WHERE key = ?", (key,))).fetchone()
-        return row[0] if row else None
-
-    async def set_meta(self, key: str, value: str) -> None:
-        async with self.transaction():
-            await self.conn.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
-
     async def schema_version(self) -> int:
         (version,) = await (await self.reader.execute("PRAGMA user_version")).fetchone()
         return version
-
-    async def salt(self) -> str:
-        """A random per-installation salt for hashing user ids: created once (the first writer's stays, whoever
-        else starts at the same moment), then read."""
-        async with self.transaction():
-            await self.conn.execute(
-                "INSERT INTO meta (key, value) VALUES ('asker_salt', ?) ON CONFLICT (key) DO NOTHING",
-                (secrets.token_hex(16),),
-            )
-            row = await (await self.conn.execute("SELECT value FROM meta WHERE key = 'asker_salt'")).fetchone()
-        return row[0]
 
 
 def file_identity(path: Path) -> str | None:

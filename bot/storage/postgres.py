@@ -15,13 +15,13 @@ import functools
 import itertools
 import logging
 import re
-import secrets
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import asyncpg
 
 from bot.config import without_password
+from bot.storage.db import MetaQueries
 from bot.storage.errors import DatabaseBusy, StorageError
 
 log = logging.getLogger(__name__)
@@ -143,7 +143,7 @@ class PgConnection:
             raise DatabaseBusy(f"{type(exc).__name__}: {exc}") from exc
 
 
-class PgDatabase:
+class PgDatabase(MetaQueries):
     """A connection pool with the surface the stores use (`conn`, `reader`, `transaction()`, meta, salt)."""
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
@@ -238,26 +238,6 @@ class PgDatabase:
     async def schema_version(self) -> int:
         async with self.pool.acquire() as conn:
             return await _version(conn)
-
-    async def get_meta(self, key: str) -> str | None:
-        row = await (await self.reader.execute("SELECT value FROM meta WHERE key = ?", (key,))).fetchone()
-        return row[0] if row else None
-
-    async def set_meta(self, key: str, value: str) -> None:
-        async with self.transaction():
-            await self.conn.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
-
-    async def salt(self) -> str:
-        async with self.transaction():
-            await self.conn.execute(
-                "INSERT INTO meta (key, value) VALUES ('asker_salt', ?) ON CONFLICT (key) DO NOTHING",
-                (secrets.token_hex(16),),
-            )
-            row = await (await self.conn.execute("SELECT value FROM meta WHERE key = 'asker_salt'")).fetchone()
-        return row[0]
 
     async def close(self) -> None:
         await self.pool.close()

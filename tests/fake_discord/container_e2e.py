@@ -21,6 +21,15 @@ PIPE = asyncio.subprocess.PIPE
 CC = str(Path(__file__).resolve().parents[3] / "shared" / "tools" / "container-check.sh")
 
 
+async def in_container(env: dict, database_env: list[str], *args: str) -> tuple[asyncio.subprocess.Process, bytes]:
+    """A glosario-bot command in the same container (its files, its database settings): the process and output."""
+    proc = await asyncio.create_subprocess_exec(
+        "bash", CC, "run", *database_env, *args, env=env, stdout=PIPE, stderr=asyncio.subprocess.STDOUT
+    )
+    out, _ = await proc.communicate()
+    return proc, out
+
+
 async def main(database_env: list[str]):
     fake = await FakeDiscord().start()
     env = {**os.environ, "CHECK_CONTAINER": "glosario-e2e"}
@@ -46,17 +55,7 @@ async def main(database_env: list[str]):
     m = await fake.response(await fake.command("termino", {"termino": "aprendizaje por refuerzo"}))
     print("miss:", m["data"]["content"][:60])
     await asyncio.sleep(1)
-    h = await asyncio.create_subprocess_exec(
-        "bash",
-        CC,
-        "run",
-        *database_env,
-        "health",
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-    out, _ = await h.communicate()
+    h, out = await in_container(env, database_env, "health")
     print("health while running:", h.returncode, out.decode().strip().splitlines()[0])
     problems = [] if h.returncode == 0 else ["health was bad while the bot ran"]
     if r["data"]["embeds"][0]["title"] != "Horovod":
@@ -75,32 +74,11 @@ async def main(database_env: list[str]):
         print("container did not exit")
         problems.append("the container did not exit on SIGTERM")
         proc.kill()
-    h = await asyncio.create_subprocess_exec(
-        "bash",
-        CC,
-        "run",
-        *database_env,
-        "misses",
-        "--json",
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-    out, _ = await h.communicate()
+    h, out = await in_container(env, database_env, "misses", "--json")
     print("misses after stop:", out.decode().strip()[:200])
     if "aprendizaje por refuerzo" not in out.decode():
         problems.append("the gap was not in the database after the stop")
-    h = await asyncio.create_subprocess_exec(
-        "bash",
-        CC,
-        "run",
-        *database_env,
-        "health",
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-    out, _ = await h.communicate()
+    h, out = await in_container(env, database_env, "health")
     print("health after stop:", h.returncode, out.decode().strip().splitlines()[0])
     if h.returncode == 0:
         problems.append("health was good after the bot stopped")
