@@ -7,7 +7,8 @@ database off the reply path).
    them (one transaction each), on a SQLite file and on a PostgreSQL database.
 2. `/termino` CPU per interaction of `glosario-bot run` (its own process) on each backend, and two processes
    splitting the shards (0/2 + 1/2) on one PostgreSQL against one process on it (bench.bench_shards' driver),
-   the same interactions, 20 in flight.
+   the same interactions, 20 in flight. `--instructions` counts instructions per interaction under callgrind
+   instead of CPU time (see bench.bench_shards).
 
 PostgreSQL is a throwaway cluster started from the server binaries found on the machine (tests/postgres.py).
 Targets: replies on PostgreSQL within 5 % of SQLite's CPU per interaction; two processes on PostgreSQL within
@@ -58,6 +59,7 @@ def main() -> int:
     parser.add_argument("--writes", type=int, default=20_000)
     parser.add_argument("--interactions", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--instructions", action="store_true", help="count instructions under callgrind instead")
     args = parser.parse_args()
     found = binaries()
     if found is None:
@@ -82,10 +84,12 @@ def main() -> int:
             for name, make in setups.items():
                 plans, database, bench_shards.IN_FLIGHT = make()
                 url = create_database(cluster, database) if database else None
-                cpu[name].append(asyncio.run(one_setup(plans, guilds, args.interactions, database_url=url))[0])
+                run = one_setup(plans, guilds, args.interactions, database_url=url, callgrind=args.instructions)
+                cpu[name].append(asyncio.run(run)[0])
         medians = {name: statistics.median(values) for name, values in cpu.items()}
         for name, value in medians.items():
-            print(f"{name:<28} CPU {value:6.3f} ms per interaction (median of {args.rounds})")
+            figure = f"{value / 1e6:6.3f} M instructions" if args.instructions else f"CPU {value:6.3f} ms"
+            print(f"{name:<28} {figure} per interaction (median of {args.rounds})")
         on_pg = medians["PostgreSQL, one process"] / medians["SQLite, one process"]
         ratio = medians["PostgreSQL, two processes"] / medians["PostgreSQL, one process"]
         print(f"PostgreSQL / SQLite: {on_pg:.3f}   (target within 5 %: {'met' if on_pg <= 1.05 else 'NOT met'})")
