@@ -23,7 +23,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.core.daily import Schedule
-from bot.storage.daily import SqliteDailyStore
+from bot.storage.daily import SqlDailyStore
 from bot.storage.db import Database
 from tests.fake_discord.server import TOKEN, FakeDiscord, Guild
 
@@ -33,7 +33,7 @@ TARGET_S = 300.0
 
 async def configure_all(db_path: Path, guilds: list[Guild], due: datetime) -> None:
     db = await Database.open(db_path)
-    store = SqliteDailyStore(db)
+    store = SqlDailyStore(db)
     schedule = Schedule(due.hour, due.minute, "UTC")
     for guild in guilds:
         await store.configure(guild.id, guild.channel_ids[0], schedule)

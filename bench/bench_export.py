@@ -2,7 +2,7 @@
 
     python -m bench.bench_export [--gaps 100000] [--lookups 1500]
 
-1. In this process, on a real SQLite file: `SqliteGapStore.export` + the YAML stubs + the CSV for --gaps gaps of one
+1. In this process, on a real SQLite file: `SqlGapStore.export` + the YAML stubs + the CSV for --gaps gaps of one
    server (synthetic queries, one in five a typo of another). Beside it, in the same run, the grouping this
    replaced (every gap compared with every stub) on a sample, against today's on the same sample.
 2. `glosario-bot run` as its own process on that database, driven through the fake Discord: --lookups /termino
@@ -30,7 +30,7 @@ from bot.app.reports import gaps_csv, gaps_yaml
 from bot.core.normalize import normalize
 from bot.core.search import typo_distance
 from bot.storage.db import Database
-from bot.storage.gaps import SqliteGapStore
+from bot.storage.gaps import SqlGapStore
 from bot.storage.records import MissRecord
 from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS, TOKEN, FakeDiscord, Guild
 
@@ -61,7 +61,7 @@ def synthetic_queries(n: int, rng: random.Random) -> list[str]:
 def fill(path: Path, queries: list[str]) -> None:
     async def run() -> None:
         db = await Database.open(path)
-        misses = SqliteGapStore(db)
+        misses = SqlGapStore(db)
         at = "2026-12-03T10:00:00"
         batch = [MissRecord(GUILD, q, normalize(q), f"a{i % 97}", None, "lookup", at) for i, q in enumerate(queries)]
         for start in range(0, len(batch), 5000):
@@ -85,7 +85,7 @@ async def export_once(path: Path, formato: str) -> tuple[float, list, int]:
     db = await Database.open(path)
     try:
         began = time.perf_counter()
-        gaps = await SqliteGapStore(db).export(guild_id=GUILD, most_asked=formato == "yaml")
+        gaps = await SqlGapStore(db).export(guild_id=GUILD, most_asked=formato == "yaml")
         text = gaps_yaml(gaps, [], title="bench") if formato == "yaml" else gaps_csv(gaps)
         elapsed = time.perf_counter() - began
     finally:

@@ -223,7 +223,7 @@ def test_daily_is_deterministic_and_follows_the_recorded_history(tmp_path, capsy
     from datetime import date
 
     from bot.core.daily import DailyEntry
-    from bot.storage.daily import SqliteDailyStore
+    from bot.storage.daily import SqlDailyStore
     from bot.storage.db import Database
 
     monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
@@ -233,7 +233,7 @@ def test_daily_is_deterministic_and_follows_the_recorded_history(tmp_path, capsy
 
     async def record():
         db = await Database.open(tmp_path / "g.db")
-        await SqliteDailyStore(db).record_pick(5, DailyEntry(date(2026, 12, 2), "horovod", 0))
+        await SqlDailyStore(db).record_pick(5, DailyEntry(date(2026, 12, 2), "horovod", 0))
         await db.close()
 
     asyncio.run(record())

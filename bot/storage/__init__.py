@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.config import is_postgres
-from bot.storage.daily import SqliteDailyStore, SqliteDigestStore, SqliteRoleStore
-from bot.storage.db import MIGRATIONS, Database, SqliteAppliedWrites, file_identity
-from bot.storage.gaps import SqliteGapStore, SqliteUsageStore
+from bot.storage.daily import SqlDailyStore, SqlDigestStore, SqlRoleStore
+from bot.storage.db import MIGRATIONS, Database, SqlAppliedWrites, file_identity
+from bot.storage.gaps import SqlGapStore, SqlUsageStore
 from bot.storage.interfaces import (
     AppliedLog,
     DailyStore,
@@ -24,8 +24,8 @@ from bot.storage.interfaces import (
     UnitOfWork,
     UsageStore,
 )
-from bot.storage.proposals import SqliteProposalStore
-from bot.storage.server_terms import SqliteServerTermStore
+from bot.storage.proposals import SqlProposalStore
+from bot.storage.server_terms import SqlServerTermStore
 
 if TYPE_CHECKING:
     from bot.storage.postgres import PgDatabase  # (asyncpg is imported only when a PostgreSQL URL is opened)
@@ -74,14 +74,14 @@ def stores_on(db: Database | PgDatabase) -> Stores:
     return Stores(
         unit=db,
         meta=db,
-        applied=SqliteAppliedWrites(db),
-        gaps=SqliteGapStore(db),
-        usage=SqliteUsageStore(db),
-        daily=SqliteDailyStore(db),
-        roles=SqliteRoleStore(db),
-        server_terms=SqliteServerTermStore(db),
-        proposals=SqliteProposalStore(db),
-        digests=SqliteDigestStore(db),
+        applied=SqlAppliedWrites(db),
+        gaps=SqlGapStore(db),
+        usage=SqlUsageStore(db),
+        daily=SqlDailyStore(db),
+        roles=SqlRoleStore(db),
+        server_terms=SqlServerTermStore(db),
+        proposals=SqlProposalStore(db),
+        digests=SqlDigestStore(db),
         database=db,
         migrated=tuple(db.migrated),
     )

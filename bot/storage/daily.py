@@ -16,7 +16,7 @@ _SETTINGS = (
 )
 
 
-class SqliteDailyStore:
+class SqlDailyStore:
     def __init__(self, db: Database):
         self.db = db
 
@@ -153,7 +153,7 @@ def _settings(row: tuple) -> DailySettings:
     return DailySettings(guild_id, bool(enabled), channel_id, schedule, error, error_at, bool(server_terms))
 
 
-class SqliteRoleStore:
+class SqlRoleStore:
     """The editor role of each guild: members with it may use the review commands."""
 
     def __init__(self, db: Database):
@@ -181,7 +181,7 @@ def _digest(row: tuple) -> DigestSettings:
     return DigestSettings(*row)
 
 
-class SqliteDigestStore:
+class SqlDigestStore:
     """The moderators' weekly digest per guild (in guild_settings)."""
 
     def __init__(self, db: Database):

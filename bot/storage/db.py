@@ -443,7 +443,7 @@ def file_identity(path: Path) -> str | None:
     return f"{st.st_dev}:{st.st_ino}"
 
 
-class SqliteAppliedWrites:
+class SqlAppliedWrites:
     """Ids of the write-queue records the database holds, written in each batch's own transaction."""
 
     KEEP = timedelta(days=60)  # longer than any journal waits to be replayed

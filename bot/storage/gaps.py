@@ -23,7 +23,7 @@ def _misses(rows: list) -> list[Miss]:
         return list(map(Miss._make, rows))
 
 
-class SqliteGapStore:
+class SqlGapStore:
     def __init__(self, db: Database):
         self.db = db
 
@@ -243,7 +243,7 @@ class SqliteGapStore:
         return [tuple(r) for r in await (await self.db.reader.execute(sql, (*args, limit))).fetchall()]
 
 
-class SqliteUsageStore:
+class SqlUsageStore:
     """Lookup counts per guild, day, outcome and term (for statistics)."""
 
     def __init__(self, db: Database):

@@ -15,7 +15,7 @@ def _row(row: tuple) -> ProposalRow:
     return ProposalRow(pid, guild_id, user_id, locale, json.loads(fields), status, reason, created_at)
 
 
-class SqliteProposalStore:
+class SqlProposalStore:
     def __init__(self, db: Database):
         self.db = db
 

@@ -15,7 +15,7 @@ def _row(row: tuple) -> ServerTermRow:
     return ServerTermRow(guild_id, term_id, json.loads(fields), *rest)
 
 
-class SqliteServerTermStore:
+class SqlServerTermStore:
     def __init__(self, db: Database):
         self.db = db
 

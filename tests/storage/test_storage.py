@@ -11,7 +11,7 @@ from bot.core.gaps import asker_hash, query_hash
 from bot.core.normalize import normalize
 from bot.core.status import Days, GapStatus, Outcome
 from bot.storage.db import MIGRATIONS, SCHEMA_VERSION, Database, StorageError
-from bot.storage.gaps import SqliteGapStore, SqliteUsageStore
+from bot.storage.gaps import SqlGapStore, SqlUsageStore
 from bot.storage.records import LookupRecord, MissRecord, PickRecord
 from bot.storage.writer import WriteQueue
 
@@ -69,7 +69,7 @@ async def sqlite_db(tmp_path):
 
 
 async def test_misses_aggregate_per_guild_and_normalised_query(db):
-    log = SqliteGapStore(db)
+    log = SqlGapStore(db)
     for guild, text, asker, at in [
         (1, "Tokenización", "a", "2026-12-01T10:00:00"),
         (1, "tokenizacion", "b", "2026-12-02T10:00:00"),
@@ -89,7 +89,7 @@ async def test_misses_aggregate_per_guild_and_normalised_query(db):
 
 
 async def test_an_export_reads_a_big_server_in_table_order_and_a_small_one_by_its_index(db):
-    log = SqliteGapStore(db)
+    log = SqlGapStore(db)
     await log.record_misses([miss(f"consulta {i}", 1, f"a{i % 3}", f"2026-12-0{1 + i % 5}") for i in range(40)])
     await log.record_misses([miss("horovd", 2, "a"), miss("horovd", 2, "b"), miss("Horovd!", 2, "b"), miss("ray", 2)])
     await log.record_misses([miss("consulta 7", 1, "z")])
@@ -107,7 +107,7 @@ async def test_an_export_reads_a_big_server_in_table_order_and_a_small_one_by_it
 
 
 async def test_picks_are_alias_proposals(db):
-    log = SqliteGapStore(db)
+    log = SqlGapStore(db)
     await log.record_misses([miss("horovd x", best_guess="horovod")])
     for asker in ("a", "a", "a", "b"):  # one member clicking three times is one voice
         await log.record_picks([PickRecord(1, query_hash("horovd x"), "horovod", asker, "t")])
@@ -118,7 +118,7 @@ async def test_picks_are_alias_proposals(db):
 
 
 async def test_usage_counts(db):
-    usage = SqliteUsageStore(db)
+    usage = SqlUsageStore(db)
     found, missed = Outcome.FOUND, Outcome.NOT_FOUND
     for outcome, term in [(found, "ray"), (found, "ray"), (found, "feast"), (missed, "")]:
         await usage.record_lookups([LookupRecord(1, "2026-12-02", outcome, term)])
@@ -130,7 +130,7 @@ def test_asker_hash_is_salted_and_not_the_id():
     assert "42" not in asker_hash("s1", 42)
 
 
-async def quick_queue(db, log: SqliteGapStore, journal) -> WriteQueue:
+async def quick_queue(db, log: SqlGapStore, journal) -> WriteQueue:
     """A started write queue for misses that gives up fast (two attempts, 10 ms apart)."""
     queue = WriteQueue(
         {MissRecord: log.record_misses},
@@ -147,7 +147,7 @@ async def quick_queue(db, log: SqliteGapStore, journal) -> WriteQueue:
 async def test_writes_the_database_refuses_are_journaled_then_replayed(sqlite_db, tmp_path):
     db = sqlite_db
     journal = tmp_path / "g.db.pending.jsonl"
-    log = SqliteGapStore(db)
+    log = SqlGapStore(db)
     queue = await quick_queue(db, log, journal)
     locker = sqlite3.connect(tmp_path / "g.db", timeout=0)
     locker.execute("BEGIN EXCLUSIVE")
@@ -187,7 +187,7 @@ async def test_when_neither_database_nor_journal_take_a_write_it_waits_in_memory
     db = sqlite_db
     (tmp_path / "not-a-dir").write_text("x")
     journal = tmp_path / "not-a-dir" / "pending.jsonl"  # cannot be created: the disk refuses the journal too
-    log = SqliteGapStore(db)
+    log = SqlGapStore(db)
     queue = await quick_queue(db, log, journal)
     locker = sqlite3.connect(tmp_path / "g.db", timeout=0)
     locker.execute("BEGIN EXCLUSIVE")
@@ -233,7 +233,7 @@ async def test_migration_5_turns_the_spanish_schedule_days_into_neutral_values(t
 
 
 async def test_a_transaction_commits_together_or_not_at_all(db):
-    log = SqliteGapStore(db)
+    log = SqlGapStore(db)
     with pytest.raises(RuntimeError):
         async with db.transaction():
             await log.record_misses([miss("primera")])  # a store's own transaction joins the outer one

@@ -10,8 +10,8 @@ import textwrap
 
 import pytest
 
-from bot.storage.db import SqliteAppliedWrites
-from bot.storage.gaps import SqliteGapStore
+from bot.storage.db import SqlAppliedWrites
+from bot.storage.gaps import SqlGapStore
 from bot.storage.records import MissRecord, record_fields
 from bot.storage.writer import WriteQueue
 from tests.conftest import ROOT
@@ -25,10 +25,10 @@ def db(database):
 
 def queue_for(db, journal, **kw) -> WriteQueue:
     return WriteQueue(
-        {MissRecord: SqliteGapStore(db).record_misses},
+        {MissRecord: SqlGapStore(db).record_misses},
         journal,
         unit=db,
-        applied=SqliteAppliedWrites(db),
+        applied=SqlAppliedWrites(db),
         attempts=2,
         first_delay=0.01,
         linger=0,
@@ -51,7 +51,7 @@ async def test_a_record_the_database_cannot_take_is_set_aside_and_never_stops_th
     queue.submit(miss("más tarde"))  # the worker is still alive
     await asyncio.wait_for(queue.drain(), 10)
     assert await queue.close(grace=2) == 0
-    assert sorted(g.sample for g in await SqliteGapStore(db).gaps()) == ["antes", "después", "más tarde"]
+    assert sorted(g.sample for g in await SqlGapStore(db).gaps()) == ["antes", "después", "más tarde"]
     (line,) = (tmp_path / "g.db.pending.jsonl.rejected").read_text().splitlines()
     kept = json.loads(line)
     assert kept["sample"] == "roto \ud800" and "UnicodeEncodeError" in kept["rejected_because"]
@@ -69,7 +69,7 @@ async def test_replaying_a_journal_twice_counts_each_record_once(db, tmp_path):
     journal.write_text(copy + '{"op": "miss", "id": "run1-3", "guild_id": 1, "sam')  # and a half-written line
     second = queue_for(db, journal)
     assert await second.replay_journal() == 0
-    (gap,) = await SqliteGapStore(db).gaps()
+    (gap,) = await SqlGapStore(db).gaps()
     assert gap.count == 3
     assert not journal.exists()
 
