@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import signal
 import sqlite3
 import sys
@@ -25,7 +24,8 @@ from pathlib import Path
 from bot.core.daily import Schedule
 from bot.storage.daily import SqlDailyStore
 from bot.storage.db import Database
-from tests.fake_discord.server import TOKEN, FakeDiscord, Guild
+from tests.fake_discord.process import env_for
+from tests.fake_discord.server import FakeDiscord, Guild
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_S = 300.0
@@ -47,15 +47,8 @@ async def run(servers: int, limit: int, pace: str | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="glosario-bench-daily-") as tmp:
         db_path = Path(tmp) / "glosario.db"
         await configure_all(db_path, guilds, datetime.now(UTC) - timedelta(minutes=1))
-        env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GLOSARIO_"))},
-            "DISCORD_TOKEN": TOKEN,
-            "DISCORD_API_BASE": fake.api_base,
-            "DISCORD_GATEWAY_URL": fake.gateway_url,
-            "GLOSARIO_DB": str(db_path),
-            "LOG_LEVEL": "ERROR",
-            **({"GLOSARIO_DAILY_POSTS_PER_SECOND": pace} if pace else {}),
-        }
+        extra = {"GLOSARIO_DAILY_POSTS_PER_SECOND": pace} if pace else {}
+        env = env_for(fake, Path(tmp), GLOSARIO_DB=str(db_path), LOG_LEVEL="ERROR", **extra)
         proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "run", cwd=ROOT, env=env)
         try:
             await fake.wait_ready(timeout=120)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import signal
 import sqlite3
@@ -32,7 +31,8 @@ from bot.core.search import typo_distance
 from bot.storage.db import Database
 from bot.storage.gaps import SqlGapStore
 from bot.storage.records import MissRecord
-from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS, TOKEN, FakeDiscord, Guild
+from tests.fake_discord.process import env_for
+from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS, FakeDiscord, Guild
 
 ROOT = Path(__file__).resolve().parent.parent
 GUILD = 424242424242424242
@@ -129,14 +129,7 @@ def p99(values: list[float]) -> float:
 
 async def bot_under_export(db_path: Path, lookups: int) -> None:
     fake = await FakeDiscord([Guild(id=GUILD)]).start()
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GLOSARIO_"))},
-        "DISCORD_TOKEN": TOKEN,
-        "DISCORD_API_BASE": fake.api_base,
-        "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "GLOSARIO_DB": str(db_path),
-        "LOG_LEVEL": "WARNING",
-    }
+    env = env_for(fake, db_path.parent, GLOSARIO_DB=str(db_path), LOG_LEVEL="WARNING")
     proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", "run", cwd=ROOT, env=env)
     try:
         await fake.wait_ready(timeout=60)

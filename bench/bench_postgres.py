@@ -25,7 +25,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import bench_shards
 from bench.bench_shards import one_setup
 from bot.core.normalize import normalize
 from bot.storage import open_stores
@@ -74,15 +73,15 @@ def main() -> int:
         print(f"gap writes per second (batches of 50): SQLite {sqlite:,.0f}   PostgreSQL {postgres:,.0f}")
         guilds = [Guild(id=(i << 22) | 9) for i in range(20)]
         two = ["0/2", "1/2"]
-        setups = {  # (shard plans, a PostgreSQL database or SQLite, interactions in flight)
-            "SQLite, one process": lambda: ([None], None, 20),
-            "PostgreSQL, one process": lambda: ([None], f"p{next(databases)}", 20),
-            "PostgreSQL, two processes": lambda: (two, f"p{next(databases)}", 20),
+        setups = {  # (shard plans, a PostgreSQL database or SQLite)
+            "SQLite, one process": lambda: ([None], None),
+            "PostgreSQL, one process": lambda: ([None], f"p{next(databases)}"),
+            "PostgreSQL, two processes": lambda: (two, f"p{next(databases)}"),
         }
         cpu: dict[str, list[float]] = {name: [] for name in setups}
         for _ in range(args.rounds):  # the setups take turns
             for name, make in setups.items():
-                plans, database, bench_shards.IN_FLIGHT = make()
+                plans, database = make()
                 url = create_database(cluster, database) if database else None
                 run = one_setup(plans, guilds, args.interactions, database_url=url, callgrind=args.instructions)
                 cpu[name].append(asyncio.run(run)[0])

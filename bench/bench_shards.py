@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import signal
 import statistics
 import sys
@@ -26,7 +25,8 @@ import time
 from pathlib import Path
 
 from bench.bench_e2e import callgrind_total, cpu_seconds, instrumentation
-from tests.fake_discord.server import TOKEN, FakeDiscord, Guild
+from tests.fake_discord.process import env_for
+from tests.fake_discord.server import FakeDiscord, Guild
 
 ROOT = Path(__file__).resolve().parent.parent
 QUERIES = ["horovod", "horovd", "paralelismo de datos", "sharding", "allreduce", "kubeflw", "no existe esto", "ray"]
@@ -44,15 +44,7 @@ async def one_setup(
     (each bot under valgrind, counting only the measured interactions: repeatable where CPU time is not)."""
     fake = await FakeDiscord(guilds).start()
     with tempfile.TemporaryDirectory(prefix="glosario-bench-shards-") as tmp:
-        base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GLOSARIO_"))}
-        env = {
-            **base,
-            "DISCORD_TOKEN": TOKEN,
-            "DISCORD_API_BASE": fake.api_base,
-            "DISCORD_GATEWAY_URL": fake.gateway_url,
-            "GLOSARIO_DB": database_url or str(Path(tmp) / "glosario.db"),
-            "LOG_LEVEL": "WARNING",
-        }
+        env = env_for(fake, Path(tmp), GLOSARIO_DB=database_url or str(Path(tmp) / "glosario.db"), LOG_LEVEL="WARNING")
         procs = []
         for number, plan in enumerate(plans):
             extra = {"GLOSARIO_SHARDS": plan} if plan else {}

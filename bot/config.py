@@ -170,8 +170,9 @@ class Settings:
 
     @property
     def database(self) -> Path | str:
-        """What `open_stores` takes: the SQLite file, or the PostgreSQL URL."""
-        return self.database_url.strip() if self.postgres else self.db_path
+        """What `open_stores` takes: the SQLite file (its absolute path, as messages name it), or the PostgreSQL
+        URL."""
+        return self.database_url.strip() if self.postgres else self.db_path.resolve()
 
     @property
     def rejected_file(self) -> Path:

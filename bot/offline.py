@@ -44,7 +44,7 @@ def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_di
 async def _open_existing(settings: Settings, missing: str, say, *, read_only: bool = False) -> Stores | None:
     """The database for an editor's command, or None after saying why (missing, or unusable). Every message
     names the database's absolute path and how to point at another one."""
-    database = settings.database if settings.postgres else settings.db_path.resolve()
+    database = settings.database
     if isinstance(database, Path) and not database.exists():
         print(say(missing, path=database) + " " + say("elsewhere"), file=sys.stderr)
         return None
@@ -111,7 +111,7 @@ async def _export_guild(settings: Settings, args: argparse.Namespace, data_dir: 
 async def _migrate(settings: Settings, say) -> int:
     """`migrate`: create the database, or bring its schema up to this version's (what a start does too)."""
     try:
-        stores = await open_stores(settings.database if settings.postgres else settings.db_path.resolve())
+        stores = await open_stores(settings.database)
     except StorageError as exc:
         print(exc.text(say.lang), file=sys.stderr)
         return 1

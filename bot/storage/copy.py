@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.storage import Stores
+from bot.storage.db import Database
 from bot.storage.errors import StorageError
 
 # Every table of the schema with its columns, parents before children (a test holds this to the migrations).
@@ -66,7 +67,7 @@ async def copy_all(source: Stores, target: Stores) -> Copied:
             for start in range(0, len(rows), BATCH):
                 await dst.conn.executemany(insert, [tuple(r) for r in rows[start : start + BATCH]])
             copied[table] = len(rows)
-        if type(dst).__name__ == "PgDatabase":
+        if not isinstance(dst, Database):  # PostgreSQL: its identity columns go on after the copied ids
             for table in IDENTITY_TABLES:
                 await dst.conn.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) "

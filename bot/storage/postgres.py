@@ -15,7 +15,7 @@ import functools
 import itertools
 import logging
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 import asyncpg
@@ -102,6 +102,15 @@ class PgCursor:
         return self._rows
 
 
+@contextlib.contextmanager
+def _as_busy() -> Iterator[None]:
+    """What the network, the server or a lock refused comes out as DatabaseBusy (worth retrying later)."""
+    try:
+        yield
+    except _TRANSIENT as exc:
+        raise DatabaseBusy(f"{type(exc).__name__}: {exc}") from exc
+
+
 def _rowcount(status: str | None) -> int:
     last = (status or "").rsplit(" ", 1)[-1]
     return int(last) if last.isdigit() else -1
@@ -124,23 +133,19 @@ class PgConnection:
             yield conn
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> PgCursor:
-        try:
+        with _as_busy():
             async with self._connection() as conn:
                 statement = await conn.prepare(to_postgres(sql))
                 rows = await statement.fetch(*args)
                 return PgCursor(rows, _rowcount(statement.get_statusmsg()))
-        except _TRANSIENT as exc:
-            raise DatabaseBusy(f"{type(exc).__name__}: {exc}") from exc
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         rows = list(rows)
         if not rows:
             return
-        try:
+        with _as_busy():
             async with self._connection() as conn:
                 await conn.executemany(to_postgres(sql), rows)
-        except _TRANSIENT as exc:
-            raise DatabaseBusy(f"{type(exc).__name__}: {exc}") from exc
 
 
 class PgDatabase(MetaQueries):
@@ -221,15 +226,13 @@ class PgDatabase(MetaQueries):
             yield
             return
         async with self._writing:
-            try:
+            with _as_busy():
                 async with self.pool.acquire() as conn, conn.transaction():
                     token = _in_transaction.set(conn)
                     try:
                         yield
                     finally:
                         _in_transaction.reset(token)
-            except _TRANSIENT as exc:
-                raise DatabaseBusy(f"{type(exc).__name__}: {exc}") from exc
 
     @staticmethod
     def transient(error: BaseException) -> bool:
