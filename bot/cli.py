@@ -4,6 +4,7 @@ health | invite-url. Thin: parse, call the application (or the core), print in t
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from datetime import date
@@ -39,14 +40,54 @@ def _types(say: Words) -> tuple:
     return positive_int, iso_date
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse that suggests the closest command, choice or option to a mistyped one, and reports an unknown
+    option with the usage of the command it was given to."""
+
+    def __init__(self, *args, say: Words, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.say = say
+
+    def _check_value(self, action: argparse.Action, value: object) -> None:
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as exc:
+            close = difflib.get_close_matches(str(value), [str(c) for c in action.choices or ()], n=1)
+            if not close:
+                raise
+            raise argparse.ArgumentError(action, f"{exc.message}; {self._did_you_mean(close[0])}") from None
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        parsed, unknown = self.parse_known_args(args, namespace)
+        if unknown:
+            commands = next((a.choices for a in self._actions if isinstance(a, argparse._SubParsersAction)), {})
+            in_hand = commands.get(getattr(parsed, "command", None), self)  # type: ignore[union-attr]
+            in_hand.unrecognized(unknown)
+        return parsed
+
+    def unrecognized(self, unknown: list[str]) -> None:
+        """Refuse arguments this (sub)command does not take, with its own usage and the closest option."""
+        message = argparse._("unrecognized arguments: %s") % " ".join(unknown)  # type: ignore[attr-defined]
+        options = [option for action in self._actions for option in action.option_strings]
+        for given in (u.split("=", 1)[0] for u in unknown if u.startswith("-")):
+            close = difflib.get_close_matches(given, options, n=1)
+            if close:
+                message += f"; {self._did_you_mean(close[0])}"
+                break
+        self.error(message)
+
+    def _did_you_mean(self, name: str) -> str:
+        return self.say("did_you_mean_this", name=name)
+
+
 def _parser(say: Words) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="glosario-bot", description=say("prog_description"))
+    parser = _Parser(prog="glosario-bot", description=say("prog_description"), say=say)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}", help=say("version_help"))
     parser.add_argument("--data", type=Path, help=say("data_help"))
     sub = parser.add_subparsers(dest="command", metavar=say("command_metavar"))
 
     def command(name: str, help_key: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=say(help_key), description=say(help_key))
+        p = sub.add_parser(name, help=say(help_key), description=say(help_key), say=say)
         # --data is accepted after the command too (`lookup --data DIR q`); given there, it wins.
         p.add_argument("--data", type=Path, default=argparse.SUPPRESS, help=say("data_help"))
         return p
@@ -86,7 +127,7 @@ def _database_commands(say: Words, command) -> None:
     positive_int, iso_date = _types(say)
     p = command("misses", "misses_help")
     p.add_argument("--guild", type=positive_int, help=say("guild_only"))
-    p.add_argument("--status", choices=[*GapStatus, "all"], default=GapStatus.OPEN, help=say("status_help"))
+    p.add_argument("--status", choices=[*map(str, GapStatus), "all"], default=GapStatus.OPEN, help=say("status_help"))
     p.add_argument("--json", action="store_true", help=say("misses_json"))
     p.add_argument("--format", choices=["table", "csv", "yaml"], default=None, help=say("format_help"))
     p.add_argument("--limit", type=positive_int, help=say("limit_help"))
@@ -173,7 +214,7 @@ def _export(args: argparse.Namespace, glossary: Glossary, say: Words) -> int:
         sys.stdout.write(text)
         return EXIT_OK
     args.out.write_text(text, encoding="utf-8")
-    print(say("exported", count=len(glossary), path=args.out), file=sys.stderr)
+    print(say.count("exported", len(glossary), count=len(glossary), path=args.out), file=sys.stderr)
     return EXIT_OK
 
 
@@ -186,7 +227,7 @@ def _site(args: argparse.Namespace, glossary: Glossary, say: Words) -> int:
     except OSError as exc:
         print(say("site_unwritable", path=args.outdir, error=exc.strerror or exc), file=sys.stderr)
         return EXIT_FAIL
-    print(say("site_written", count=len(glossary), path=path))
+    print(say.count("site_written", len(glossary), count=len(glossary), path=path))
     return EXIT_OK
 
 
@@ -211,7 +252,8 @@ def _import(args: argparse.Namespace, say: Words) -> int:
         print(say("import_nothing", path=args.file), file=sys.stderr)
         return EXIT_FAIL
     path = write_term_files(imported, args.out, args.category)
-    print(say("imported", count=len(imported.entries), path=path, skipped=len(imported.problems)))
+    count = len(imported.entries)
+    print(say.count("imported", count, count=count, path=path, skipped=len(imported.problems)))
     return EXIT_OK if not imported.problems else EXIT_FAIL
 
 
@@ -221,7 +263,9 @@ def _health(settings: Settings, say: Words) -> int:
     from bot.app.health import check
 
     found = check(settings.heartbeat_file, settings.database, datetime.now(UTC))
-    print(say("healthy" if found.healthy else "unhealthy", reason=say(found.reason, **found.details)))
+    count = found.details.get("count")  # a reason that counts something agrees with it
+    reason = say(found.reason, **found.details) if count is None else say.count(found.reason, count, **found.details)
+    print(say("healthy" if found.healthy else "unhealthy", reason=reason))
     return EXIT_OK if found.healthy else EXIT_FAIL
 
 
@@ -295,8 +339,8 @@ def _validate(directory: Path, say: Words) -> int:
         print(exc.report(lang=say.lang))
         print(say.count("problems", len(exc.problems), count=len(exc.problems), path=directory), file=sys.stderr)
         return EXIT_FAIL
-    cats = len(glossary.categories)
-    print(say.count("valid", cats, terms=len(glossary), categories=cats, path=directory))
+    terms, categories = say.amount("terms_n", len(glossary)), say.amount("categories_n", len(glossary.categories))
+    print(say("valid", terms=terms, categories=categories, path=directory))
     return EXIT_OK
 
 

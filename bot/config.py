@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import os
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from bot.core.shards import ShardPlan, ShardPlanError, parse_shards
 
@@ -48,34 +51,153 @@ def locale_language(env: Mapping[str, str] | None = None) -> str:
 
 
 DEFAULT_DATABASE = "sqlite:///data/glosario.db"
+POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+asyncpg")  # (the last as SQLAlchemy users write it)
+_MASK = "***"
+
+
+def _refused(text: str, spanish: str, english: str) -> SettingsError:
+    """GLOSARIO_DB refused: what is wrong, what it may be, and the value with its password masked."""
+    shown = mask_password(text)
+    return SettingsError(
+        f"GLOSARIO_DB no se puede usar ({spanish}): '{shown}'. Debe ser una URL sqlite:///ruta/glosario.db, "
+        "postgresql://usuario:contraseña@servidor:5432/base (con los caracteres especiales de la contraseña "
+        "codificados: # es %23, @ es %40, % es %25) o una ruta.",
+        f"GLOSARIO_DB cannot be used ({english}): '{shown}'. It must be a sqlite:///path/glosario.db URL, a "
+        "postgresql://user:password@host:5432/database URL (with the password's special characters "
+        "percent-encoded: # is %23, @ is %40, % is %25), or a path.",
+    )
+
+
+def mask_password(text: str) -> str:
+    """Any database setting, whatever its shape (even one that does not parse), without its password: everything
+    between the user name and the last '@' is masked, so is a 'port' that is not a number, and a `password=`
+    parameter."""
+    found = re.match(r"([A-Za-z][A-Za-z0-9+.-]*://)(.*)", text, re.DOTALL)
+    if found is None:  # a plain path, or a URL mistyped: from its first ':' to its last '@' may be a password
+        at = text.rfind("@")
+        return re.sub(r":.*", ":" + _MASK, text[:at], count=1, flags=re.DOTALL) + text[at:] if at >= 0 else text
+    scheme, rest = found.groups()
+    at = rest.rfind("@")
+    if at >= 0:
+        user, colon, _ = rest[:at].partition(":")
+        rest = f"{user}{':' + _MASK if colon else ''}{rest[at:]}"
+    else:  # no user part: a ':' in the authority that is not a port may be a password given without '@'
+        end = min((i for i in (rest.find(c) for c in "/?") if i >= 0), default=len(rest))
+        host, colon, port = rest[:end].partition(":")
+        if colon and not port.isdigit():
+            rest = f"{host}:{_MASK}{rest[end:]}"
+    rest = re.sub(r"(?i)(password=)[^&]*", rf"\g<1>{_MASK}", rest)
+    return scheme + rest
+
+
+@dataclass(frozen=True)
+class DatabaseUrl:
+    """GLOSARIO_DB, parsed once: a SQLite file (`sqlite_path`) or a PostgreSQL server (`url`, what asyncpg
+    takes). Shown (str, repr, `masked`) it never carries the password."""
+
+    url: str = field(repr=False)  # PostgreSQL: postgresql://…; SQLite: the value as given
+    sqlite_path: Path | None = None
+    masked: str = ""
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.sqlite_path is None
+
+    def scrub(self, text: str) -> str:
+        """A message (a driver's error text) with this URL's password masked wherever it appears."""
+        secrets = set()
+        with contextlib.suppress(ValueError):
+            password = urlsplit(self.url).password
+            secrets = {password, unquote(password)} if password else set()
+        secrets.update(re.findall(r"(?i)password=([^&]+)", self.url))
+        for secret in sorted(secrets, key=len, reverse=True):
+            text = text.replace(secret, _MASK)
+        return text
+
+    def __str__(self) -> str:
+        return self.masked
+
+    __repr__ = __str__
+
+    @classmethod
+    def parse(cls, value: str) -> DatabaseUrl:
+        """`sqlite:///relative/path`, `sqlite:////absolute/path`, a plain path, or `postgresql://…` (also
+        `postgres://` and `postgresql+asyncpg://`). Raises SettingsError, saying why, password masked."""
+        text = value.strip()
+        scheme, sep, rest = text.partition("://")
+        if not sep:
+            if ("@" in text and ":" in text) or re.match(r"(?i)(postgres|sqlite)[a-z+]*:", text):
+                raise _refused(text, "parece una URL mal escrita", "it looks like a mistyped URL")
+            return cls(text, Path(text), text)
+        kind = scheme.lower()
+        if kind == "sqlite":
+            if rest.startswith("/") and len(rest) > 1:
+                return cls(text, Path(rest[1:]), text)
+            raise _refused(text, "falta la ruta del archivo", "the file's path is missing")
+        if kind not in POSTGRES_SCHEMES:
+            if kind.startswith("postgres") and "+" in kind:
+                driver = kind.partition("+")[2]
+                raise _refused(
+                    text,
+                    f"el controlador {driver} no es el del bot: escribe postgresql://",
+                    f"the driver {driver} is not the bot's: write postgresql://",
+                )
+            raise _refused(text, f"tipo de base de datos desconocido: {scheme}", f"unknown kind of database: {scheme}")
+        url = "postgresql://" + rest
+        problem = _postgres_problem(url)
+        if problem is not None:
+            raise _refused(text, *problem)
+        return cls(url, None, mask_password(url))
+
+
+def _postgres_problem(url: str) -> tuple[str, str] | None:
+    """Why a PostgreSQL URL cannot be read as one (so asyncpg is never handed something it misreads), or None."""
+    if "#" in url:
+        return "un # sin codificar", "a raw #"
+    if re.search(r"%(?![0-9A-Fa-f]{2})", url):
+        return "un % que no codifica nada", "a % that encodes nothing"
+    try:
+        netloc = urlsplit(url).netloc
+    except ValueError:
+        return "no se puede leer el servidor", "the host cannot be read"
+    if "@" not in netloc and "@" in url:
+        return "un / o ? sin codificar antes de la @", "a raw / or ? before the @"
+    for spec in netloc.rpartition("@")[2].split(","):  # (libpq allows several hosts)
+        host, port = spec, ""
+        if spec.startswith("["):
+            host, bracket, port = spec[1:].partition("]")
+            if not bracket or (port and not port.startswith(":")):
+                return "dirección IPv6 mal escrita", "malformed IPv6 address"
+            port = port[1:]
+        elif ":" in spec:
+            host, _, port = spec.partition(":")
+        if port and not (port.isdigit() and 0 < int(port) < 65536):
+            return "el puerto debe ser un número de 1 a 65535", "the port must be a number from 1 to 65535"
+        if "[" in host or "]" in host:
+            return "dirección IPv6 mal escrita", "malformed IPv6 address"
+    return None
 
 
 def database_path(url: str) -> Path:
     """The SQLite file a database setting names: `sqlite:///relative/path`, `sqlite:////absolute/path`, or a plain
     path. Raises SettingsError for anything else."""
-    text = url.strip()
-    scheme, sep, rest = text.partition("://")
-    if not sep:
-        return Path(text)
-    if scheme.lower() == "sqlite" and rest.startswith("/") and len(rest) > 1:
-        return Path(rest[1:])
-    raise SettingsError(
-        f"GLOSARIO_DB debe ser una URL sqlite:///ruta/glosario.db, postgresql://usuario@servidor/base o una ruta, "
-        f"no '{text}'",
-        f"GLOSARIO_DB must be a sqlite:///path/glosario.db or postgresql://user@host/database URL, or a path, "
-        f"not '{text}'",
-    )
+    parsed = DatabaseUrl.parse(url)
+    if parsed.sqlite_path is None:
+        raise _refused(url, "es un servidor PostgreSQL, no un archivo", "it is a PostgreSQL server, not a file")
+    return parsed.sqlite_path
 
 
-def without_password(url: str) -> str:
+def without_password(url: str | DatabaseUrl) -> str:
     """A database URL fit for a log line, a health report or an error message."""
-    parts = urlsplit(url)
-    return url.replace(f":{parts.password}@", ":***@", 1) if parts.password else url
+    return url.masked if isinstance(url, DatabaseUrl) else mask_password(url)
 
 
 def is_postgres(url: str) -> bool:
-    """Whether a database setting names a PostgreSQL server (postgresql://user:password@host:port/database)."""
-    return url.strip().lower().startswith(("postgresql://", "postgres://"))
+    """Whether a database setting names a PostgreSQL server (a URL that parses as one)."""
+    try:
+        return DatabaseUrl.parse(url).is_postgres
+    except SettingsError:
+        return False
 
 
 def _site_url(value: str | None) -> str | None:
@@ -125,6 +247,7 @@ class Settings:
     cache_dir: Path | None = None  # GLOSARIO_CACHE_DIR; by default "cache" next to the database
     heartbeat_file: Path | None = None  # GLOSARIO_HEARTBEAT; by default "heartbeat" next to the database
     journal_file: Path | None = None  # GLOSARIO_JOURNAL; by default the database's name + ".pending.jsonl"
+    journal_fallback: Path | None = None  # GLOSARIO_JOURNAL_FALLBACK: a folder on another disk, for a full disk
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     log_format: str = "text"
@@ -136,15 +259,17 @@ class Settings:
     gateway_url: str | None = None
 
     def __post_init__(self) -> None:
-        # (db_path also checks the URL) With PostgreSQL the local files (journal, heartbeat, cache) go to data/.
-        db = LOCAL_FILES / "glosario" if self.postgres else self.db_path
+        object.__setattr__(self, "_db_url", DatabaseUrl.parse(self.database_url))  # (refused here if unusable)
+        # With PostgreSQL the local files (journal, heartbeat, cache) go to data/.
+        db = self._local_base
+        # one heartbeat and one journal per process: processes splitting the shards may share a data directory
+        process = "" if self.shards is None else self.shards.label().replace("/", "-of-")
         defaults = {
             "cache_dir": db.parent / "cache",
-            # one heartbeat per process: processes splitting the shards may share a data directory
-            "heartbeat_file": db.with_name(
-                "heartbeat" if self.shards is None else "heartbeat-" + self.shards.label().replace("/", "-of-")
+            "heartbeat_file": db.with_name(f"heartbeat-{process}" if process else "heartbeat"),
+            "journal_file": db.with_name(
+                f"{db.name}.{process}.pending.jsonl" if process else f"{db.name}.pending.jsonl"
             ),
-            "journal_file": db.with_name(db.name + ".pending.jsonl"),
         }
         for name, value in defaults.items():
             if getattr(self, name) is None:
@@ -153,15 +278,20 @@ class Settings:
     def __repr__(self) -> str:  # the token must never reach a log line
         return (
             f"Settings(token={'***' if self.token else None}, data_dir={self.data_dir}, "
-            f"database_url={without_password(self.database_url)}, dev_guild_id={self.dev_guild_id}, "
+            f"database_url={self.db_url.masked}, dev_guild_id={self.dev_guild_id}, "
             f"log_level={self.log_level}, log_format={self.log_format})"
         )
 
     __str__ = __repr__
 
     @property
+    def db_url(self) -> DatabaseUrl:
+        """GLOSARIO_DB, parsed (shown, it never carries the password)."""
+        return self._db_url  # type: ignore[attr-defined]
+
+    @property
     def postgres(self) -> bool:
-        return is_postgres(self.database_url)
+        return self.db_url.is_postgres
 
     @property
     def db_path(self) -> Path:
@@ -169,10 +299,32 @@ class Settings:
         return database_path(self.database_url)
 
     @property
-    def database(self) -> Path | str:
+    def database(self) -> Path | DatabaseUrl:
         """What `open_stores` takes: the SQLite file (its absolute path, as messages name it), or the PostgreSQL
         URL."""
-        return self.database_url.strip() if self.postgres else self.db_path.resolve()
+        return self.db_url if self.postgres else self.db_path.resolve()
+
+    @property
+    def _local_base(self) -> Path:
+        return LOCAL_FILES / "glosario" if self.postgres else self.db_path
+
+    @property
+    def fallback_journal(self) -> Path | None:
+        """Where the journal goes when its own disk is full: the same name in GLOSARIO_JOURNAL_FALLBACK."""
+        return self.journal_fallback / self.journal_file.name if self.journal_fallback and self.journal_file else None
+
+    def other_journals(self) -> list[Path]:
+        """Journals this process replays besides its own: those left next to the database by any other layout
+        of processes (one process, or the shards split another way), and its fallback's. Claimed one process
+        at a time (bot.storage.writer), so replaying another's is safe."""
+        db, found = self._local_base, set()
+        for folder in (db.parent, self.journal_fallback) if self.journal_fallback else (db.parent,):
+            found.add(folder / f"{db.name}.pending.jsonl")
+            found.update(folder.glob(f"{glob.escape(db.name)}.*.pending.jsonl"))
+        if self.fallback_journal is not None:
+            found.add(self.fallback_journal)
+        found.discard(self.journal_file)
+        return sorted(found)
 
     @property
     def rejected_file(self) -> Path:
@@ -221,6 +373,7 @@ class Settings:
             cache_dir=path("GLOSARIO_CACHE_DIR"),
             heartbeat_file=path("GLOSARIO_HEARTBEAT"),
             journal_file=path("GLOSARIO_JOURNAL"),
+            journal_fallback=path("GLOSARIO_JOURNAL_FALLBACK"),
             dev_guild_id=int(guild) if guild else None,
             application_id=int(app_id) if app_id else None,
             log_level=level,

@@ -8,11 +8,12 @@ import argparse
 import asyncio
 import json
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from bot.config import Settings
 from bot.core import daily
+from bot.core.model import Glossary
 from bot.core.status import GapStatus
 from bot.storage import Stores, open_stores
 from bot.storage.errors import StorageError
@@ -83,7 +84,7 @@ async def _server_terms(settings: Settings, args: argparse.Namespace, data_dir: 
     async def write(terms, catalog) -> int:
         text, count = await terms.export(args.guild)
         print(text, end="")
-        print(args.say("server_terms_count", count=count, guild=args.guild), file=sys.stderr)
+        print(args.say.count("server_terms_count", count, count=count, guild=args.guild), file=sys.stderr)
         return 0
 
     return await _with_server_terms(settings, args, data_dir, write)
@@ -92,7 +93,6 @@ async def _server_terms(settings: Settings, args: argparse.Namespace, data_dir: 
 async def _export_guild(settings: Settings, args: argparse.Namespace, data_dir: Path) -> int:
     """`export --guild ID --format F`: a server's own terms in another format (related published terms named)."""
     from bot.app.interchange import DEFAULT_BASE, export
-    from bot.core.model import Glossary
 
     async def write(terms, catalog) -> int:
         overlay = await terms.prepare(args.guild)
@@ -102,7 +102,7 @@ async def _export_guild(settings: Settings, args: argparse.Namespace, data_dir: 
             sys.stdout.write(text)
         else:
             args.out.write_text(text, encoding="utf-8")
-        print(args.say("server_terms_count", count=len(own), guild=args.guild), file=sys.stderr)
+        print(args.say.count("server_terms_count", len(own), count=len(own), guild=args.guild), file=sys.stderr)
         return 0
 
     return await _with_server_terms(settings, args, data_dir, write)
@@ -120,7 +120,8 @@ async def _migrate(settings: Settings, say) -> int:
     finally:
         await stores.close()
     if applied:
-        print(say("migrated", path=stores.location, version=version, applied=", ".join(map(str, applied))))
+        numbers = ", ".join(map(str, applied))
+        print(say.count("migrated", len(applied), path=stores.location, version=version, applied=numbers))
     else:
         print(say("migrate_current", path=stores.location, version=version))
     return 0
@@ -152,7 +153,8 @@ async def _migrate_data(args: argparse.Namespace) -> int:
     finally:
         for stores in opened:
             await stores.close()
-    print(say("migrated_data", rows=sum(copied.rows.values()), tables=len(copied.rows), to=opened[1].location))
+    rows, tables = say.amount("rows_n", sum(copied.rows.values())), say.amount("tables_n", len(copied.rows))
+    print(say("migrated_data", rows=rows, tables=tables, to=opened[1].location))
     return 0
 
 
@@ -183,7 +185,7 @@ async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Pa
             from bot.app.glossary import resolve_answered
 
             resolved = await resolve_answered(index, stores.gaps)
-            print(say("resolved_answered", count=len(resolved)))
+            print(say.count("resolved_answered", len(resolved), count=len(resolved)))
             return 0
         gaps = stores.gaps
         known = {gap.id for gap in await gaps.gaps(status="all", ids=args.ids, limit=len(args.ids))}
@@ -193,14 +195,16 @@ async def _set_status(settings: Settings, args: argparse.Namespace, data_dir: Pa
         await stores.close()
     unknown = [str(i) for i in dict.fromkeys(args.ids) if i not in known]
     if unknown:
-        print(say("unknown_ids", ids=", ".join(unknown)), file=sys.stderr)
-    marked = say(MARKED[status], changed=changed, total=len(set(args.ids)))
+        print(say.count("unknown_ids", len(unknown), ids=", ".join(unknown)), file=sys.stderr)
+    total = len(set(args.ids))
+    marked = say.count(MARKED[status], total, changed=changed, total=total)
     print(marked + (f" (→ {term_id})" if term_id else ""))
     return 0 if not unknown else 1
 
 
 async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -> int:
-    """Print the term of the day for a guild and date, from the recorded history when there is one."""
+    """Print the term of the day for a guild and date: for a past date, the one recorded then (or that none was);
+    for today or a later date, the pick for that date."""
     say = args.say
     glossary = load_or_report(data_dir, say)
     if glossary is None:
@@ -218,6 +222,8 @@ async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -
             await stores.close()
     today = daily.local_date(datetime.now(UTC), schedule)
     day = args.date or today
+    if day < today:  # the past is what was recorded, not a pick made now
+        return _daily_recorded(glossary, args, day, history)
     found = daily.forecast(glossary, args.guild, day, history, today, schedule)
     if found is None:
         print(say("forecast_refused", day=day.isoformat(), years=daily.FORECAST_YEARS), file=sys.stderr)
@@ -225,6 +231,23 @@ async def _daily(settings: Settings, args: argparse.Namespace, data_dir: Path) -
     term, _ = found
     note = say("forecast_note") if day > today else ""
     print(say("daily_heading", day=day.isoformat(), guild=args.guild, note=note))
+    print(format_term(term, glossary, say))
+    return 0
+
+
+def _daily_recorded(glossary: Glossary, args: argparse.Namespace, day: date, history: list[daily.DailyEntry]) -> int:
+    """A past date: the term recorded for it in the daily post history, or a sentence saying there is none (a
+    normal answer, like a lookup that finds nothing: on stdout, exit status 1)."""
+    say = args.say
+    entry = next((e for e in history if e.day == day), None)
+    if entry is None:
+        print(say("daily_not_recorded", day=day.isoformat(), guild=args.guild))
+        return 1
+    term = glossary.get(entry.term_id)
+    if term is None:  # a server's own term, or one removed from the term files since
+        print(say("daily_recorded_elsewhere", day=day.isoformat(), guild=args.guild, id=entry.term_id))
+        return 0
+    print(say("daily_heading", day=day.isoformat(), guild=args.guild, note=""))
     print(format_term(term, glossary, say))
     return 0
 

@@ -121,7 +121,7 @@ def _exit_now(bot) -> None:
         "shutdown did not finish within %.0f s (%s); exiting now%s",
         SHUTDOWN_DEADLINE,
         "; ".join(bot.shutdown_problems) or "something hung",
-        f"; {lost} write(s) could be saved nowhere and are lost" if lost else "",
+        f"; {lost} write(s) could be saved in no journal and are only in this log" if lost else "",
     )
     logging.shutdown()
     os._exit(1)

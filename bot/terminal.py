@@ -10,6 +10,7 @@ from bot.app.files import load_glossary
 from bot.cli_text import Words
 from bot.core.errors import GlossaryError
 from bot.core.model import Glossary, Term
+from bot.core.paragraphs import paragraphs
 from bot.core.search import Ambiguous, Found, LookupResult, NotFound
 from bot.core.status import Outcome
 
@@ -47,7 +48,8 @@ def format_lookup(query: str, result: LookupResult, glossary: Glossary, say: Wor
 
 
 def format_term(term: Term, glossary: Glossary, say: Words) -> str:
-    lines = [term.term + (f" ({term.en})" if term.en else ""), "", _wrap(term.definition), ""]
+    definition = "\n\n".join(_wrap(paragraph) for paragraph in paragraphs(term.definition))
+    lines = [term.term + (f" ({term.en})" if term.en else ""), "", definition, ""]
     lines.append(f"{say('category')}: {term.category}")
     if term.aliases:
         lines.append(f"{say('also')}: {', '.join(term.aliases)}")

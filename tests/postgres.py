@@ -9,12 +9,14 @@ set (CI does) a missing server is a failure instead.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import glob
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -64,9 +66,25 @@ class Cluster:
         self._run(
             "initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync"
         )
+        self.resume()
+        return self
+
+    def halt(self) -> None:
+        """Stop the server, keeping its data (a database outage): `resume` starts it again on the same port."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
         options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w", "start")
-        return self
+
+    @contextlib.contextmanager
+    def down(self) -> Iterator[None]:
+        """The server stopped for the block (started again however the block ends)."""
+        self.halt()
+        try:
+            yield
+        finally:
+            self.resume()
 
     def stop(self) -> None:
         try:

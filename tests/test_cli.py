@@ -220,30 +220,72 @@ def test_health_reads_the_heartbeat_and_the_database(tmp_path, capsys, monkeypat
 
 def test_daily_is_deterministic_and_follows_the_recorded_history(tmp_path, capsys, monkeypatch):
     import asyncio
-    from datetime import date
+    from datetime import UTC, date, datetime, timedelta
 
     from bot.core.daily import DailyEntry
     from bot.storage.daily import SqlDailyStore
     from bot.storage.db import Database
 
     monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
-    code, first, _ = run(capsys, "daily", "--guild", "5", "--date", "2026-12-02")
-    _, again, _ = run(capsys, "daily", "--guild", "5", "--date", "2026-12-02")
-    assert code == 0 and first == again and first.startswith("Término del día (2026-12-02, servidor 5):")
+    soon = (datetime.now(UTC).date() + timedelta(days=3)).isoformat()
+    code, first, _ = run(capsys, "daily", "--guild", "5", "--date", soon)
+    _, again, _ = run(capsys, "daily", "--guild", "5", "--date", soon)
+    assert code == 0 and first == again and first.startswith(f"Término del día ({soon}, servidor 5)")
 
     async def record():
         db = await Database.open(tmp_path / "g.db")
-        await SqlDailyStore(db).record_pick(5, DailyEntry(date(2026, 12, 2), "horovod", 0))
+        await SqlDailyStore(db).record_pick(5, DailyEntry(date.fromisoformat(soon), "horovod", 0))
         await db.close()
 
     asyncio.run(record())
-    _, shown, _ = run(capsys, "daily", "--guild", "5", "--date", "2026-12-02")
-    assert "\nHorovod\n" in shown  # what the bot posted that day
+    _, shown, _ = run(capsys, "daily", "--guild", "5", "--date", soon)
+    assert "\nHorovod\n" in shown  # what the bot picked for that day
     code, _, err = run(capsys, "daily", "--guild", "5", "--date", "9999-12-31")
     assert code == 1 and "No puedo saber el término del 9999-12-31" in err
     _, one, _ = run(capsys, "daily", "--guild", "5", "--date", "2030-03-03")
     _, other, _ = run(capsys, "daily", "--guild", "5", "--date", "2030-03-04")
     assert "previsión" in one and one.split("\n", 2)[2] != other.split("\n", 2)[2]
+
+
+def test_daily_for_a_past_date_shows_what_was_recorded_that_day_or_says_nothing_was(tmp_path, capsys, monkeypatch):
+    """A past date is history: each day its own recorded term, never today's pick relabelled."""
+    import asyncio
+    from datetime import UTC, datetime, timedelta
+
+    from bot.cli_text import Words
+    from bot.core.daily import DailyEntry
+    from bot.storage.daily import SqlDailyStore
+    from bot.storage.db import Database
+
+    say = Words("es")
+    today = datetime.now(UTC).date()
+    days = [today - timedelta(days=n) for n in (40, 30, 20, 10)]
+    recorded = dict(zip(days[:3], ["horovod", "allreduce", "petastorm"], strict=True))
+    names = {"horovod": "Horovod", "allreduce": "AllReduce", "petastorm": "Petastorm"}
+
+    async def record():
+        db = await Database.open(tmp_path / "g.db")
+        for day, term_id in recorded.items():
+            await SqlDailyStore(db).record_pick(5, DailyEntry(day, term_id, 0))
+        await SqlDailyStore(db).record_pick(5, DailyEntry(days[3], "no-longer-a-term", 0))
+        await db.close()
+
+    asyncio.run(record())
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    for day, term_id in recorded.items():
+        code, out, _ = run(capsys, "daily", "--guild", "5", "--date", day.isoformat())
+        assert code == 0 and out.startswith(say("daily_heading", day=day.isoformat(), guild=5, note=""))
+        assert f"\n{names[term_id]}\n" in out, day
+    code, out, _ = run(capsys, "daily", "--guild", "5", "--date", days[3].isoformat())
+    expected = say("daily_recorded_elsewhere", day=days[3].isoformat(), guild=5, id="no-longer-a-term")
+    assert code == 0 and out.strip() == expected
+    never = (today - timedelta(days=5)).isoformat()
+    code, out, _ = run(capsys, "daily", "--guild", "5", "--date", never)
+    assert code == 1 and out.strip() == say("daily_not_recorded", day=never, guild=5)
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "none.db"))  # no database at all: no history either
+    code, out, _ = run(capsys, "daily", "--date", "1999-01-01")
+    assert code == 1 and out.strip() == say("daily_not_recorded", day="1999-01-01", guild=0)
+    assert not (tmp_path / "none.db").exists()
 
 
 def test_misses_formats_and_resolve_ignore_by_id(tmp_path, capsys, monkeypatch):
@@ -395,7 +437,7 @@ def test_english_locale_gets_english_reports_and_errors(tmp_path, capsys, monkey
     code, out, err = run(capsys, "validate", str(bad))
     assert code == 1
     assert f"{bad / 'a.yaml'}:4: unknown key 'defintion' in the term: did you mean 'definition'?" in out
-    assert f"{bad / 'a.yaml'}:3: 'definition' is missing in this term: it is required" in out
+    assert f"{bad / 'a.yaml'}:3: the definition ('definition') of this term is missing: it is required" in out
     assert err.strip() == f"2 problems in {bad}"
     monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "none.db"))
     code, _, err = run(capsys, "misses")
@@ -446,6 +488,7 @@ def test_migrate_creates_the_database_once_and_then_has_nothing_to_do(tmp_path, 
 def test_resolve_answered_closes_the_gaps_the_term_files_now_answer(tmp_path, capsys, monkeypatch):
     import asyncio
 
+    from bot.cli_text import Words
     from bot.storage import open_stores
     from bot.storage.records import MissRecord
 
@@ -460,7 +503,7 @@ def test_resolve_answered_closes_the_gaps_the_term_files_now_answer(tmp_path, ca
     asyncio.run(seed())
     monkeypatch.setenv("GLOSARIO_DB", str(path))
     code, out, _ = run(capsys, "resolve", "--answered")
-    assert code == 0 and out.startswith("1 consulta(s) abierta(s) resuelta(s)")
+    assert code == 0 and out.strip() == Words("es").count("resolved_answered", 1, count=1)
     _, left, _ = run(capsys, "misses", "--json")
     assert [json.loads(line)["sample"] for line in left.splitlines()] == ["computación cuántica"]
     _, resolved, _ = run(capsys, "misses", "--json", "--status", "resolved")
@@ -471,3 +514,109 @@ def test_resolve_needs_ids_or_answered(capsys):
     with pytest.raises(SystemExit) as exited:
         main(["resolve"])
     assert exited.value.code == 2 and "indica los ids de las consultas, o --answered" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_mistyped_command_or_option_gets_the_closest_one_and_the_usage_of_its_command(capsys, monkeypatch, lang):
+    from bot.cli_text import Words
+
+    monkeypatch.setenv("LANG", "en_US.UTF-8" if lang == "en" else "es_ES.UTF-8")
+    say = Words(lang)
+    with pytest.raises(SystemExit) as info:
+        main(["lookpu", "horovod"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and say("did_you_mean_this", name="lookup") in err
+    with pytest.raises(SystemExit) as info:
+        main(["lookup", "horovod", "--jsn"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and say("did_you_mean_this", name="--json") in err
+    usage = err.splitlines()[0]
+    assert "glosario-bot lookup " in usage and "--json" in usage  # lookup's usage, not the top level's
+    assert "glosario-bot lookup: error:" in err
+    with pytest.raises(SystemExit):
+        main(["misses", "--status", "resolvd"])
+    err = capsys.readouterr().err
+    assert say("did_you_mean_this", name="resolved") in err and "GapStatus" not in err
+    with pytest.raises(SystemExit):
+        main(["lookup", "horovod", "--zzzzzz"])  # nothing close: refused, nothing suggested
+    err = capsys.readouterr().err
+    assert "--zzzzzz" in err and say("did_you_mean_this", name="--json") not in err
+
+
+@pytest.mark.parametrize("words", [["gradientes", "asincrona"], ["datos"], ["entrenamiento", "distribuido", "datos"]])
+def test_search_scores_follow_the_ranking_so_a_script_can_cut_by_score(capsys, words):
+    _, text, _ = run(capsys, "search", *words)
+    _, lines, _ = run(capsys, "search", "--json", *words)
+    hits = [json.loads(line) for line in lines.splitlines()]
+    assert [h["term"] for h in hits] == [line[:40].rstrip() for line in text.splitlines()]  # same ranking
+    scores = [h["score"] for h in hits]
+    assert len(hits) > 1 and scores == sorted(scores, reverse=True)
+    assert scores[0] > scores[-1] and all(0 < s <= 100 for s in scores)
+
+
+def test_search_scores_rank_more_words_and_names_higher(capsys):
+    by_id = {h["id"]: h["score"] for h in map(json.loads, run(capsys, "search", "--json", "datos")[1].splitlines())}
+    assert by_id["paralelismo-de-datos"] > by_id["petastorm"]  # in its name, not only in a definition
+    both = [json.loads(line) for line in run(capsys, "search", "--json", "gradientes", "asincrona")[1].splitlines()]
+    assert both[0]["id"] == "servidor-de-parametros" and both[0]["score"] > 50 >= both[1]["score"]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_counts_agree_with_their_nouns(tmp_path, capsys, monkeypatch, lang):
+    """One of a thing is singular in every message that counts: "1 término", never "1 términos" or "término(s)"."""
+    import asyncio
+
+    from bot.cli_text import Words
+
+    monkeypatch.setenv("LANG", "en_US.UTF-8" if lang == "en" else "es_ES.UTF-8")
+    say = Words(lang)
+    one = tmp_path / "uno"
+    one.mkdir()
+    (one / "glossary.yaml").write_text("title: Uno\n", encoding="utf-8")
+    (one / "c.yaml").write_text("category: C\nterms:\n  - term: Zeta\n    definition: Letra.\n", encoding="utf-8")
+    outputs = []
+    code, out, _ = run(capsys, "validate", str(one))
+    assert code == 0 and out.strip() == say(
+        "valid", terms=say.amount("terms_n", 1), categories=say.amount("categories_n", 1), path=one
+    )
+    outputs.append(out)
+    code, out, _ = run(capsys, "--data", str(one), "site", str(tmp_path / "web"))
+    assert code == 0 and out.strip() == say.count("site_written", 1, count=1, path=tmp_path / "web" / "index.html")
+    outputs.append(out)
+    code, _, err = run(capsys, "--data", str(one), "export", "--format", "csv", "--out", str(tmp_path / "x.csv"))
+    assert code == 0 and err.strip() == say.count("exported", 1, count=1, path=tmp_path / "x.csv")
+    outputs.append(err)
+    path = tmp_path / "g.db"
+    asyncio.run(_seed_misses(path))
+    monkeypatch.setenv("GLOSARIO_DB", str(path))
+    stubs = run(capsys, "misses", "--format", "yaml")[1]
+    assert "# 2 veces, 2 personas" in stubs and "# 1 vez, 1 persona" in stubs  # the term file's own comments
+    outputs.append(stubs)
+    ids = [json.loads(line)["id"] for line in run(capsys, "misses", "--json")[1].splitlines()]
+    code, out, err = run(capsys, "ignore", str(ids[0]), "998", "999")
+    assert out.strip() == say.count("marked_ignored", 3, changed=1, total=3)
+    assert err.strip() == say.count("unknown_ids", 2, ids="998, 999")
+    outputs += [out, err]
+    code, out, err = run(capsys, "resolve", str(ids[1]))
+    assert out.strip() == say.count("marked_resolved", 1, changed=1, total=1)
+    outputs.append(out)
+    text = "\n".join(outputs)
+    assert "(s)" not in text and not any(
+        f"1 {many}" in text for many in ("términos", "categorías", "terms", "categories", "veces", "personas")
+    )
+
+
+def test_lookup_keeps_the_paragraphs_of_a_definition(tmp_path, capsys):
+    (tmp_path / "glossary.yaml").write_text("title: T\n", encoding="utf-8")
+    (tmp_path / "c.yaml").write_text(
+        "category: C\nterms:\n  - term: Zeta\n    definition: >-\n      Primer párrafo,\n      en dos líneas.\n\n"
+        "      Segundo párrafo: https://example.org/zeta\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run(capsys, "--data", str(tmp_path), "lookup", "zeta")
+    definition = out.split("\n\n", 1)[1].rsplit("\n\nCategoría", 1)[0]
+    assert code == 0
+    assert definition.split("\n\n") == [
+        "  Primer párrafo, en dos líneas.",
+        "  Segundo párrafo: https://example.org/zeta",
+    ]

@@ -63,3 +63,23 @@ def test_the_sharded_compose_examples_split_every_shard_between_their_processes_
     if name == "compose.postgres.yaml":
         assert compose["services"]["postgres"]["image"].startswith("postgres:")
         assert all(b["depends_on"]["postgres"]["condition"] == "service_healthy" for b in bots.values())
+
+
+def test_the_container_check_says_at_once_when_there_is_nothing_to_run(tmp_path):
+    """No engine (an empty PATH but for python): one sentence, exit 2, no traceback, no waiting."""
+    env = {"PATH": str(Path(sys.executable).parent), "HOME": str(tmp_path)}
+    for args, says in ((["--image", "glosario-bot"], "no container engine"), ([], None)):
+        proc = subprocess.run(
+            [sys.executable, "-m", "tests.fake_discord.container_e2e", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        if says is None and proc.returncode != 2:
+            continue  # the workplace's own build tool is beside this clone: nothing to assert without an engine
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+        assert says is None or says in proc.stderr

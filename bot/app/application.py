@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from bot.app.background import outliving_errors
 from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.daily import DailyPosts
 from bot.app.digest import Digests
@@ -57,6 +58,8 @@ class Application:
             unit=stores.unit,
             applied=stores.applied,
             rejected=settings.rejected_file,
+            others=settings.other_journals(),
+            fallback=settings.fallback_journal,
         )
         self.server_terms = ServerTerms(stores.server_terms, self.catalog, gaps, clock)
         self.lookups = Lookups(self.catalog, self.writer, salt, clock, server_terms=self.server_terms)
@@ -90,7 +93,10 @@ class Application:
     async def _flush_counts(self) -> None:
         while True:
             await asyncio.sleep(LOOKUP_FLUSH_SECONDS)
-            self.lookups.flush()
+            await outliving_errors("lookup counters", self._flush_now)
+
+    async def _flush_now(self) -> None:
+        self.lookups.flush()
 
     async def statistics(self, guild_id: int) -> Statistics:
         """A server's figures, its own terms included (and those a published term now replaces, named)."""
@@ -134,7 +140,9 @@ class Application:
                 log.error("shutdown: could not %s: %s", what, exc)
         lost = await self.writer.close(grace=grace)
         if lost:
-            problems.append(f"{lost} write(s) lost")
+            problems.append(f"{lost} write(s) saved only in this log")
+        if self.writer.journaled:  # the database refused them: the next start replays them
+            problems.append(f"{self.writer.journaled} write(s) journaled, not in the database yet")
         try:
             await self.stores.close()
         except Exception as exc:

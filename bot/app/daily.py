@@ -1,23 +1,31 @@
 """The term of the day's bookkeeping: which term (recorded once per server and local date), the schedule, and
-each post claimed before it is sent and marked after. Sending it is the surface's job (Discord's cog)."""
+each post claimed before it is sent and marked after. A claim is a lease: if its process dies before marking the
+post, another look takes it over once CLAIM_LEASE has passed and sends it again with the same nonce (Discord
+answers a second create with that nonce, within a few minutes, with the first message). Sending it is the
+surface's job (Discord's cog)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from bot.app.catalog import CatalogHolder
 from bot.app.server_terms import ServerTerms
 from bot.core import daily
 from bot.core.daily import DailyEntry, Schedule
 from bot.core.model import Glossary, Term
+from bot.core.status import DailyPostStatus
 from bot.storage.errors import DatabaseBusy, within_a_second
 from bot.storage.interfaces import DailyStore
 from bot.storage.records import DailyPost, DailySettings
 
 log = logging.getLogger(__name__)
+# How long a claim holds before another look may take it over. Longer than a paced post takes from claim to
+# send (one pacer slot and a request); short enough that the retry of a post that did reach Discord (its process
+# died before marking it) comes within Discord's few minutes of nonce deduplication: lease + one tick ≈ 2.5 min.
+CLAIM_LEASE = timedelta(minutes=2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,13 +45,19 @@ class DailyPick:
 
 @dataclass(frozen=True, slots=True)
 class PostJob:
-    """A post claimed for (guild, local date): nobody else will make it; mark it `posted` or `failed`."""
+    """A post claimed for (guild, local date): nobody else makes it while the claim holds (CLAIM_LEASE); mark it
+    `posted` or `failed`."""
 
     guild_id: int
     channel_id: int
     day: date
     at: str
     schedule: Schedule
+
+    @property
+    def nonce(self) -> str:
+        """The same for every try of this post, in any process: Discord makes one message of them."""
+        return daily.post_nonce(self.guild_id, self.day)
 
 
 class DailyPosts:
@@ -111,17 +125,18 @@ class DailyPosts:
         return await self.store.enabled()
 
     async def claim_if_due(self, settings: DailySettings) -> PostJob | None:
-        """Today's post of this server if it is due and nobody claimed it yet (claimed now, across restarts and
-        processes); None otherwise."""
+        """Today's post of this server if it is due and nobody holds it (claimed now for CLAIM_LEASE, across
+        restarts and processes: a claim whose lease ran out is taken over); None otherwise."""
         if not settings.enabled or settings.schedule is None or settings.channel_id is None:
             return None
-        now = self.clock()
+        now = self.clock().astimezone(UTC)  # (claims are compared as text: one zone for every process)
         last = await self.store.last_post(settings.guild_id)
-        day = daily.due(now, settings.schedule, last.day if last else None)
+        done = last.day if last and last.status != DailyPostStatus.POSTING else None  # a claim is not a post
+        day = daily.due(now, settings.schedule, done)
         if day is None:
             return None
-        at = now.isoformat(timespec="seconds")
-        if not await self.store.claim(settings.guild_id, day, settings.channel_id, at):
+        at, until = now.isoformat(timespec="seconds"), (now + CLAIM_LEASE).isoformat(timespec="seconds")
+        if not await self.store.claim(settings.guild_id, day, settings.channel_id, at, until):
             return None  # another tick, or another process, has it
         return PostJob(settings.guild_id, settings.channel_id, day, at, settings.schedule)
 
@@ -130,5 +145,5 @@ class DailyPosts:
 
     async def failed(self, job: PostJob, detail: str, *, retry: bool) -> None:
         """The post could not be made: `retry` frees the day for the next look; otherwise it is the day's
-        problem, shown to moderators."""
+        problem, shown to moderators. A job whose claim was taken over (its lease ran out) changes nothing."""
         await self.store.failed(job.guild_id, job.day, detail, job.at, retry=retry)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from bot.config import without_password
+from bot.config import DatabaseUrl
 from bot.storage.db import file_identity, probe
 from bot.storage.writer import write_atomically
 
@@ -39,7 +39,7 @@ class Health:
     details: dict = field(default_factory=dict)
 
 
-def check(path: Path, db_path: Path | str, now: datetime) -> Health:
+def check(path: Path, db_path: Path | DatabaseUrl, now: datetime) -> Health:
     """Healthy when the heartbeat at `path` says the bot was connected to Discord recently, and the database it
     has open is the one at its path and opens (`db_path` may be a PostgreSQL URL: then it must answer)."""
     try:
@@ -56,11 +56,11 @@ def check(path: Path, db_path: Path | str, now: datetime) -> Health:
     down = sorted(shard for shard, up in states.items() if not up)
     if down:
         return Health(False, "health_shards_down", {"down": ", ".join(map(str, down)), "count": len(states)})
-    if isinstance(db_path, str):  # PostgreSQL
+    if isinstance(db_path, DatabaseUrl):  # PostgreSQL
         from bot.storage.postgres import probe as postgres_probe  # (asyncpg only for PostgreSQL)
 
         problem = asyncio.run(postgres_probe(db_path))
-        db_path = without_password(db_path)
+        db_path = db_path.masked
     elif database and file_identity(db_path) != database:
         return Health(False, "health_db_replaced", {"db": db_path})
     else:

@@ -46,12 +46,14 @@ class Proposals:
         term = await self.terms.check(guild_id, fields)
         if isinstance(term, Refused):
             return term
-        if len(await self.store.pending(guild_id, user_id=user_id)) >= MAX_PENDING_PER_MEMBER:
-            limit = MAX_PENDING_PER_MEMBER
+        at = self.clock().isoformat(timespec="seconds")
+        limit = MAX_PENDING_PER_MEMBER  # enforced by the store, in the same transaction as the insert
+        proposal_id = await within_a_second(
+            self.store.add(guild_id, user_id, locale, fields.to_dict(), at, limit=limit)
+        )
+        if proposal_id is None:
             spanish = f"ya tienes {limit} propuestas esperando a los editores: espera a que las revisen"
             return Refused((problem(spanish, f"you already have {limit} proposals waiting for the editors"),))
-        at = self.clock().isoformat(timespec="seconds")
-        proposal_id = await within_a_second(self.store.add(guild_id, user_id, locale, fields.to_dict(), at))
         return Proposed(await self.store.get(guild_id, proposal_id))
 
     async def pending(self, guild_id: int) -> list[ProposalRow]:

@@ -64,7 +64,9 @@ def gaps_yaml(gaps: list[Miss], picks: list[tuple[str, str, int]], *, title: str
         )
     lines += ["category: Pendientes", "terms:" if stubs else "terms: []"]
     for stub in stubs:
-        lines.append(f"  - term: {_q(stub.term)}  # {stub.count} veces, {stub.askers} personas")
+        times = "1 vez" if stub.count == 1 else f"{stub.count} veces"
+        people = "1 persona" if stub.askers == 1 else f"{stub.askers} personas"
+        lines.append(f"  - term: {_q(stub.term)}  # {times}, {people}")
         lines.append('    definition: ""')
         if stub.spellings:
             lines.append(f"    aliases: [{', '.join(_q(s) for s in dict.fromkeys(stub.spellings))}]")
@@ -91,15 +93,16 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def spreadsheet_safe(value: object) -> object:
     """A cell a spreadsheet will not run: text starting like a formula gets a leading apostrophe (OWASP's advice
-    for CSV injection); numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    for CSV injection); numbers stay numbers. Text that starts with apostrophes and then a formula gets one too,
+    so that `spreadsheet_plain` gives back exactly what was written."""
+    if isinstance(value, str) and value.lstrip("'").startswith(FORMULA_STARTS):
         return "'" + value
     return value
 
 
 def spreadsheet_plain(value: str) -> str:
     """Undo `spreadsheet_safe`: a cell read back from a file it wrote."""
-    return value[1:] if value.startswith("'") and value[1:].startswith(FORMULA_STARTS) else value
+    return value[1:] if value.startswith("'") and value.lstrip("'").startswith(FORMULA_STARTS) else value
 
 
 def gaps_csv(gaps: list[Miss]) -> str:

@@ -15,11 +15,12 @@ from functools import cached_property
 from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.glossary import resolve_answered
 from bot.core import server_terms
+from bot.core.card import EMBED_TOTAL, CardText, card_text, footer
 from bot.core.errors import Problem
 from bot.core.gaps import query_hash
 from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary, Layered, Term
-from bot.core.normalize import compact, normalize
+from bot.core.normalize import compact, normalize, numbered_slugs
 from bot.core.search import Found, SearchIndex
 from bot.core.server_terms import TermFields
 from bot.core.status import GapStatus
@@ -50,6 +51,13 @@ class Overlay:
         """The term a server alias names, for a question spelt that way (as normalised, or without spaces)."""
         norm = normalize(query)
         return self.aliases.get(norm) or self.aliases.get(compact(norm))
+
+    def card(self, term: Term, published: Glossary) -> CardText:
+        """A server term's card: as the published glossary's cards (its footer), related terms from both, and
+        who added it."""
+        both = Layered(published, self.glossary)
+        related = [r.term for r in (both.get(i) for i in term.related) if r is not None]
+        return card_text(term, related, footer(published.title, published.subtitle), attributed=True)
 
     @cached_property
     def mentions(self) -> MentionFinder:
@@ -129,16 +137,23 @@ class ServerTerms:
         self, guild_id: int, user_id: int, fields: TermFields, *, previous_id: str | None = None
     ) -> Saved | Refused:
         """Define a term (or replace `previous_id`), if `check` finds nothing wrong. Then it answers at once, and
-        the server's open gaps it answers are resolved."""
-        term = await self.check(guild_id, fields, previous_id=previous_id)
-        if isinstance(term, Refused):
-            return term
-        at = self.clock().isoformat(timespec="seconds")
-        # Only the write waits at most a second (DatabaseBusy, with nothing saved): the rebuild after it may not.
-        await within_a_second(
-            self.store.save(guild_id, term.id, fields.to_dict(), user_id, at, previous_id=previous_id)
-        )
-        self._overlays.pop(guild_id, None)
+        the server's open gaps it answers are resolved. An id another editor took meanwhile is never overwritten:
+        the fields are checked again against what is there now."""
+        for _ in range(3):
+            term = await self.check(guild_id, fields, previous_id=previous_id)
+            if isinstance(term, Refused):
+                return term
+            at = self.clock().isoformat(timespec="seconds")
+            # Only the write waits at most a second (DatabaseBusy, with nothing saved): the rebuild after it may not.
+            written = await within_a_second(
+                self.store.save(guild_id, term.id, fields.to_dict(), user_id, at, previous_id=previous_id)
+            )
+            self._overlays.pop(guild_id, None)
+            if written:
+                break
+        else:
+            spanish = "otro editor está guardando un término con ese nombre ahora mismo: vuelve a intentarlo"
+            return Refused((problem(spanish, "another editor is saving a term with that name right now: try again"),))
         overlay = await self.prepare(guild_id)
         resolved = await resolve_answered(overlay.index, self.gaps, guild_id=guild_id) if overlay else []
         return Saved((overlay.glossary.get(term.id) if overlay else None) or term, len(resolved))
@@ -166,7 +181,46 @@ class ServerTerms:
             names = ", ".join(f"«{n}»" for n in unknown)
             english = f"'related' names {names}, which is no term"
             return Refused((problem(f"'related' nombra {names}, que no es ningún término", english),))
-        return term
+        related = [self._name_of(r, overlay) for r in fields.related_list()]
+        size = card_text(
+            term, related, footer(self.catalog.glossary.title, self.catalog.glossary.subtitle), attributed=True
+        ).length()
+        if size > EMBED_TOTAL:
+            spanish = (
+                f"la ficha sumaría {size} caracteres con sus rótulos, sus términos relacionados y quién la añadió, "
+                f"y Discord admite {EMBED_TOTAL}: acorta la definición, los alias o los relacionados"
+            )
+            english = (
+                f"the card would come to {size} characters with its labels, related terms and who added it, "
+                f"and Discord allows {EMBED_TOTAL}: shorten the definition, the aliases or the related terms"
+            )
+            return Refused((problem(spanish, english),))
+        return replace(term, id=await self._free_id(guild_id, term, overlay, previous_id))
+
+    def _name_of(self, name: str, overlay: Overlay | None) -> str:
+        """A related term's name as its card shows it (the name typed, if it resolves to nothing)."""
+        term_id = _resolve(name, self.catalog.index, overlay)
+        found = self.catalog.glossary.get(term_id) if term_id else None
+        if found is None and term_id and overlay is not None:
+            found = overlay.glossary.get(term_id)
+        return found.term if found is not None else name
+
+    async def _free_id(self, guild_id: int, term: Term, overlay: Overlay | None, previous_id: str | None) -> str:
+        """The term's id: its name's slug, numbered when another term already has it (names alike in their first
+        72 characters) so that no save overwrites another term. An edit keeps its id when its slug is the same;
+        a retired term of the same name is brought back under its own id (its history goes on)."""
+        name = normalize(term.term)
+        for candidate in numbered_slugs(term.id):
+            if candidate == previous_id:
+                return candidate
+            if self.catalog.glossary.get(candidate) is not None:
+                continue
+            if overlay is not None and overlay.glossary.get(candidate) is not None:
+                continue
+            row = await self.store.get(guild_id, candidate)
+            if row is None or (row.retired_at is not None and normalize(row.fields.get("term", "")) == name):
+                return candidate
+        raise AssertionError("unreachable: numbered_slugs never ends")
 
     async def accept_alias(self, guild_id: int, user_id: int, qhash: str, term_id: str) -> tuple[str, Term] | None:
         """Members picked `term_id` for the question with handle `qhash`: its spelling becomes an alias of that
@@ -288,9 +342,10 @@ def _overlay(
     for row, term in zip(rows, checked, strict=True):
         if isinstance(term, list):  # stored before a rule changed: set aside, never served half-checked
             log.warning("server term %s of guild %s no longer passes validation", row.term_id, guild_id)
-        elif _taken(published.index, term) is not None or published.glossary.get(term.id) is not None:
+        elif _taken(published.index, term) is not None or published.glossary.get(row.term_id) is not None:
             superseded.append(term.term)
-        elif term.id not in by_id:
+        elif row.term_id not in by_id:
+            term = replace(term, id=row.term_id)  # the id it was saved under (numbered when names were alike)
             terms.append(term)
             by_id[term.id] = row
     own = {normalize(spelling): t.id for t in terms for spelling in t.spellings()}

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
 import unicodedata
 from html import escape
 from importlib import resources
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from bot.core.model import Glossary, Term
 from bot.core.normalize import slug
+from bot.core.paragraphs import paragraphs
 
 PAGE = "index.html"
 
@@ -64,7 +66,7 @@ def render(glossary: Glossary) -> str:
             *(_category(name, terms, glossary) for name, terms in _by_category(glossary.terms)),
             _index(glossary.terms),
             "</main>",
-            f"<footer><p>{len(glossary)} términos. Página generada con glosario-bot.</p></footer>",
+            f"<footer><p>{_how_many(len(glossary))}. Página generada con glosario-bot.</p></footer>",
             f"<script>{script}</script>",
             "</body>",
             "</html>",
@@ -79,9 +81,14 @@ def _search_form(count: int) -> str:
         '<label for="buscar">Buscar un término</label>'
         '<input id="buscar" name="q" type="search" autocomplete="off" spellcheck="false" '
         'aria-describedby="resultado" placeholder="horovod, paralelismo, sharding…">'
-        f'<p id="resultado" role="status" aria-live="polite">{count} términos</p>'
+        f'<p id="resultado" role="status" aria-live="polite">{_how_many(count)}</p>'
         "</form></search>"
     )
+
+
+def _how_many(count: int) -> str:
+    """The count of terms in words, as the page's script says it while searching: "1 término", "17 términos"."""
+    return "1 término" if count == 1 else f"{count} términos"
 
 
 def _by_category(terms: list[Term]) -> list[tuple[str, list[Term]]]:
@@ -108,7 +115,11 @@ def _article(term: Term, glossary: Glossary) -> str:
     ]
     if term.en:
         parts.append(f'<p class="en">En inglés: <span lang="en">{escape(term.en)}</span></p>')
-    parts.append(f'<p class="definicion">{escape(term.definition)}</p>')
+    if term.definition_language:
+        lang = escape(term.definition_language)
+        parts.append(f'<p class="idioma">Definición en <span lang="{lang}">{lang}</span>:</p>')
+    parts.append(_definition(term.definition))
+    parts.extend(_terminology(term))
     if term.aliases:
         parts.append(f'<p class="alias">También: {escape(", ".join(term.aliases))}</p>')
     related = [r for r in (glossary.get(i) for i in term.related) if r is not None]
@@ -120,6 +131,69 @@ def _article(term: Term, glossary: Glossary) -> str:
         parts.append(f'<ul class="enlaces" aria-label="Enlaces sobre {escape(term.term)}">{items}</ul>')
     parts.append("</article>")
     return "".join(parts)
+
+
+def _terminology(term: Term) -> list[str]:
+    """Forms to avoid, note, example, sources and tags of an imported entry (each only when present)."""
+    parts = []
+    if term.deprecated:
+        parts.append(f'<p class="evita">Evita: {escape(", ".join(term.deprecated))}</p>')
+    if term.note:
+        parts.append(f'<p class="nota">Nota: {escape(term.note)}</p>')
+    if term.example:
+        parts.append(f'<p class="ejemplo">Ejemplo: <q>{escape(term.example)}</q></p>')
+    if term.sources:
+        cited = (
+            f'<li><a href="{escape(s.url)}" rel="noopener">{escape(s.text)}</a></li>'
+            if s.url
+            else f"<li>{escape(s.text)}</li>"
+            for s in term.sources
+        )
+        parts.append(f'<ul class="fuentes" aria-label="Fuentes">{"".join(cited)}</ul>')
+    if term.tags:
+        parts.append(f'<p class="etiquetas">Etiquetas: {escape(", ".join(term.tags))}</p>')
+    return parts
+
+
+def _definition(text: str) -> str:
+    """The definition's paragraphs, each a <p>, with the web addresses in them as links (a line break between
+    paragraphs, so that the search reads the words of two paragraphs apart)."""
+    body = "\n".join(f"<p>{_linked(paragraph)}</p>" for paragraph in paragraphs(text))
+    return f'<div class="definicion">{body}</div>'
+
+
+# A web address in running text ends at a space or at what cannot be in one; closing punctuation after it is the
+# sentence's, not the address's ("véase https://ejemplo.org/a.").
+_WEB_ADDRESS = re.compile(r"https?://[^\s<>\"'«»“”‘’]+", re.IGNORECASE)
+_TRAILING = ".,;:!?)]}"
+
+
+def _linked(text: str) -> str:
+    """`text` escaped, with each http(s) address in it made a link (escaped too); anything else stays text."""
+    out, start = [], 0
+    for found in _WEB_ADDRESS.finditer(text):
+        address = found.group()
+        while address and address[-1] in _TRAILING:
+            closing = address[-1]
+            if closing == ")" and address.count("(") >= address.count(")"):
+                break  # https://es.wikipedia.org/wiki/Red_(informática): the parenthesis is the address's
+            address = address[:-1]
+        if not _is_web_address(address):
+            continue
+        end = found.start() + len(address)
+        out.append(escape(text[start : found.start()]))
+        out.append(f'<a href="{escape(address)}" rel="noopener">{escape(address)}</a>')
+        start = end
+    out.append(escape(text[start:]))
+    return "".join(out)
+
+
+def _is_web_address(address: str) -> bool:
+    try:
+        parts = urlsplit(address)
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
 
 
 def _alphabet_nav(terms: list[Term]) -> str:

@@ -136,6 +136,12 @@ def due(now: datetime, schedule: Schedule, last_posted: date | None) -> date | N
     return today if now >= slot(today, schedule) else None
 
 
+def post_nonce(guild_id: int, day: date) -> str:
+    """The one nonce of (guild, local date)'s post, whoever sends it and however often: "d", the guild id and the
+    date in fixed-width hex (23 characters, within Discord's 25; never all digits, like discord.py's random ones)."""
+    return f"d{guild_id:016x}{day.toordinal():06x}"
+
+
 def next_post(now: datetime, schedule: Schedule, last_posted: date | None) -> datetime:
     """When the next post will be made (now, if one is due)."""
     if due(now, schedule, last_posted) is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 
 # Accents are dropped, but ñ stays distinct from n ("año" is not "ano"): keep a combining tilde after n.
 _MARKS = re.compile(r"[\u0300-\u0302\u0304-\u036f]|(?<!n)\u0303")
@@ -39,6 +40,20 @@ def sorted_compact(normalized: str) -> str:
     return "".join(sorted(normalized.split()))
 
 
+SLUG_LENGTH = 72  # ids fit in a button's custom_id with its prefix
+
+
 def slug(text: str) -> str:
     """A stable identifier for a term: its normalised name with hyphens (≤ 72 characters, to fit custom ids)."""
-    return normalize(text).replace(" ", "-")[:72].strip("-")
+    return normalize(text).replace(" ", "-")[:SLUG_LENGTH].strip("-")
+
+
+def numbered_slugs(base: str) -> Iterator[str]:
+    """`base`, then `base-2`, `base-3`…, each within the slug length: the candidates for an id that must not
+    collide with another (two names alike in their first 72 characters)."""
+    yield base
+    n = 2
+    while True:
+        suffix = f"-{n}"
+        yield base[: SLUG_LENGTH - len(suffix)].rstrip("-") + suffix
+        n += 1

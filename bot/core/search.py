@@ -586,4 +586,12 @@ class _TextIndex:
                 weight[t_idx] += w
         ranked = sorted(matched, key=lambda t: (-matched[t], -weight[t], self._terms[t].term))
         total = max(1, len(query_words))
-        return [SearchHit(self._terms[t], round(100 * matched[t] / total, 1)) for t in ranked[:limit]]
+        return [SearchHit(self._terms[t], _text_score(matched[t], weight[t], total)) for t in ranked[:limit]]
+
+
+def _text_score(matched: int, weight: float, total: int) -> float:
+    """0–100, in the order of the ranking: the share of the query's words found decides the band (all of two
+    words: above 50), and how strongly they were found (in a name, several times) places the hit within it. Any
+    two indexes score alike, so hits from a server's terms and the published ones can be merged by score."""
+    strength = weight / matched  # per word: 1 for one mention in a definition, 3 in a name
+    return round(100 * (matched - 1 + strength / (strength + 1)) / total, 1)

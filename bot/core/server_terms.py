@@ -4,10 +4,11 @@ text), by turning the fields into a one-term file."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import yaml
 
+from bot.core.card import neutral_markup
 from bot.core.errors import GlossaryError, Problem
 from bot.core.loader import META_FILE, load_glossary_from_texts
 from bot.core.model import Term
@@ -80,7 +81,7 @@ def check_many(many: list[TermFields]) -> list[Term | list[Problem]]:
         glossary = load_glossary_from_texts([(META_FILE, _META), (FILE_NAME, term_file([entry(f) for f in many]))])
     except GlossaryError:
         return [check(fields) for fields in many]
-    terms = list(glossary.terms)
+    terms = [as_shown(term) for term in glossary.terms]
     return terms if len(terms) == len(many) else [check(fields) for fields in many]
 
 
@@ -92,4 +93,15 @@ def check(fields: TermFields) -> Term | list[Problem]:
     except GlossaryError as exc:
         return list(exc.problems)
     (term,) = glossary.terms
-    return term
+    return as_shown(term)
+
+
+def as_shown(term: Term) -> Term:
+    """A term written by members, as cards show it: no masked link hides where it leads (the fields as typed
+    are kept in the store; only what is shown changes)."""
+    return replace(
+        term,
+        definition=neutral_markup(term.definition),
+        en=neutral_markup(term.en) if term.en else term.en,
+        aliases=tuple(neutral_markup(a) for a in term.aliases),
+    )

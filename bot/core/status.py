@@ -1,5 +1,5 @@
-"""The states a lookup, a gap and a daily schedule can be in: one definition each (their values are what the
-database and the JSON outputs hold)."""
+"""The states a lookup, a gap, a daily post and a daily schedule can be in: one definition each (their values are
+what the database and the JSON outputs hold)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,15 @@ class GapStatus(StrEnum):
     OPEN = "open"
     RESOLVED = "resolved"
     IGNORED = "ignored"
+
+
+class DailyPostStatus(StrEnum):
+    """Where a server's term of the day for one date stands: claimed and being sent (a lease: a claim whose
+    process died runs out and is taken over), posted, or failed for the day."""
+
+    POSTING = "posting"
+    POSTED = "posted"
+    FAILED = "failed"
 
 
 class Days(StrEnum):

@@ -8,14 +8,19 @@ from collections import OrderedDict
 import discord
 
 from bot.app.catalog import Catalog, CatalogHolder
-from bot.app.server_terms import Overlay
+from bot.app.server_terms import Author, Overlay
 from bot.app.site import term_url
 from bot.core.model import Layered, Term
-from bot.discord_app.embeds import discord_time, fit, term_embed
+from bot.discord_app.embeds import card_embed, discord_time, term_embed
 from bot.discord_app.i18n import language, t
 from bot.discord_app.views import related_view
 
 Card = tuple[discord.Embed, discord.ui.View | None]
+
+
+def attribution_of(author: Author, locale: object) -> str:
+    """Who added a server term, and when (a mention in an embed never pings)."""
+    return t(locale, "st_card_value", user=author.user_id, date=discord_time(author.at, "D"))
 
 
 class CardCache:
@@ -32,12 +37,10 @@ class CardCache:
         if overlay is None or overlay.glossary.get(term.id) is not term:
             return self.card(term, locale)
         both = Layered(self.holder.glossary, overlay.glossary)
-        embed = term_embed(term, both, locale)  # type: ignore[arg-type]
         author = overlay.authors.get(term.id)
-        if author is not None:
-            value = t(locale, "st_card_value", user=author.user_id, date=discord_time(author.at, "D"))
-            embed.add_field(name=t(locale, "st_card_field"), value=value, inline=False)
-        return fit(embed), related_view(term, both)  # type: ignore[arg-type]
+        attribution = attribution_of(author, locale) if author is not None else ""
+        embed = card_embed(overlay.card(term, self.holder.glossary), locale, attribution=attribution)
+        return embed, related_view(term, both)  # type: ignore[arg-type]
 
     def url_for(self, term: Term) -> str | None:
         """The term's anchor on the glossary's web page; None without one, or for a server's own term (the page

@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.app.application import Application
 from bot.discord_app import cogs, proposals
 from bot.discord_app.cards import CardCache
+from bot.discord_app.forms import OpenForms
 from bot.discord_app.guard import Guard, validate_interactions
 from bot.discord_app.sync import CommandSync
 from bot.discord_app.term_form import Drafts
@@ -54,6 +55,7 @@ class GlossaryBot(commands.AutoShardedBot):
         self.shard_plan = app.settings.shards
         self.cards = CardCache(app.catalog, app.settings.site_url)
         self.drafts = Drafts()  # server-term forms a save refused, for their authors to fix
+        self.forms = OpenForms()  # each member's open forms (modals), the oldest closed past a few
         self.guard = Guard(self.is_closed)
         self.commands_sync = CommandSync(self.tree, app.stores.meta)
         self.auto_sync = auto_sync  # `glosario-bot sync` publishes by itself, once

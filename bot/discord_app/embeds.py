@@ -7,6 +7,7 @@ from datetime import datetime
 
 import discord
 
+from bot.core.card import CardText, card_text, footer
 from bot.core.model import Glossary, Term
 from bot.discord_app.i18n import t
 
@@ -139,19 +140,21 @@ def term_embed(
 ) -> discord.Embed:
     """The card for one term, shared by /termino, buttons and the term of the day (its title links to `url`: the
     term on the glossary's web page, when there is one)."""
-    embed = discord.Embed(title=term.term, description=term.definition, colour=COLOUR, url=url)
+    related = [r.term for r in (glossary.get(i) for i in term.related) if r is not None]
+    card = card_text(term, related, footer(glossary.title, glossary.subtitle))
+    return card_embed(card, locale, heading=heading, url=url)
+
+
+def card_embed(
+    card: CardText, locale: object, *, heading: str | None = None, url: str | None = None, attribution: str = ""
+) -> discord.Embed:
+    """A card's text as an embed, labels in the reader's language (the attribution value last, when given)."""
+    embed = discord.Embed(title=card.title, description=card.description, colour=COLOUR, url=url)
     if heading:
         embed.set_author(name=heading)
-    if term.en:
-        embed.add_field(name=t(locale, "english"), value=term.en, inline=True)
-    embed.add_field(name=t(locale, "category"), value=term.category, inline=True)
-    if term.aliases:
-        embed.add_field(name=t(locale, "aliases"), value=", ".join(term.aliases), inline=False)
-    related = [r.term for r in (glossary.get(i) for i in term.related) if r is not None]
-    if related:
-        embed.add_field(name=t(locale, "related"), value=", ".join(related), inline=False)
-    if term.links:
-        embed.add_field(name=t(locale, "links"), value="\n".join(f"[{k.title}]({k.url})" for k in term.links))
-    footer = f"{glossary.title} — {glossary.subtitle}" if glossary.subtitle else glossary.title
-    embed.set_footer(text=footer)
+    for key, value, inline in card.fields:
+        embed.add_field(name=t(locale, key), value=value, inline=inline)
+    if attribution:
+        embed.add_field(name=t(locale, "st_card_field"), value=attribution, inline=False)
+    embed.set_footer(text=card.footer)
     return fit(embed)

@@ -10,6 +10,8 @@ from typing import TypeVar
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.app.background import each_tick_outlives_errors
+
 log = logging.getLogger(__name__)
 ADMIN = "glosario-admin"
 T = TypeVar("T")
@@ -53,7 +55,8 @@ class PostingCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot, admin: app_commands.Group) -> None:
         self.bot, self.admin = bot, admin
-        self.scheduler = tasks.loop(seconds=self.EVERY)(self.tick)
+        # (each tick outlives any error: a database down for a while must not stop the posts for good)
+        self.scheduler = tasks.loop(seconds=self.EVERY)(each_tick_outlives_errors(type(self).__name__)(self.tick))
         self.scheduler.before_loop(self.bot.wait_until_ready)
 
     async def cog_load(self) -> None:

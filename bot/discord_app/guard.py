@@ -22,8 +22,7 @@ from bot.storage.errors import DatabaseBusy
 log = logging.getLogger(__name__)
 COOLDOWN_USES, COOLDOWN_SECONDS = 6, 20.0  # per member, over every interaction that does work or posts
 UNANSWERED_AFTER = 2.5  # seconds: Discord gives an interaction 3
-# The names discord.py gives the tasks that run commands, buttons and menus (what a graceful stop waits for).
-HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item", "discord-ui-view-dispatch")
+DRAIN_POLL = 0.05  # seconds between looks at the replies in flight while stopping
 
 
 def make_valid(value: dict | list) -> None:
@@ -75,7 +74,8 @@ class Guard:
         self.closing = False
         self.rate = RateLimit(COOLDOWN_USES, COOLDOWN_SECONDS)
         self.on_accepted: Callable[[discord.Interaction], None] | None = None  # told of every command taken
-        self._watchers: set[asyncio.Task] = set()
+        self._watchers: dict[asyncio.Task, discord.Interaction] = {}  # buttons, menus, forms: until answered
+        self._held: set[asyncio.Task] = set()  # handlers at work (commands, forms, rate-limited buttons)
 
     async def accepting_work(self, interaction: discord.Interaction) -> bool:
         """Every command and context menu: not while stopping, and within the member's rate limit.
@@ -83,6 +83,7 @@ class Guard:
         _note_shard(interaction)
         if interaction.type is discord.InteractionType.autocomplete:
             return not self.closing
+        self.hold(interaction)
         if self.closing:
             await _say(interaction, t(interaction.locale, "restarting"))
             return False
@@ -96,6 +97,7 @@ class Guard:
         """One limit for every interaction that does work or posts (commands, term buttons, menus): over it,
         one polite private note and nothing else."""
         _note_shard(interaction)
+        self.hold(interaction)
         wait = self.rate.retry_after(interaction.user.id)
         if not wait:
             return True
@@ -103,13 +105,24 @@ class Guard:
         await _say(interaction, t(interaction.locale, "cooldown", seconds=max(1, round(wait))))
         return False
 
+    def hold(self, interaction: discord.Interaction) -> None:
+        """The task handling `interaction` (the caller's) is work in flight: a graceful stop waits for it to end.
+        Called from the checks every handler goes through, so no task needs to be recognised by its name."""
+        task = asyncio.current_task()
+        if task is not None and task not in self._held:
+            self._held.add(task)
+            task.add_done_callback(self._held.discard)
+
     def watch(self, interaction: discord.Interaction) -> None:
         """Every button, menu and modal gets an answer: one that nothing handled (a forged or unknown custom_id,
         or a list whose buttons died with a restart) gets a short private note before Discord's 3 s are up."""
         if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
             task = asyncio.get_running_loop().create_task(self._answer_if_unanswered(interaction))
-            self._watchers.add(task)
-            task.add_done_callback(self._watchers.discard)
+            self._watchers[task] = interaction
+            task.add_done_callback(self._forget_watcher)
+
+    def _forget_watcher(self, task: asyncio.Task) -> None:
+        self._watchers.pop(task, None)
 
     async def _answer_if_unanswered(self, interaction: discord.Interaction) -> None:
         await asyncio.sleep(UNANSWERED_AFTER)
@@ -141,24 +154,29 @@ class Guard:
         except discord.HTTPException:
             log.warning("could not tell the user about the error", exc_info=True)
 
+    def in_flight(self) -> int:
+        """Interactions still being handled: handlers at work, and buttons, menus or forms not yet answered."""
+        return len(self._pending())
+
+    def _pending(self) -> set[asyncio.Task]:
+        current = asyncio.current_task()
+        unanswered = {w for w, i in self._watchers.items() if not i.response.is_done()}
+        return {task for task in self._held | unanswered if task is not current and not task.done()}
+
     async def drain(self, grace: float) -> None:
-        """Stop taking new work, and let replies in flight finish (up to `grace` seconds)."""
+        """Stop taking new work, and let every interaction in flight finish (up to `grace` seconds): commands,
+        buttons, menus and forms, including the "restarting" replies to those that arrive meanwhile."""
         self.closing = True  # from here on, new commands get a short "restarting" reply
         loop = asyncio.get_running_loop()
         deadline = loop.time() + grace
-        while in_flight := _handlers_running():  # including the "restarting" replies that arrive meanwhile
+        logged = False
+        while in_flight := self._pending():
             remaining = deadline - loop.time()
             if remaining <= 0:
-                log.warning("%d repl(ies) still running after %.0f s: closing anyway", len(in_flight), grace)
+                log.warning("%d interaction(s) still in flight after %.0f s: closing anyway", len(in_flight), grace)
                 break
-            log.info("waiting for %d repl(ies) in flight", len(in_flight))
-            await asyncio.wait(in_flight, timeout=remaining)
-
-
-def _handlers_running() -> set[asyncio.Task]:
-    current = asyncio.current_task()
-    return {
-        task
-        for task in asyncio.all_tasks()
-        if task is not current and not task.done() and task.get_name().startswith(HANDLER_TASKS)
-    }
+            if not logged:
+                log.info("waiting for %d interaction(s) in flight", len(in_flight))
+                logged = True
+            # An answer is not an awaitable event: look again shortly, or as soon as a handler ends.
+            await asyncio.wait(in_flight, timeout=min(remaining, DRAIN_POLL), return_when=asyncio.FIRST_COMPLETED)

@@ -14,6 +14,7 @@ import discord
 
 from bot.core.server_terms import TermFields
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
+from bot.discord_app.forms import BoundForm
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.review import gap_ids
@@ -81,25 +82,27 @@ class ProposalSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"glosa
             )
         elif self.action == "publish":
             fields = TermFields.from_dict(row.fields)
-            await interaction.response.send_modal(TermModal(interaction.locale, fields, proposal_id=row.id))
+            await interaction.response.send_modal(TermModal(interaction, fields, proposal_id=row.id))
         else:
-            await interaction.response.send_modal(RejectModal(interaction.locale, row.id))
+            await interaction.response.send_modal(RejectModal(interaction, row.id))
 
 
-class RejectModal(discord.ui.Modal):
-    def __init__(self, locale: object, proposal_id: int) -> None:
-        super().__init__(title=t(locale, "prop_reject_title")[:45], timeout=1800, custom_id="glosario:propreject")
+class RejectModal(BoundForm):
+    """The reason for rejecting one proposal, from the editor who chose it."""
+
+    PREFIX = "glosario:propreject"
+
+    def __init__(self, interaction: discord.Interaction, proposal_id: int) -> None:
+        locale = interaction.locale
+        super().__init__(interaction, title=t(locale, "prop_reject_title"), timeout=1800)
         self.proposal_id = proposal_id
         self.reason = discord.ui.TextInput(
             label=t(locale, "prop_reason")[:45], style=discord.TextStyle.paragraph, max_length=500, required=True
         )
         self.add_item(self.reason)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+    async def allowed(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
         return await moderator_or_denied(interaction)
-
-    async def on_error(self, interaction: discord.Interaction[GlossaryBot], error: Exception, /) -> None:
-        await interaction.client.guard.on_interaction_error(interaction, error)
 
     async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         bot, guild_id = interaction.client, interaction.guild_id or 0

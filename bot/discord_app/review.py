@@ -13,6 +13,7 @@ from bot.app.review import PAGE_SIZE, GapPage, GapReview
 from bot.core.server_terms import TermFields
 from bot.core.status import GapStatus
 from bot.discord_app.embeds import COLOUR, LIMITS, discord_time, echo, fit, join_within, shorten
+from bot.discord_app.forms import BoundForm
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.term_form import TermModal
@@ -218,10 +219,10 @@ class ActSelect(
             gap = await review.get(guild_id, ids[0]) if ids else None
             if gap is not None and self.action == "define":  # the most asked spelling as the name
                 name = await review.most_asked_spelling(guild_id, gap.id) or gap.sample
-                await interaction.response.send_modal(TermModal(loc, TermFields(name, "")))
+                await interaction.response.send_modal(TermModal(interaction, TermFields(name, "")))
                 return
             if gap is not None:
-                await interaction.response.send_modal(ResolveModal(gap.id, gap.sample, self.state, loc))
+                await interaction.response.send_modal(ResolveModal(interaction, gap.id, gap.sample, self.state))
                 return
         else:
             status = GapStatus.IGNORED if self.action == "ignore" else GapStatus.OPEN
@@ -272,21 +273,20 @@ def gap_ids(values: list) -> list[int]:
     return ids
 
 
-class ResolveModal(discord.ui.Modal):
-    def __init__(self, miss_id: int, sample: str, state: ListState, locale: object) -> None:
-        super().__init__(
-            title=t(locale, "gaps_modal_title", query=sample)[:45], timeout=600, custom_id=f"glosario:resolve:{miss_id}"
-        )
+class ResolveModal(BoundForm):
+    """Which published term answers one gap, from the moderator who chose it."""
+
+    PREFIX = "glosario:resolve"
+
+    def __init__(self, interaction: discord.Interaction, miss_id: int, sample: str, state: ListState) -> None:
+        locale = interaction.locale
+        super().__init__(interaction, title=t(locale, "gaps_modal_title", query=sample), timeout=600)
         self.miss_id, self.state, self.locale = miss_id, state, locale
         self.term = discord.ui.TextInput(label=t(locale, "gaps_modal_label")[:45], required=False, max_length=100)
         self.add_item(self.term)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """discord.py finds a modal by its custom_id alone: whoever submits it is checked like the command."""
+    async def allowed(self, interaction: discord.Interaction) -> bool:
         return await moderator_or_denied(interaction)
-
-    async def on_error(self, interaction: discord.Interaction[GlossaryBot], error: Exception, /) -> None:
-        await interaction.client.guard.on_interaction_error(interaction, error)
 
     async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         review, guild_id = interaction.client.app.review, interaction.guild_id

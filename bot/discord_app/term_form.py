@@ -14,6 +14,7 @@ from bot.app.server_terms import Refused, Saved
 from bot.core.normalize import normalize
 from bot.core.server_terms import TermFields
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
+from bot.discord_app.forms import BoundForm
 from bot.discord_app.i18n import language, t
 from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.views import NO_MENTIONS, ButtonsView, button_payload
@@ -58,21 +59,23 @@ class Drafts:
         return found[1]
 
 
-class TermModal(discord.ui.Modal):
-    """New term, edit, or a gap to define: one form. Whoever submits it is checked like the command."""
+class TermModal(BoundForm):
+    """New term, edit, or a gap to define: one form, bound to the editor who opened it, in that server, for that
+    term or proposal. Whoever submits it is checked like the command."""
 
-    CUSTOM_ID, TITLE = "glosario:stform", "st_modal_new"
+    PREFIX, TITLE = "glosario:stform", "st_modal_new"
 
     def __init__(
         self,
-        locale: object,
+        interaction: discord.Interaction,
         fields: TermFields | None = None,
         previous_id: str | None = None,
         proposal_id: int | None = None,
     ) -> None:
         fields = fields or TermFields("", "")
+        locale = interaction.locale
         key = "st_modal_edit" if previous_id else self.TITLE
-        super().__init__(title=t(locale, key)[:45], timeout=1800, custom_id=self.CUSTOM_ID)
+        super().__init__(interaction, title=t(locale, key), timeout=1800)
         self.previous_id, self.proposal_id = previous_id, proposal_id
 
         def box(label: str, value: str, limit: int, *, long: bool = False, required: bool = False):
@@ -96,11 +99,8 @@ class TermModal(discord.ui.Modal):
         values = (self.name, self.definition, self.en, self.aliases, self.related)
         return TermFields(*((item.value or "") for item in values))
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+    async def allowed(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
         return await moderator_or_denied(interaction)
-
-    async def on_error(self, interaction: discord.Interaction[GlossaryBot], error: Exception, /) -> None:
-        await interaction.client.guard.on_interaction_error(interaction, error)
 
     async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         bot, fields, guild_id, user_id = (
@@ -203,9 +203,9 @@ class FixButton(_DraftButton, template=r"glosario:stfix"):
             )
             return
         if draft.proposing:
-            await interaction.response.send_modal(ProposalModal(interaction.locale, draft.fields))
+            await interaction.response.send_modal(ProposalModal(interaction, draft.fields))
         else:
-            modal = TermModal(interaction.locale, draft.fields, draft.previous_id, draft.proposal_id)
+            modal = TermModal(interaction, draft.fields, draft.previous_id, draft.proposal_id)
             await interaction.response.send_modal(modal)
 
 
@@ -235,9 +235,9 @@ class AliasInsteadButton(_DraftButton, template=r"glosario:stalias"):
 class ProposalModal(TermModal):
     """The same form for any member (when the server takes proposals): it becomes a proposal for the editors."""
 
-    CUSTOM_ID, TITLE = "glosario:propform", "prop_modal"
+    PREFIX, TITLE = "glosario:propform", "prop_modal"
 
-    async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
+    async def allowed(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
         if await interaction.client.app.proposals.enabled(interaction.guild_id or 0):
             return True
         await interaction.response.send_message(

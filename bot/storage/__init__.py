@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.config import is_postgres
+from bot.config import DatabaseUrl
 from bot.storage.daily import SqlDailyStore, SqlDigestStore, SqlRoleStore
 from bot.storage.db import MIGRATIONS, Database, SqlAppliedWrites, file_identity
 from bot.storage.gaps import SqlGapStore, SqlUsageStore
@@ -87,13 +87,17 @@ def stores_on(db: Database | PgDatabase) -> Stores:
     )
 
 
-async def open_stores(database: Path | str, *, read_only: bool = False) -> Stores:
+async def open_stores(database: Path | DatabaseUrl | str, *, read_only: bool = False) -> Stores:
     """Open the database — a SQLite file, or a PostgreSQL URL — (creating and migrating it, unless `read_only`)
-    and its stores. Raises StorageError."""
-    if isinstance(database, str) and is_postgres(database):
-        from bot.storage.postgres import PgDatabase
+    and its stores. Raises StorageError (and SettingsError for a setting that is not a database URL)."""
+    if isinstance(database, str):
+        database = DatabaseUrl.parse(database)
+    if isinstance(database, DatabaseUrl):
+        if database.is_postgres:
+            from bot.storage.postgres import PgDatabase
 
-        return stores_on(await PgDatabase.open(database, MIGRATIONS, migrate=not read_only))
+            return stores_on(await PgDatabase.open(database, MIGRATIONS, migrate=not read_only))
+        database = database.sqlite_path
     path = Path(database)
     db = await (Database.open_read_only(path) if read_only else Database.open(path))
     return stores_on(db)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from bot.core.daily import DailyEntry, Schedule
-from bot.core.status import Days
+from bot.core.status import DailyPostStatus, Days
 from bot.storage.db import Database
 from bot.storage.records import DailyPost, DailySettings, DigestSettings
 
@@ -109,20 +109,26 @@ class SqlDailyStore:
         ).fetchone()
         return DailyPost(date.fromisoformat(row[0]), *row[1:]) if row else None
 
-    async def claim(self, guild_id: int, day: date, channel_id: int, at: str) -> bool:
-        """Reserve (guild, day) before sending: only one post per local date, across restarts and races."""
+    async def claim(self, guild_id: int, day: date, channel_id: int, at: str, until: str) -> bool:
+        """Reserve (guild, day) before sending, from `at` until `until` (ISO times in UTC): only one post per local
+        date, across restarts and races. A claim still `posting` after its `until` (its process died) is taken
+        over; a live one, or a post made or failed, is not."""
         async with self.db.transaction():
             cursor = await self.db.conn.execute(
-                "INSERT OR IGNORE INTO daily_posts (guild_id, day, channel_id, status, at) "
-                "VALUES (?, ?, ?, 'posting', ?)",
-                (guild_id, day.isoformat(), channel_id, at),
+                "INSERT INTO daily_posts (guild_id, day, channel_id, status, at, claimed_until) "
+                f"VALUES (?, ?, ?, '{DailyPostStatus.POSTING}', ?, ?) "
+                "ON CONFLICT (guild_id, day) DO UPDATE SET channel_id = excluded.channel_id, at = excluded.at, "
+                "claimed_until = excluded.claimed_until "
+                f"WHERE daily_posts.status = '{DailyPostStatus.POSTING}' AND daily_posts.claimed_until <= excluded.at",
+                (guild_id, day.isoformat(), channel_id, at, until),
             )
         return cursor.rowcount == 1
 
     async def posted(self, guild_id: int, day: date, message_id: int) -> None:
         async with self.db.transaction():
             await self.db.conn.execute(
-                "UPDATE daily_posts SET status = 'posted', message_id = ? WHERE guild_id = ? AND day = ?",
+                f"UPDATE daily_posts SET status = '{DailyPostStatus.POSTED}', message_id = ? "
+                "WHERE guild_id = ? AND day = ?",
                 (message_id, guild_id, day.isoformat()),
             )
             await self.db.conn.execute(
@@ -130,17 +136,21 @@ class SqlDailyStore:
             )
 
     async def failed(self, guild_id: int, day: date, detail: str, at: str, *, retry: bool) -> None:
-        """A post that could not be made: released for a later try, or kept as failed for the day."""
+        """A post that could not be made: released for a later try, or kept as failed for the day. Only the claim
+        made `at` is touched: one taken over since (its lease ran out) is the new claimant's."""
+        held = f"guild_id = ? AND day = ? AND status = '{DailyPostStatus.POSTING}' AND at = ?"
         async with self.db.transaction():
             if retry:
-                await self.db.conn.execute(
-                    "DELETE FROM daily_posts WHERE guild_id = ? AND day = ?", (guild_id, day.isoformat())
+                cursor = await self.db.conn.execute(
+                    f"DELETE FROM daily_posts WHERE {held}", (guild_id, day.isoformat(), at)
                 )
             else:
-                await self.db.conn.execute(
-                    "UPDATE daily_posts SET status = 'failed', detail = ? WHERE guild_id = ? AND day = ?",
-                    (detail, guild_id, day.isoformat()),
+                cursor = await self.db.conn.execute(
+                    f"UPDATE daily_posts SET status = '{DailyPostStatus.FAILED}', detail = ? WHERE {held}",
+                    (detail, guild_id, day.isoformat(), at),
                 )
+            if cursor.rowcount == 0:
+                return
             await self.db.conn.execute(
                 "UPDATE guild_settings SET daily_error = ?, daily_error_at = ? WHERE guild_id = ?",
                 (detail, at, guild_id),

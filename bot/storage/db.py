@@ -207,6 +207,12 @@ MIGRATIONS: list[str] = [
     ALTER TABLE guild_settings ADD COLUMN digest_weekday INTEGER;
     ALTER TABLE guild_settings ADD COLUMN digest_last TEXT;
     """,
+    # 7: a daily post's claim is a lease, held until `claimed_until` (a claim its process never finished is taken
+    # over then); claims left by a crash before this version ran out when they were made
+    """
+    ALTER TABLE daily_posts ADD COLUMN claimed_until TEXT;
+    UPDATE daily_posts SET claimed_until = at WHERE status = 'posting';
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -451,11 +457,23 @@ class SqlAppliedWrites:
     def __init__(self, db: Database):
         self.db = db
 
-    async def mark(self, ids: list[str]) -> None:
+    async def mark(self, ids: list[str]) -> set[str]:
+        """Claim these ids in the caller's transaction; returns those that were not there yet (the records to
+        apply). A process claiming the same id at the same moment waits for this transaction, then finds it."""
         day = datetime.now(UTC).date().isoformat()
-        await self.db.conn.executemany(
-            "INSERT OR IGNORE INTO applied_writes (id, day) VALUES (?, ?)", [(i, day) for i in ids]
-        )
+        claimed: set[str] = set()
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            rows = await (
+                await self.db.conn.execute(
+                    "INSERT INTO applied_writes (id, day) VALUES "
+                    + ", ".join(["(?, ?)"] * len(chunk))
+                    + " ON CONFLICT DO NOTHING RETURNING id",
+                    [value for i in chunk for value in (i, day)],
+                )
+            ).fetchall()
+            claimed.update(r[0] for r in rows)
+        return claimed
 
     async def applied(self, ids: list[str]) -> set[str]:
         found: set[str] = set()

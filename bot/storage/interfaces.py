@@ -50,7 +50,7 @@ class MetaStore(Protocol):
 class AppliedLog(Protocol):
     """Which write-queue record ids the database holds (marked in the batch's own transaction)."""
 
-    async def mark(self, ids: list[str]) -> None: ...
+    async def mark(self, ids: list[str]) -> set[str]: ...  # the ids it claimed (not held before)
 
     async def applied(self, ids: list[str]) -> set[str]: ...
 
@@ -131,7 +131,7 @@ class DailyStore(Protocol):
 
     async def last_post(self, guild_id: int) -> DailyPost | None: ...
 
-    async def claim(self, guild_id: int, day: date, channel_id: int, at: str) -> bool: ...
+    async def claim(self, guild_id: int, day: date, channel_id: int, at: str, until: str) -> bool: ...
 
     async def posted(self, guild_id: int, day: date, message_id: int) -> None: ...
 
@@ -155,8 +155,9 @@ class ServerTermStore(Protocol):
 
     async def save(
         self, guild_id: int, term_id: str, fields: dict[str, str], by_user: int, at: str, *, previous_id: str | None
-    ) -> None:
-        """Create a term (`previous_id` None) or replace one (renamed when its id changes), keeping a version."""
+    ) -> bool:
+        """Create a term (`previous_id` None) or replace one (renamed when its id changes), keeping a version.
+        False, with nothing written, when `term_id` is another term in service."""
         ...
 
     async def retire(self, guild_id: int, term_id: str, by_user: int, at: str) -> bool: ...
@@ -179,7 +180,9 @@ class ProposalStore(Protocol):
 
     async def set_enabled(self, guild_id: int, enabled: bool) -> None: ...
 
-    async def add(self, guild_id: int, user_id: int, locale: str, fields: dict[str, str], at: str) -> int: ...
+    async def add(
+        self, guild_id: int, user_id: int, locale: str, fields: dict[str, str], at: str, *, limit: int
+    ) -> int | None: ...
 
     async def pending(self, guild_id: int, *, user_id: int | None = None) -> list[ProposalRow]: ...
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.config import without_password
+from bot.config import DatabaseUrl
 from bot.storage.db import MetaQueries
 from bot.storage.errors import DatabaseBusy, StorageError
 
@@ -151,25 +151,26 @@ class PgConnection:
 class PgDatabase(MetaQueries):
     """A connection pool with the surface the stores use (`conn`, `reader`, `transaction()`, meta, salt)."""
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: DatabaseUrl) -> None:
         self.pool, self.url = pool, url
         self.conn = PgConnection(self, reading=False)
         self.reader = PgConnection(self, reading=True)
-        self.identity: str | None = without_password(url)
-        self.path = without_password(url)  # where the data is, for logs
+        self.identity: str | None = url.masked
+        self.path = url.masked  # where the data is, for logs
         self.migrated: list[int] = []
         self._writing = asyncio.Lock()  # one transaction at a time per process, as on SQLite
 
     @classmethod
-    async def open(cls, url: str, migrations: Sequence[str], *, migrate: bool = True) -> PgDatabase:
+    async def open(cls, url: DatabaseUrl | str, migrations: Sequence[str], *, migrate: bool = True) -> PgDatabase:
+        url = url if isinstance(url, DatabaseUrl) else DatabaseUrl.parse(url)
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=8, command_timeout=30, timeout=10)
-        except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
-            where = without_password(url)
+            pool = await asyncpg.create_pool(url.url, min_size=1, max_size=8, command_timeout=30, timeout=10)
+        except (TimeoutError, OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            where, why = url.masked, url.scrub(f"{type(exc).__name__}: {exc}")
             raise StorageError(
-                f"No se puede conectar con PostgreSQL en {where} ({type(exc).__name__}: {exc}). Comprueba que el "
+                f"No se puede conectar con PostgreSQL en {where} ({why}). Comprueba que el "
                 "servidor está en marcha y que la URL de GLOSARIO_DB (usuario, contraseña, base de datos) es correcta.",
-                f"Cannot connect to PostgreSQL at {where} ({type(exc).__name__}: {exc}). Check that the server is "
+                f"Cannot connect to PostgreSQL at {where} ({why}). Check that the server is "
                 "running and that GLOSARIO_DB's URL (user, password, database) is right.",
             ) from None
         db = cls(pool, url)
@@ -258,12 +259,12 @@ def _newer(where: str, version: int, ours: int) -> StorageError:
     )
 
 
-async def probe(url: str) -> str | None:
+async def probe(url: DatabaseUrl) -> str | None:
     """Whether the database answers (for `glosario-bot health`): None, or what went wrong."""
     try:
-        conn = await asyncpg.connect(url, timeout=5)
-    except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
-        return f"{type(exc).__name__}: {exc}"
+        conn = await asyncpg.connect(url.url, timeout=5)
+    except (TimeoutError, OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        return url.scrub(f"{type(exc).__name__}: {exc}")
     try:
         await conn.fetchval("SELECT 1")
     finally:

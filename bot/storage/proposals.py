@@ -32,15 +32,27 @@ class SqlProposalStore:
                 (guild_id, int(enabled)),
             )
 
-    async def add(self, guild_id: int, user_id: int, locale: str, fields: dict[str, str], at: str) -> int:
+    async def add(
+        self, guild_id: int, user_id: int, locale: str, fields: dict[str, str], at: str, *, limit: int
+    ) -> int | None:
+        """The new proposal's id; None when the member already has `limit` pending in this server. The count and
+        the insert are one transaction, serialised per server across processes (the upsert of the server's
+        settings row locks it on PostgreSQL; SQLite has one writer at a time), so no burst gets past the limit."""
+        conn = self.db.conn
         async with self.db.transaction():
-            cursor = await self.db.conn.execute(
-                "INSERT INTO proposals (guild_id, user_id, locale, fields, created_at) VALUES (?, ?, ?, ?, ?) "
-                "RETURNING id",
-                (guild_id, user_id, locale, json.dumps(fields, ensure_ascii=False), at),
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id) VALUES (?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET guild_id = excluded.guild_id",
+                (guild_id,),
             )
-            (proposal_id,) = await cursor.fetchone()
-        return proposal_id
+            cursor = await conn.execute(
+                "INSERT INTO proposals (guild_id, user_id, locale, fields, created_at) SELECT ?, ?, ?, ?, ? "
+                "WHERE (SELECT COUNT(*) FROM proposals WHERE guild_id = ? AND user_id = ? AND status = 'pending') < ? "
+                "RETURNING id",
+                (guild_id, user_id, locale, json.dumps(fields, ensure_ascii=False), at, guild_id, user_id, limit),
+            )
+            row = await cursor.fetchone()
+        return row[0] if row else None
 
     async def pending(self, guild_id: int, *, user_id: int | None = None) -> list[ProposalRow]:
         sql = f"SELECT {_COLUMNS} FROM proposals WHERE guild_id = ? AND status = 'pending'"

@@ -120,7 +120,7 @@ class DailySettings:
 class DailyPost:
     day: date
     channel_id: int
-    status: str  # "posting", "posted" or "failed"
+    status: str  # a DailyPostStatus
     message_id: int | None
     detail: str | None
 

@@ -15,6 +15,10 @@ def _row(row: tuple) -> ServerTermRow:
     return ServerTermRow(guild_id, term_id, json.loads(fields), *rest)
 
 
+class _Taken(Exception):
+    """The id is another term's: the transaction is rolled back (a rename's moves included)."""
+
+
 class SqlServerTermStore:
     def __init__(self, db: Database):
         self.db = db
@@ -34,8 +38,26 @@ class SqlServerTermStore:
 
     async def save(
         self, guild_id: int, term_id: str, fields: dict[str, str], by_user: int, at: str, *, previous_id: str | None
+    ) -> bool:
+        """Write the term under `term_id` (a new one, or `previous_id` edited or renamed). False, with nothing
+        written, when `term_id` is another term in service (another editor saved it meanwhile): an id is never
+        overwritten by a different term."""
+        try:
+            await self._save(
+                guild_id,
+                term_id,
+                text=json.dumps(fields, ensure_ascii=False),
+                by_user=by_user,
+                at=at,
+                previous_id=previous_id,
+            )
+        except _Taken:
+            return False
+        return True
+
+    async def _save(
+        self, guild_id: int, term_id: str, *, text: str, by_user: int, at: str, previous_id: str | None
     ) -> None:
-        text = json.dumps(fields, ensure_ascii=False)
         conn = self.db.conn
         async with self.db.transaction():
             author, created = by_user, at
@@ -56,12 +78,16 @@ class SqlServerTermStore:
                         "UPDATE server_term_versions SET term_id = ? WHERE guild_id = ? AND term_id = ?",
                         (term_id, guild_id, previous_id),
                     )
-            await conn.execute(
+            # Replaces the row only when it is the term being edited, or a retired one brought back.
+            cursor = await conn.execute(
                 f"INSERT INTO server_terms ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL) "
                 "ON CONFLICT (guild_id, term_id) DO UPDATE SET fields = excluded.fields, "
-                "updated_by = excluded.updated_by, updated_at = excluded.updated_at, retired_at = NULL",
-                (guild_id, term_id, text, author, created, by_user, at),
+                "updated_by = excluded.updated_by, updated_at = excluded.updated_at, retired_at = NULL "
+                "WHERE server_terms.retired_at IS NOT NULL OR server_terms.term_id = ?",
+                (guild_id, term_id, text, author, created, by_user, at, previous_id or ""),
             )
+            if cursor.rowcount != 1:
+                raise _Taken
             await self._version(guild_id, term_id, "created" if previous_id is None else "edited", text, by_user, at)
 
     async def retire(self, guild_id: int, term_id: str, by_user: int, at: str) -> bool:

@@ -10,8 +10,15 @@ Guarantees (stated in the README's "Data and privacy"):
 - one record the database cannot take (bad data) never holds back the others: a failing batch is split and
   each record tried alone; one that still fails goes to the rejected file with the reason, and is not retried;
 - the journal is rewritten atomically (temp file + fsync + rename): a record is in it whole or not at all;
-- every record carries an id, stored with it in the same transaction: replaying a journal whose records were
-  already applied (a crash between the database write and the journal cleanup) never counts them twice;
+- every record carries an id, claimed in the database in the same transaction as the record, before it is
+  applied: replaying a journal whose records were already applied (a crash between the database write and the
+  journal cleanup, or two processes replaying copies of it at once) never counts them twice;
+- each process has its own journal, and a journal is replayed by one process at a time: it is claimed by an
+  atomic rename (under the journal's lock file) and the claimed copy is locked while it is replayed, so that a
+  process can also replay journals other processes left (another layout of shards, the old shared name);
+- a full disk at stop: the space of the journal is reserved at start (a file next to it, released to write the
+  journal), then there is the fallback journal (GLOSARIO_JOURNAL_FALLBACK), then the log, one JSON line per
+  record: nothing acknowledged is lost without a trace;
 - the worker outlives any error; `close` always returns and says what it could not save.
 """
 
@@ -19,15 +26,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import fcntl
+import glob
 import itertools
 import json
 import logging
 import os
 import secrets
 import tempfile
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from bot.storage.interfaces import AppliedLog, UnitOfWork
 from bot.storage.records import WriteRecord, record_fields, record_from
@@ -36,6 +46,8 @@ log = logging.getLogger(__name__)
 
 Handler = Callable[[Sequence[Any]], Awaitable[None]]  # writes a batch of records of one type
 MAX_BATCH = 500
+RESERVE_BYTES = 2 * 1024 * 1024  # set aside next to the journal at start: some 6,000 records when the disk fills
+UNSAVED = "write saved nowhere but this log:"  # the last resort's lines: the JSON after it is a journal line
 
 
 class WriteQueue:
@@ -47,6 +59,9 @@ class WriteQueue:
         unit: UnitOfWork,
         applied: AppliedLog | None = None,
         rejected: Path | None = None,
+        others: Sequence[Path] = (),
+        fallback: Path | None = None,
+        reserve: int = RESERVE_BYTES,
         attempts: int = 6,
         first_delay: float = 0.25,
         linger: float = 0.02,
@@ -55,6 +70,10 @@ class WriteQueue:
         self._unit = unit
         self._applied = applied
         self._journal = Path(journal)
+        self._others = [Path(p) for p in others if Path(p) != self._journal]  # journals others left: replayed too
+        self._fallback = Path(fallback) if fallback else None  # the journal's second place (another disk)
+        self._reserve = self._journal.with_name(self._journal.name + ".reserve")
+        self._reserve_bytes = reserve
         self._rejected = Path(rejected) if rejected else self._journal.with_name(self._journal.name + ".rejected")
         self._attempts = attempts
         self._first_delay = first_delay
@@ -67,6 +86,8 @@ class WriteQueue:
         self._ids = (f"{run}-{n}" for n in itertools.count())
         self.written = 0
         self.rejected = 0
+        self.journaled = 0  # records this run left in a journal (not in the database) for the next start
+        self.duplicates = 0  # records whose id the database already held: skipped, never counted twice
 
     def submit(self, record: WriteRecord) -> None:
         """Queue a write; never blocks (called around a reply)."""
@@ -79,6 +100,7 @@ class WriteQueue:
         return self._queue.qsize() + len(self._in_flight) + len(self._unsaved)
 
     async def start(self) -> None:
+        self._make_reserve()
         await self.replay_journal()
         if self._worker is None:
             self._worker = asyncio.create_task(self._run(), name="glosario-write-queue")
@@ -100,19 +122,12 @@ class WriteQueue:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._worker
             self._worker = None
-        lost = self.save_now()
-        if lost:
-            log.error(
-                "%d database write(s) could be saved neither in the database nor in %s: lost (%s)",
-                lost,
-                self._journal,
-                _describe(self._unsaved),
-            )
-        return lost
+        return self.save_now()
 
     def save_now(self) -> int:
         """Last resort when the process must end this instant: journal everything not yet written (without
-        waiting for the database). Returns how many records could be saved nowhere. `close` ends with it."""
+        waiting for the database); what no journal takes is written to the log, one JSON line per record.
+        Returns how many records only the log holds. `close` ends with it."""
         # A batch interrupted mid-write was rolled back with its transaction: it must not be lost either (and if
         # its commit did land after all, its ids make the replay skip it).
         self._unsaved.extend(self._in_flight)
@@ -123,7 +138,21 @@ class WriteQueue:
             self._unsaved.append(self._queue.get_nowait())
             self._queue.task_done()
         self._flush_unsaved_to_journal()
-        return len(self._unsaved)
+        lost, self._unsaved = self._unsaved, []
+        if lost:
+            places = " or ".join(str(p) for p in (self._journal, self._fallback) if p)
+            log.error(
+                "%d database write(s) could be saved neither in the database nor in %s (%s): each is on a line "
+                "'%s' below; put the JSON of those lines in %s to have them replayed at the next start",
+                len(lost),
+                places,
+                _describe(lost),
+                UNSAVED,
+                self._journal,
+            )
+            for record in lost:
+                log.error("%s %s", UNSAVED, _line(record))
+        return len(lost)
 
     async def _run(self) -> None:
         while True:
@@ -173,15 +202,26 @@ class WriteQueue:
             log.info("wrote %d record(s) kept in memory while the disk refused them", len(waiting) - len(still))
         self._unsaved = still + self._unsaved
 
-    async def _apply_once(self, batch: list[dict[str, Any]]) -> None:
+    async def _apply_once(self, batch: list[dict[str, Any]]) -> int:
+        """Write a batch in one transaction; returns how many records were applied (not already there)."""
         by_op: dict[str, list[WriteRecord]] = {}  # first-seen order: a miss is written before its pick
         for item in batch:  # (a journal line with wrong fields raises TypeError here: the data, not the disk)
-            by_op.setdefault(item["op"], []).append(record_from(item["op"], item))
+            record_from(item["op"], item)
         async with self._unit.transaction():
+            fresh = batch
+            if self._applied is not None:
+                # The ids are claimed first, in this transaction: another process applying the same record at the
+                # same moment waits for it, then finds the id taken and skips the record (on both databases).
+                ids = list(dict.fromkeys(r["id"] for r in batch if isinstance(r.get("id"), str)))
+                claimed = await self._applied.mark(ids)
+                fresh = [r for r in batch if not isinstance(r.get("id"), str) or r["id"] in claimed]
+                fresh = _first_of_each(fresh)  # (the same record twice in one batch: two journals held it)
+            for item in fresh:
+                by_op.setdefault(item["op"], []).append(record_from(item["op"], item))
             for op, records in by_op.items():
                 await self._handlers[op](records)
-            if self._applied is not None:
-                await self._applied.mark([r["id"] for r in batch if "id" in r])
+        self.duplicates += len(batch) - len(fresh)
+        return len(fresh)
 
     async def _apply_with_retry(self, batch: list[dict[str, Any]]) -> str:
         """Write the batch, retrying what the disk refuses with back-off: "ok"; "disk" when the disk kept
@@ -189,8 +229,7 @@ class WriteQueue:
         delay = self._first_delay
         for attempt in range(1, self._attempts + 1):
             try:
-                await self._apply_once(batch)
-                self.written += len(batch)
+                self.written += await self._apply_once(batch)
                 return "ok"
             except Exception as exc:
                 if not self._unit.transient(exc):  # the data, not the disk: retrying the same batch cannot help
@@ -224,38 +263,97 @@ class WriteQueue:
             log.error("could not keep the rejected write in %s either (%s): %s", self._rejected, exc, _line(record))
 
     def _flush_unsaved_to_journal(self) -> None:
+        """Put what the database did not take in the journal (or the fallback); what neither takes stays in
+        memory (retried when the database works again; `save_now` writes it to the log)."""
         if not self._unsaved:
             return
-        try:
-            _atomic_append(self._journal, [_line(record) for record in self._unsaved])
-        except OSError as exc:
-            log.error(
-                "could not journal %d pending write(s) to %s (%s); keeping them in memory",
-                len(self._unsaved),
-                self._journal,
-                exc,
-            )
+        where = self._keep([_line(record) for record in self._unsaved])
+        if where is None:
+            log.error("could not journal %d pending write(s); keeping them in memory", len(self._unsaved))
             return
-        log.error(
-            "%d database write(s) saved to %s; they are replayed at the next start", len(self._unsaved), self._journal
-        )
+        log.error("%d database write(s) saved to %s; they are replayed at the next start", len(self._unsaved), where)
+        self.journaled += len(self._unsaved)
         self._unsaved.clear()
 
-    async def replay_journal(self) -> int:
-        """Apply the writes a previous run could not make, each once; keeps the ones that still fail."""
-        if not self._journal.exists():
-            return 0
+    def _keep(self, lines: list[str]) -> Path | None:
+        """Add lines to the journal: to this process's journal, with the reserved space given up for it if the
+        disk is full, else to the fallback journal. Where they went, or None."""
         try:
-            lines = self._journal.read_text(encoding="utf-8").splitlines()
+            _atomic_append(self._journal, lines)
+            return self._journal
         except OSError as exc:
-            log.error("cannot read the write journal %s: %s", self._journal, exc)
-            return 0
+            log.error("could not write the journal %s: %s", self._journal, exc)
+        if self._release_reserve():
+            try:
+                _atomic_append(self._journal, lines)
+                return self._journal
+            except OSError as exc:
+                log.error("could not write the journal %s with its reserved space either: %s", self._journal, exc)
+        if self._fallback is not None:
+            try:
+                _atomic_append(self._fallback, lines)
+                return self._fallback
+            except OSError as exc:
+                log.error("could not write the fallback journal %s either: %s", self._fallback, exc)
+        return None
+
+    def _make_reserve(self) -> None:
+        """Set the journal's space aside while the disk has room (a full disk later can still take a journal)."""
+        if self._reserve_bytes <= 0:
+            return
+        try:
+            if self._reserve.exists() and self._reserve.stat().st_size >= self._reserve_bytes:
+                return
+            self._reserve.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self._reserve, os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                _allocate(fd, self._reserve_bytes)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            log.warning("could not reserve space for the journal at %s: %s", self._reserve, exc)
+            with contextlib.suppress(OSError):
+                self._reserve.unlink()
+
+    def _release_reserve(self) -> bool:
+        """Give the reserved space back to the disk (to write the journal into it); False if there was none."""
+        try:
+            self._reserve.unlink()
+        except OSError:
+            return False
+        log.warning("the disk is full: released the space reserved for the journal (%s)", self._reserve)
+        return True
+
+    async def replay_journal(self) -> int:
+        """Apply the writes a previous run (of this process or another) could not make, each once; keeps the
+        ones that still fail in this process's journal. Returns how many were applied."""
+        done = 0
+        for path in [self._journal, *self._others]:
+            done += await self._replay_claims(path)
+        return done
+
+    async def _replay_claims(self, journal: Path) -> int:
+        """Claim a journal (an atomic rename, under its lock) and replay it; also the claimed copies a process
+        left when it stopped in the middle of a replay (their lock is free: a live replayer holds it)."""
+        claimed = _claim(journal)
+        pattern = glob.escape(journal.name) + ".replaying-*"
+        copies = [claimed] if claimed else []
+        with contextlib.suppress(OSError):
+            copies += [p for p in sorted(journal.parent.glob(pattern)) if p != claimed]
+        done = 0
+        for copy in copies:
+            with _held(copy) as text:
+                if text is not None:
+                    done += await self._replay_text(copy, text)
+        return done
+
+    async def _replay_text(self, path: Path, text: str) -> int:
         records = []
-        for line in lines:
+        for line in text.splitlines():
             try:
                 records.append(json.loads(line))
             except json.JSONDecodeError:
-                log.error("skipping an unreadable line of %s: %r", self._journal, line[:200])
+                log.error("skipping an unreadable line of %s: %r", path, line[:200])
         known = []
         for record in records:
             if isinstance(record, dict) and record.get("op") in self._handlers:
@@ -263,20 +361,27 @@ class WriteQueue:
             else:
                 self._reject(record if isinstance(record, dict) else {"value": record}, "unknown write")
         done_before = await self._already_applied(known)
-        fresh = [r for r in known if r.get("id") not in done_before]
-        if len(fresh) < len(known):
-            log.info("skipped %d journaled write(s) already in the database", len(known) - len(fresh))
+        fresh = _first_of_each([r for r in known if r.get("id") not in done_before])
+        duplicates = self.duplicates
         failed = await self._write(fresh) if fresh else []
+        skipped = len(known) - len(fresh) + self.duplicates - duplicates
+        if skipped:
+            log.info("skipped %d journaled write(s) already in the database", skipped)
+        if failed:
+            where = self._keep([_line(r) for r in failed])
+            if where is None:  # left where it is (a journal itself): replayed at the next start, by its ids once
+                log.error("could not keep %d journaled write(s) anywhere else: leaving %s", len(failed), path)
+                self.journaled += len(failed)
+                return 0
+            log.error("%d journaled write(s) still not written: kept in %s", len(failed), where)
+            self.journaled += len(failed)
         try:
-            if failed:
-                write_atomically(self._journal, [_line(r) for r in failed])
-            else:
-                self._journal.unlink()
+            os.unlink(path)
         except OSError as exc:
-            log.error("cannot rewrite the write journal %s: %s", self._journal, exc)
-        done = len(fresh) - len(failed)
+            log.error("cannot remove the replayed write journal %s: %s", path, exc)
+        done = len(fresh) - len(failed) - (self.duplicates - duplicates)
         if done:
-            log.info("replayed %d journaled write(s) from %s", done, self._journal)
+            log.info("replayed %d journaled write(s) from %s", done, path)
         return done
 
     async def _already_applied(self, records: list[dict[str, Any]]) -> set[str]:
@@ -288,6 +393,20 @@ class WriteQueue:
         except Exception:
             log.warning("could not check which journaled writes were applied already", exc_info=True)
             return set()
+
+
+def _first_of_each(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records with the first of each id (records without one are all kept)."""
+    seen: set[str] = set()
+    kept = []
+    for record in records:
+        key = record.get("id")
+        if isinstance(key, str):
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(record)
+    return kept
 
 
 def _line(record: dict[str, Any]) -> str:
@@ -304,11 +423,91 @@ def _describe(records: list[dict[str, Any]]) -> str:
 
 def _atomic_append(path: Path, lines: list[str]) -> None:
     """Add whole lines to a file: the new file is written beside it and renamed over it, so a full disk or a
-    crash leaves the old file as it was, never a half-written record."""
-    old = ""
-    with contextlib.suppress(FileNotFoundError):
-        old = path.read_text(encoding="utf-8")
-    write_atomically(path, [old.rstrip("\n"), *lines] if old.strip() else lines)
+    crash leaves the old file as it was, never a half-written record. Under the file's lock: a process claiming
+    it for a replay at that moment takes it before or after, never in between."""
+    with _locked(path):
+        old = ""
+        with contextlib.suppress(FileNotFoundError):
+            old = path.read_text(encoding="utf-8")
+        write_atomically(path, [old.rstrip("\n"), *lines] if old.strip() else lines)
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold a journal's lock file (`<journal>.lock`) for a moment: while it is read and replaced, or claimed."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:  # (a full or read-only disk may refuse even an empty file: the rename is still atomic)
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _claim(journal: Path) -> Path | None:
+    """Take a journal for replaying it: renamed (atomically, under its lock) to a name of this claim's own, so
+    that one process replays it; None when there is no journal there."""
+    claimed = journal.with_name(f"{journal.name}.replaying-{os.getpid()}-{secrets.token_hex(4)}")
+    if not journal.exists():
+        return None
+    with _locked(journal):
+        try:
+            os.rename(journal, claimed)
+        except FileNotFoundError:
+            return None  # another process claimed it first
+        except OSError as exc:
+            log.error("cannot claim the write journal %s for replaying it: %s", journal, exc)
+            return None
+    return claimed
+
+
+@contextlib.contextmanager
+def _held(claimed: Path) -> Iterator[str | None]:
+    """A claimed journal's text, with its lock held until the block ends; None when another process holds it
+    (replaying it now) or has already replayed and removed it."""
+    try:
+        fd = os.open(claimed, os.O_RDONLY)
+    except OSError:
+        yield None
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            same = os.fstat(fd).st_ino == os.stat(claimed).st_ino  # (not removed by its replayer in between)
+        except OSError:
+            same = False
+        if not same:
+            yield None
+            return
+        with os.fdopen(os.dup(fd), encoding="utf-8") as fh:
+            text = fh.read()
+        yield text
+    finally:
+        os.close(fd)
+
+
+def _write_text(path: Path, fh: IO[str], text: str) -> None:
+    """Where every journal byte is written, to the file at `path` (the tests put a full disk here)."""
+    fh.write(text)
+
+
+def _allocate(fd: int, size: int) -> None:
+    """Make a file take `size` bytes of the disk for real (not a sparse file)."""
+    allocate = getattr(os, "posix_fallocate", None)
+    if allocate is not None:
+        try:
+            allocate(fd, 0, size)
+            return
+        except OSError as exc:
+            if exc.errno not in (errno.EINVAL, errno.EOPNOTSUPP):  # (a file system without it: written instead)
+                raise
+    block = b"\0" * 65536
+    for _ in range(0, size, len(block)):
+        os.write(fd, block)
 
 
 def write_atomically(path: Path, lines: list[str]) -> None:
@@ -318,7 +517,7 @@ def write_atomically(path: Path, lines: list[str]) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write("\n".join(lines) + "\n")
+            _write_text(Path(tmp), fh, "\n".join(lines) + "\n")
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -117,3 +117,29 @@ async def test_the_term_of_the_day_includes_the_servers_terms_only_when_it_chose
         assert saved.term.id not in picked[False] and saved.term.id in picked[True]
     finally:
         await app.close()
+
+
+async def test_names_alike_in_their_first_72_characters_never_overwrite_each_other(app):
+    stem = "Clúster de entrenamiento distribuido del equipo de visión por computador con nodos "
+    first = await app.server_terms.save(GUILD, 42, TermFields(term=stem + "A100", definition="El de las A100."))
+    second = await app.server_terms.save(GUILD, 43, TermFields(term=stem + "H100", definition="El de las H100."))
+    assert isinstance(first, Saved) and isinstance(second, Saved)
+    assert first.term.id != second.term.id and len(second.term.id) <= 72
+    view = await app.server_terms.prepare(GUILD)
+    assert {view.glossary.get(first.term.id).definition, view.glossary.get(second.term.id).definition} == {
+        "El de las A100.",
+        "El de las H100.",
+    }
+    edited = await app.server_terms.save(
+        GUILD, 42, TermFields(term=stem + "A100", definition="Ahora con más nodos."), previous_id=first.term.id
+    )
+    assert edited.term.id == first.term.id  # an edit keeps its id
+    assert (await app.server_terms.prepare(GUILD)).glossary.get(second.term.id).definition == "El de las H100."
+
+
+async def test_the_store_never_overwrites_another_term_in_service(app):
+    store = app.server_terms.store
+    assert await store.save(GUILD, "nebula", {"term": "Nebula", "definition": "Uno."}, 1, "t", previous_id=None)
+    assert not await store.save(GUILD, "nebula", {"term": "Nébula", "definition": "Otro."}, 2, "t", previous_id=None)
+    assert (await store.get(GUILD, "nebula")).fields["definition"] == "Uno."
+    assert [v.action for v in await store.versions(GUILD, "nebula")] == ["created"]

@@ -168,3 +168,15 @@ def test_a_forecast_too_far_ahead_is_refused(shipped_glossary):
     assert daily.forecast(shipped_glossary, 7, date(9999, 12, 31), [], today, None) is None
     near, far = (daily.forecast(shipped_glossary, 7, d, [], today, None) for d in (date(2027, 3, 3), date(2027, 3, 4)))
     assert near is not None and far is not None and near[0] != far[0]  # each day its own term, not "the next"
+
+
+def test_a_post_has_one_nonce_per_server_and_local_date_that_fits_discords_limit():
+    biggest = (1 << 64) - 1  # a snowflake is 64 bits
+    day = date(2026, 12, 2)
+    nonce = daily.post_nonce(biggest, day)
+    assert nonce == daily.post_nonce(biggest, day)  # a restarted process, or another one, sends the same
+    assert len(nonce) <= 25  # Discord's limit for a nonce
+    days = (day, day + timedelta(days=1), date(9999, 12, 31))
+    nonces = {daily.post_nonce(g, d) for g in (1, 2, biggest) for d in days}
+    assert len(nonces) == 9 and all(len(n) <= 25 for n in nonces)
+    assert not nonce.isdigit()  # never one of the random numbers discord.py sends as the nonce of other messages

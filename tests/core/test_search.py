@@ -55,7 +55,7 @@ def test_complete_never_exceeds_discord_limits():
 def test_search_finds_words_in_definitions_accent_insensitive(shipped_index):
     hits = shipped_index.search("gradientes asincrona")
     assert hits[0].term.id == "servidor-de-parametros"  # the only one with both words
-    assert hits[0].score == 100.0
+    assert hits[0].score > 50 >= hits[1].score  # both words, then one of the two
     assert {h.term.id for h in shipped_index.search("PARQUET")} == {"petastorm"}
 
 

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.app.daily import CLAIM_LEASE
 from tests.fake_discord.server import (
     MANAGE_GUILD,
     MANAGE_MESSAGES,
@@ -171,6 +172,59 @@ async def test_a_burst_of_posts_honours_discords_global_rate_limit_and_no_server
     assert fake.busiest_second <= 5
     assert all(len(fake.channel_messages[str(g.channel_ids[0])]) == 1 for g in fake.guilds)  # … and it waited
     assert harness.rows("SELECT status, COUNT(*) FROM daily_posts GROUP BY status") == [("posted", 7)]
+
+
+async def test_a_post_claimed_by_a_process_killed_before_sending_goes_out_once_its_claim_runs_out(fake, harness):
+    from bot.core.daily import Schedule
+
+    clock = {"now": datetime(2026, 12, 2, 7, 0, tzinfo=UTC)}  # 08:00 in Madrid: not yet time
+    guild, channel = fake.guilds[0], fake.guilds[0].channel_ids[1]
+    bot = await harness.start(clock=lambda: clock["now"])
+    cog(bot).scheduler.cancel()  # the test ticks by hand
+    await bot.app.stores.daily.configure(guild.id, channel, Schedule(9, 0, "Europe/Madrid"))
+    clock["now"] = NOW
+    assert await bot.app.daily.claim_if_due(await bot.app.daily.settings(guild.id)) is not None
+    await harness.stop(bot)  # killed the moment the claim was written: nothing was sent
+    again = await harness.start(clock=lambda: clock["now"])
+    cog(again).scheduler.cancel()
+    await cog(again).tick()  # (a post would have been sent before the tick returned)
+    assert str(channel) not in fake.channel_messages  # the claim is still live: its process may be posting
+    clock["now"] = NOW + CLAIM_LEASE
+    await cog(again).tick()
+    assert len(fake.channel_messages[str(channel)]) == 1
+    clock["now"] += CLAIM_LEASE
+    await cog(again).tick()
+    assert len(fake.channel_messages[str(channel)]) == 1
+    assert harness.rows("SELECT status FROM daily_posts") == [("posted",)]
+
+
+async def test_a_post_sent_but_never_marked_is_retried_and_the_channel_keeps_one_message(fake, harness, monkeypatch):
+    from bot.core.daily import Schedule
+
+    class Killed(Exception):
+        pass
+
+    async def killed(job, message_id):  # the process dies right after Discord took the message
+        raise Killed
+
+    clock = {"now": datetime(2026, 12, 2, 7, 0, tzinfo=UTC)}  # 08:00 in Madrid: not yet time
+    guild, channel = fake.guilds[0], fake.guilds[0].channel_ids[1]
+    bot = await harness.start(clock=lambda: clock["now"])
+    cog(bot).scheduler.cancel()  # the test ticks by hand
+    await bot.app.stores.daily.configure(guild.id, channel, Schedule(9, 0, "Europe/Madrid"))
+    clock["now"] = NOW
+    monkeypatch.setattr(bot.app.daily, "posted", killed)
+    with pytest.raises(Killed):
+        await cog(bot).post_if_due(await bot.app.daily.settings(guild.id))
+    (first,) = fake.channel_messages[str(channel)]
+    await harness.stop(bot)
+    clock["now"] = NOW + CLAIM_LEASE
+    again = await harness.start(clock=lambda: clock["now"])
+    cog(again).scheduler.cancel()
+    await cog(again).tick()
+    assert fake.deduplicated == 1  # the retry reached Discord, with the first send's nonce …
+    assert fake.channel_messages[str(channel)] == [first]  # … so Discord kept the one message
+    assert harness.rows("SELECT status, message_id FROM daily_posts") == [("posted", int(first["id"]))]
 
 
 def test_the_pacer_spaces_starts_evenly():

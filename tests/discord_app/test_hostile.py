@@ -9,6 +9,7 @@ import re
 
 from bot.app.limits import RateLimit
 from bot.core.normalize import normalize
+from bot.discord_app.i18n import t
 from bot.storage.gaps import query_hash
 from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS, bot_message
 
@@ -130,7 +131,12 @@ async def test_a_forged_modal_submit_is_refused(fake, bot, harness):
     refused = await fake.response(
         await fake.submit_modal(modal["data"], {}, message=message, user_id=71, permissions=MEMBER_PERMISSIONS)
     )
-    assert "es para moderadores" in refused["data"]["content"] and refused["data"]["flags"] & EPHEMERAL
+    assert refused["data"]["content"] == t("es", "form_not_yours") and refused["data"]["flags"] & EPHEMERAL
+    # The one who opened it, no longer a moderator: refused like the command.
+    demoted = await fake.response(
+        await fake.submit_modal(modal["data"], {}, message=message, user_id=111, permissions=MEMBER_PERMISSIONS)
+    )
+    assert "es para moderadores" in demoted["data"]["content"] and demoted["data"]["flags"] & EPHEMERAL
     assert harness.rows("SELECT status FROM misses") == [("open",)]
 
 

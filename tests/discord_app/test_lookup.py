@@ -244,3 +244,23 @@ async def test_every_cog_module_is_loaded(bot):
         "bot.discord_app.cogs.__init__"
     }
     assert set(bot.extensions) == modules  # found, not listed by hand
+
+
+async def test_a_definition_with_paragraphs_keeps_them_on_the_card(fake, harness, tmp_path):
+    from bot.core.paragraphs import paragraphs
+
+    data = tmp_path / "g"
+    data.mkdir()
+    (data / "glossary.yaml").write_text("title: T\n", encoding="utf-8")
+    (data / "c.yaml").write_text(
+        "category: C\nterms:\n  - term: Zeta\n    definition: >-\n      Primer párrafo,\n      en dos líneas.\n\n"
+        "      Segundo párrafo: https://example.org/zeta\n",
+        encoding="utf-8",
+    )
+    await harness.start(data_dir=data)
+    (embed,) = (await fake.response(await fake.command("termino", {"termino": "zeta"})))["data"]["embeds"]
+    assert embed["description"].split("\n\n") == [
+        "Primer párrafo, en dos líneas.",
+        "Segundo párrafo: https://example.org/zeta",
+    ]
+    assert embed["description"].split("\n\n") == paragraphs(load_glossary(data).get("zeta").definition)

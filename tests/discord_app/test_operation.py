@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import shutil
+import sqlite3
 import weakref
+
+import pytest
 
 from bot import heap
 from bot.core.errors import GlossaryError
 from tests.conftest import SHIPPED
+from tests.helpers import eventually
 
 
 async def test_shutdown_finishes_in_flight_and_answers_newcomers(fake, harness):
@@ -67,3 +72,98 @@ async def test_an_unexpected_failure_gets_a_short_apology_not_the_exception(fake
     assert reply["data"]["content"] == STRINGS["es"]["error"]  # no exception text
     lookup = await fake.response(await fake.command("termino", {"termino": "horovod"}))
     assert lookup["data"]["embeds"][0]["title"] == "Horovod"  # answering from memory still works
+
+
+def _loops(bot) -> dict:
+    """Every background loop of the bot, by name: (the loop, what its tick calls, where to make that fail)."""
+    import bot.discord_app.cogs.daily as daily_module
+    import bot.discord_app.cogs.digest as digest_module
+
+    operation = bot.get_cog("OperationCog")
+    return {
+        "reloads": (operation.follow_reloads, bot.app.glossary, "follow_others"),
+        "heartbeat": (operation.heartbeat, bot.app, "beat"),
+        "daily": (bot.get_cog("DailyCog").scheduler, daily_module, "each_server"),
+        "digest": (bot.get_cog("DigestCog").scheduler, digest_module, "each_server"),
+        "counters": (None, bot.app.lookups, "flush"),
+    }
+
+
+@pytest.mark.parametrize("name", ["reloads", "heartbeat", "daily", "digest", "counters"])
+async def test_every_background_loop_outlives_any_error_and_goes_on(fake, harness, monkeypatch, caplog, name):
+    import bot.app.application as application
+    from bot.storage.errors import DatabaseBusy, StorageError
+
+    monkeypatch.setattr(application, "LOOKUP_FLUSH_SECONDS", 0.01)
+    bot = await harness.start()
+    loop, owner, attribute = _loops(bot)[name]
+    real = getattr(owner, attribute)
+    failures = [DatabaseBusy("database is locked"), StorageError("no se puede", "cannot"), RuntimeError("unexpected")]
+    calls = []
+
+    def tick(*args, **kwargs):
+        calls.append(name)
+        if failures:
+            raise failures.pop(0)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, attribute, tick)
+    if loop is not None:
+        loop.change_interval(seconds=0.01)
+    await eventually(lambda: len(calls) >= 5)  # three failing ticks, then it went on
+    assert loop is None or loop.is_running()
+    assert "Unhandled exception" not in caplog.text
+    assert "unexpected" in caplog.text and "trying again at the next tick" in caplog.text
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_following_reloads_survives_the_database_going_away_and_resumes(fake, tmp_path, caplog, request, backend):
+    from bot.app.glossary import RELOADED_KEY
+    from tests.discord_app.conftest import Harness
+
+    harness = Harness(fake, tmp_path, request.getfixturevalue("postgres_url") if backend == "postgresql" else None)
+
+    def another_process_reloads(token: str, gap: str) -> None:  # with a gap the reloaded glossary answers
+        harness.rows(
+            "INSERT INTO misses (guild_id, normalized, query_hash, sample, first_seen, last_seen) "
+            "VALUES (1, ?, ?, ?, 't', 't')",
+            gap,
+            gap,
+            gap,
+        )
+        harness.rows(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            RELOADED_KEY,
+            token,
+        )
+
+    try:
+        bot = await harness.start()
+        loop = bot.get_cog("OperationCog").follow_reloads
+        loop.change_interval(seconds=3600)
+        another_process_reloads("otro-1", "horovod")
+        with _database_down(request, harness):  # (SQLite: the reload's write of the answered gap is refused)
+            loop.change_interval(seconds=0.05)
+            await eventually(lambda: "following reloads by other processes: the database is unavailable" in caplog.text)
+        another_process_reloads("otro-2", "ray")
+        resolved = "SELECT sample FROM misses WHERE status = 'resolved' ORDER BY sample"
+        await eventually(lambda: harness.rows(resolved) == [("horovod",), ("ray",)])
+        assert loop.is_running() and "Unhandled exception" not in caplog.text
+    finally:
+        await harness.stop_all()
+
+
+@contextlib.contextmanager
+def _database_down(request, harness):
+    """PostgreSQL stopped; for SQLite, the stand-in: another connection holding the file's exclusive lock."""
+    if harness.postgres_url is not None:
+        with request.getfixturevalue("postgres_cluster").down():
+            yield
+        return
+    locker = sqlite3.connect(harness.db_path, timeout=5, isolation_level=None)
+    locker.execute("BEGIN IMMEDIATE")  # another process writing, for as long as the block lasts
+    try:
+        yield
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()

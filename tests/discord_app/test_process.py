@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import signal
 
-from tests.fake_discord.process import env_for, finish, run_bot
+from tests.fake_discord.process import env_for, finish, run_bot, serving
 from tests.fake_discord.server import TOKEN
 
 
@@ -161,7 +161,7 @@ async def test_database_problems_are_one_clear_paragraph(fake, tmp_path):
 async def test_sync_command_publishes_once_and_records_the_hash(fake, tmp_path):
     code, out = await finish(await run_bot(env_for(fake, tmp_path), "sync"))
     assert code == 0, out
-    assert "comandos publicados globalmente" in out
+    assert "Comandos publicados globalmente" in out
     puts = [r for r in fake.requests if r[0] == "PUT"]
     assert len(puts) == 1
     import sqlite3
@@ -171,3 +171,26 @@ async def test_sync_command_publishes_once_and_records_the_hash(fake, tmp_path):
     code, out = await finish(await run_bot(env_for(fake, tmp_path), "sync", "--guild", str(fake.guilds[0].id)))
     assert code == 0 and f"en el servidor {fake.guilds[0].id}" in out
     assert "termino" in [c["name"] for c in fake.commands[str(fake.guilds[0].id)]]
+
+
+async def test_sigterm_while_postgresql_is_down_journals_and_exits_1(fake, tmp_path, postgres_url, postgres_cluster):
+    import json
+
+    journal = tmp_path / "data" / "pending.jsonl"
+    env = env_for(fake, tmp_path, GLOSARIO_DB=postgres_url, GLOSARIO_JOURNAL=str(journal))
+    proc = await run_bot(env, "run")
+    try:
+        await serving(fake, proc)
+        with postgres_cluster.down():
+            miss = await fake.response(await fake.command("termino", {"termino": "tokenización"}), timeout=15)
+            assert "todavía no está" in miss["data"]["content"]  # answered from memory
+            proc.send_signal(signal.SIGTERM)
+            code, out = await finish(proc, within=12)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+    assert code == 1, out  # something acknowledged is journaled, not in the database: the operator is told
+    assert "did not finish within" not in out  # (a stop that went as it should, not the deadline's exit)
+    assert "journaled, not in the database yet" in out
+    samples = [json.loads(line).get("sample") for line in journal.read_text().splitlines()]
+    assert "tokenización" in samples

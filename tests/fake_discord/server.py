@@ -25,6 +25,7 @@ MANAGE_GUILD, MANAGE_MESSAGES, SEND_MESSAGES, VIEW_CHANNEL, EMBED_LINKS = 1 << 5
 MEMBER_PERMISSIONS = str(VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | (1 << 31))  # + use application commands
 
 ATTACHMENT_LIMIT = 8 * 1024 * 1024  # what an interaction's "attachment_size_limit" says (a server with no boost)
+NONCE_WINDOW = 180.0  # seconds an enforced nonce is remembered: Discord says "the past few minutes"
 _ids = itertools.count(1_000_000_000_000_000_000)
 
 
@@ -164,6 +165,8 @@ class FakeDiscord:
         self.channel_errors: list[int] = []  # statuses the next channel posts get instead
         self.dm_channels: dict[str, int] = {}  # direct-message channel id → the member it reaches
         self.dms_closed: set[int] = set()  # members who do not take direct messages from the bot
+        self._nonces: dict[tuple[str, str], tuple[float, dict]] = {}  # (channel, nonce) → when, the message
+        self.deduplicated = 0  # message creates answered with the message an earlier one made (same nonce)
         self.callbacks_started = 0
         self.identified = 0
         self.resumed = 0
@@ -646,11 +649,29 @@ class FakeDiscord:
             if self.channel_errors:
                 status = self.channel_errors.pop(0)
                 return _json({"message": f"fake failure {status}", "code": 0}, status=status)
+            if isinstance(body, dict) and len(str(body.get("nonce") or "")) > 25:  # Discord's limit for a nonce
+                self.refused.append((parts, "nonce: longer than 25"))
+                return _json({"message": "Invalid Form Body", "code": 50035, "errors": "nonce"}, status=400)
+            if (earlier := self._same_nonce(parts[1], body)) is not None:
+                return _json(earlier)
             msg = bot_message(body, parts[1])
+            if isinstance(body, dict) and body.get("enforce_nonce") and body.get("nonce") is not None:
+                self._nonces[(parts[1], str(body["nonce"]))] = (time.monotonic(), msg)
             files = body.get("_files") if isinstance(body, dict) else None  # attachments, by file name
             self.channel_messages.setdefault(parts[1], []).append({**msg, "_files": files} if files else msg)
             return _json(msg)
         return _json({"message": f"fake Discord has no route {method} /{'/'.join(parts)}", "code": 0}, status=404)
+
+    def _same_nonce(self, channel_id: str, body: Any) -> dict | None:
+        """The message an earlier create with this enforced nonce made in this channel within NONCE_WINDOW (what
+        Discord answers instead of creating a second one), or None."""
+        if not isinstance(body, dict) or not body.get("enforce_nonce") or body.get("nonce") is None:
+            return None
+        earlier = self._nonces.get((channel_id, str(body["nonce"])))
+        if earlier is None or time.monotonic() - earlier[0] > NONCE_WINDOW:
+            return None
+        self.deduplicated += 1
+        return earlier[1]
 
 
 EMBED_LIMITS = {"title": 256, "description": 4096, "footer": 2048, "author": 256, "name": 256, "value": 1024}

@@ -163,3 +163,50 @@ def test_the_command_says_where_it_wrote_and_refuses_a_file_as_folder(tmp_path, 
     (tmp_path / "archivo").write_text("x", encoding="utf-8")
     assert main(["site", str(tmp_path / "archivo")]) == 1
     assert "archivo" in capsys.readouterr().err
+
+
+PARAGRAPHS = """category: Pruebas
+terms:
+  - term: Horovod
+    definition: >-
+      Framework de Uber para entrenar con MPI; véase https://horovod.ai/docs?a=1&b=2.
+
+      Segundo párrafo (https://es.wikipedia.org/wiki/Red_(informática)), sin enlaces javascript:alert(1)
+      ni <b>etiquetas</b> https://x.example/"onmouseover="alert(1) fin.
+  - term: Literal
+    definition: |
+      Una línea
+      que sigue.
+
+      Otro párrafo.
+"""
+
+
+@pytest.fixture
+def paragraphs_page(tmp_path):
+    glossary = load_glossary_from_texts([("glossary.yaml", "title: T\n"), ("p.yaml", PARAGRAPHS)])
+    path = tmp_path / "index.html"
+    path.write_text(render(glossary), encoding="utf-8")
+    return path
+
+
+def test_definitions_keep_their_paragraphs_and_their_addresses_are_links(browser, paragraphs_page):
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(paragraphs_page.as_uri())
+    texts = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#horovod .definicion p')).map(p => p.textContent)"
+    )
+    assert len(texts) == 2 and texts[0].startswith("Framework") and texts[1].startswith("Segundo párrafo")
+    assert browser.execute_script("return document.querySelectorAll('#literal .definicion p').length") == 2
+    links = browser.find_elements(By.CSS_SELECTOR, "#horovod .definicion a")
+    hrefs = [link.get_attribute("href") for link in links]
+    assert hrefs[0] == "https://horovod.ai/docs?a=1&b=2"  # the sentence's full stop is not part of it
+    assert hrefs[1] == "https://es.wikipedia.org/wiki/Red_(inform%C3%A1tica)"  # its own parenthesis kept
+    assert all(h.startswith("https://") for h in hrefs) and len(hrefs) == 3
+    assert not browser.find_elements(By.CSS_SELECTOR, "#horovod b, [onmouseover]")  # still text, not markup
+    assert "<b>etiquetas</b>" in texts[1]
+    assert search(browser, "wikipedia") == ["horovod"]  # the page's search still reads the definition
+    assert search(browser, "linea") == ["literal"]
+    assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []  # CSP intact

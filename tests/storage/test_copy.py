@@ -27,7 +27,7 @@ async def fill(path) -> dict:
         await stores.usage.record_lookups([LookupRecord(G, "2026-12-03", Outcome.FOUND, "horovod", 7)])
         await stores.daily.configure(G, G + 1, Schedule(9, 30, "Europe/Madrid"))
         await stores.server_terms.save(G, "mi-termino", {"term": "Mi término"}, 5, "2026-12-03T10:00", previous_id=None)
-        first = await stores.proposals.add(G, 9, "es-ES", {"term": "Propuesto"}, "2026-12-03T11:00:00")
+        first = await stores.proposals.add(G, 9, "es-ES", {"term": "Propuesto"}, "2026-12-03T11:00:00", limit=5)
         return {
             "salt": salt,
             "gaps": [tuple(g) for g in await stores.gaps.gaps(guild_id=G, limit=100)],
@@ -55,7 +55,7 @@ def test_sqlite_to_postgresql_and_back_keeps_everything(tmp_path, postgres_url, 
     source = tmp_path / "g.db"
     before = asyncio.run(fill(source))
     assert main(["migrate-data", "--from", f"sqlite:///{source}", "--to", postgres_url]) == 0
-    assert "filas de 16 tablas copiadas" in capsys.readouterr().out
+    assert "filas de 16 tablas." in capsys.readouterr().out
 
     async def read_back() -> dict:
         stores = await open_stores(postgres_url)
@@ -66,7 +66,9 @@ def test_sqlite_to_postgresql_and_back_keeps_everything(tmp_path, postgres_url, 
             assert await stores.daily.settings(G) == before["daily"]
             assert [t.term_id for t in await stores.server_terms.terms(G)] == before["terms"]
             # new rows are numbered after the copied ones
-            assert await stores.proposals.add(G, 9, "es-ES", {"term": "Otra"}, "2026-12-04") > before["proposal"]
+            assert (
+                await stores.proposals.add(G, 9, "es-ES", {"term": "Otra"}, "2026-12-04", limit=5) > before["proposal"]
+            )
             await stores.gaps.record_misses([MissRecord(G, "nueva", normalize("nueva"), "c", None, "lookup", "t")])
             (new,) = [g for g in await stores.gaps.gaps(guild_id=G, limit=100) if g.sample == "nueva"]
             assert new.id > max(g[0] for g in before["gaps"])

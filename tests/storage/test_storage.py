@@ -9,7 +9,7 @@ import pytest
 
 from bot.core.gaps import asker_hash, query_hash
 from bot.core.normalize import normalize
-from bot.core.status import Days, GapStatus, Outcome
+from bot.core.status import DailyPostStatus, Days, GapStatus, Outcome
 from bot.storage.db import MIGRATIONS, SCHEMA_VERSION, Database, StorageError
 from bot.storage.gaps import SqlGapStore, SqlUsageStore
 from bot.storage.records import LookupRecord, MissRecord, PickRecord
@@ -209,6 +209,7 @@ def test_the_schema_allows_exactly_the_statuses_of_the_code():
     assert f"CHECK (status IN ({', '.join(repr(s.value) for s in GapStatus)}))" in schema
     assert f"CHECK (outcome IN ({', '.join(repr(o.value) for o in Outcome)}))" in schema
     assert f"CHECK (daily_days IN ({', '.join(repr(d.value) for d in Days)}))" in schema
+    assert f"CHECK (status IN ({', '.join(repr(s.value) for s in DailyPostStatus)}))" in schema
 
 
 async def test_migration_5_turns_the_spanish_schedule_days_into_neutral_values(tmp_path):

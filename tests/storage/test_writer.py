@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -130,3 +132,126 @@ def test_a_full_disk_never_leaves_a_half_written_journal(tmp_path):
     assert "could be saved neither in the database nor in" in done.stderr
     assert journal.read_text() == before  # the old records whole, and no partial new one
     assert not list(tmp_path.glob(".pending.jsonl-*"))  # no temp file left behind
+
+
+@pytest.fixture
+async def second_connection(db):
+    """The same database opened again: what another process sharing it has (its own connections and locks)."""
+    from bot.storage import open_stores
+
+    other = await open_stores(db.path if isinstance(db.path, Path) else db.url)
+    yield other.database
+    await other.close()
+
+
+def journal_of(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def records_like(n: int, run: str = "old") -> list[dict]:
+    return [{"op": "miss", "id": f"{run}-{i}", **record_fields(miss("tokenizacion"))} for i in range(n)]
+
+
+async def test_two_processes_replaying_copies_of_one_journal_at_once_count_each_record_once(
+    db, second_connection, tmp_path
+):
+    records = records_like(20)
+    first = queue_for(db, journal_of(tmp_path / "a.pending.jsonl", records))
+    second = queue_for(second_connection, journal_of(tmp_path / "b.pending.jsonl", records))
+    done = await asyncio.gather(first.replay_journal(), second.replay_journal())
+    (gap,) = await SqlGapStore(db).gaps()
+    assert gap.count == 20 and sorted(done) == [0, 20]  # each id claimed in the transaction that applies it
+    assert first.duplicates + second.duplicates == 20
+
+
+async def test_processes_starting_together_replay_the_old_shared_journal_once_and_lose_nothing(
+    db, second_connection, tmp_path
+):
+    shared = journal_of(tmp_path / "g.db.pending.jsonl", records_like(20))  # left by the old shared default
+    mine, theirs = tmp_path / "g.db.0-of-2.pending.jsonl", tmp_path / "g.db.1-of-2.pending.jsonl"
+    first = queue_for(db, mine, others=[shared, theirs])
+    second = queue_for(second_connection, theirs, others=[shared, mine])
+    assert sorted(await asyncio.gather(first.replay_journal(), second.replay_journal())) == [0, 20]
+    (gap,) = await SqlGapStore(db).gaps()
+    assert gap.count == 20
+    assert sorted(p.name for p in tmp_path.glob("*.jsonl*") if not p.name.endswith((".lock", ".reserve"))) == []
+
+
+async def test_a_replay_cut_short_is_finished_by_the_next_start_and_a_live_one_is_left_alone(db, tmp_path):
+    import fcntl
+
+    shared = tmp_path / "g.db.pending.jsonl"
+    crashed = journal_of(tmp_path / "g.db.pending.jsonl.replaying-77-dead", records_like(3, "crashed"))
+    live = journal_of(tmp_path / "g.db.pending.jsonl.replaying-78-live", records_like(5, "live"))
+    held = os.open(live, os.O_RDONLY)
+    fcntl.flock(held, fcntl.LOCK_EX)  # a process replaying it right now
+    queue = queue_for(db, tmp_path / "mine.pending.jsonl", others=[shared])
+    assert await queue.replay_journal() == 3
+    os.close(held)  # (it stopped: the lock goes with it)
+    assert not crashed.exists() and live.exists()
+    assert await queue_for(db, tmp_path / "mine.pending.jsonl", others=[shared]).replay_journal() == 5
+    (gap,) = await SqlGapStore(db).gaps()
+    assert gap.count == 8 and not live.exists()
+
+
+class FullDisk:
+    """A disk of `capacity` bytes per folder, for the writer's file writes: the space its files take (a released
+    reserve gives its bytes back) decides whether a write fits, as on a real full disk."""
+
+    def __init__(self, capacities: dict[Path, int]) -> None:
+        self.capacities = capacities
+
+    def used(self, folder: Path) -> int:
+        return sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+
+    def write(self, path: Path, fh, text: str) -> None:
+        folder = path.parent
+        if folder in self.capacities and self.used(folder) + len(text.encode()) > self.capacities[folder]:
+            raise OSError(28, "No space left on device")
+        fh.write(text)
+
+
+@pytest.mark.parametrize("where", ["journal", "fallback", "log"])
+async def test_a_full_disk_at_stop_keeps_every_record_in_the_journal_the_fallback_or_the_log_once(
+    tmp_path, monkeypatch, caplog, where
+):
+    import bot.storage.writer as writer
+    from tests.helpers import NoDatabase
+
+    main, spare = tmp_path / "data", tmp_path / "spare"
+    main.mkdir(), spare.mkdir()
+    journal = main / "g.db.pending.jsonl"
+
+    async def refuse(records):
+        raise OSError(28, "No space left on device")
+
+    queue = WriteQueue(
+        {MissRecord: refuse},
+        journal,
+        unit=NoDatabase(),
+        attempts=1,
+        linger=0,
+        reserve=64 * 1024 if where == "journal" else 0,
+        fallback=spare / journal.name if where != "log" else None,
+    )
+    await queue.start()  # (the reserve is set aside now, while the disk has room)
+    disk = FullDisk({main: FullDisk({}).used(main), spare: 1 << 20 if where == "fallback" else 0})
+    monkeypatch.setattr(writer, "_write_text", disk.write)
+    for n in range(30):
+        queue.submit(MissRecord(1, f"pregunta {n}", f"pregunta {n}", "a", None, "lookup", "t"))
+    lost = await queue.close(grace=2)
+
+    def ids(path: Path) -> list[str]:
+        return [json.loads(line)["id"] for line in path.read_text().splitlines()] if path.exists() else []
+
+    logged = [
+        json.loads(r.getMessage().split(writer.UNSAVED, 1)[1])["id"]
+        for r in caplog.records
+        if writer.UNSAVED in r.getMessage() and r.getMessage().startswith(writer.UNSAVED)
+    ]
+    kept = {"journal": ids(journal), "fallback": ids(spare / journal.name), "log": logged}
+    assert len(kept[where]) == 30 and len(set(kept[where])) == 30  # every record, once
+    assert sum(len(v) for v in kept.values()) == 30  # and nowhere else
+    assert lost == (30 if where == "log" else 0)
+    assert queue.journaled == (0 if where == "log" else 30)

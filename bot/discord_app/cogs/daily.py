@@ -217,7 +217,9 @@ class DailyCog(PostingCog):
         await self.pacer.wait()
         embed, view = daily_card(term, pick.entry, pick.glossary, locale, self.bot.cards.url_for(term))  # type: ignore[attr-defined]
         try:
-            message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+            # the job's nonce (discord.py sends it with enforce_nonce): a retry of a post that did go out, by a
+            # process that took over the claim of one that died before marking it, gets the same message back
+            message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS, nonce=job.nonce)
         except discord.Forbidden as exc:
             return await self._failed(job, f"Discord: {exc.text or 'forbidden'}")
         except discord.HTTPException as exc:

@@ -170,7 +170,7 @@ class DiscoverCog(commands.Cog):
             )
             return
         fields = TermFields((termino or "").strip()[:256], "")
-        await interaction.response.send_modal(ProposalModal(interaction.locale, fields))
+        await interaction.response.send_modal(ProposalModal(interaction, fields))
 
     @glosario.command(name="ayuda", description="Qué puede hacer el bot")
     async def ayuda(self, interaction: discord.Interaction) -> None:

@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 from discord.ext import commands, tasks
 
+from bot.app.background import each_tick_outlives_errors
 from bot.app.glossary import RELOAD_CHECK_EVERY
 from bot.app.health import HEARTBEAT_EVERY
-from bot.storage.errors import StorageError
 
 if TYPE_CHECKING:
     from bot.app.application import Application
@@ -31,15 +31,14 @@ class OperationCog(commands.Cog):
         self.follow_reloads.cancel()
 
     @tasks.loop(seconds=RELOAD_CHECK_EVERY)
+    @each_tick_outlives_errors("following reloads by other processes")
     async def follow_reloads(self) -> None:
         """A reload in another process sharing the database (SIGHUP or /glosario-admin recargar there) is made
         here too, within RELOAD_CHECK_EVERY seconds."""
-        try:
-            await self.app.glossary.follow_others()
-        except StorageError:
-            log.warning("could not check for reloads by other processes (the database is busy)", exc_info=True)
+        await self.app.glossary.follow_others()
 
     @tasks.loop(seconds=HEARTBEAT_EVERY.total_seconds())
+    @each_tick_outlives_errors("heartbeat")
     async def heartbeat(self) -> None:
         if not self.bot.is_closed() and self.bot.shards:
             self.beat()

@@ -1,0 +1,63 @@
+"""What a term's card says, as text: one computation for the card that is sent and for the check that it fits.
+
+The Discord layer renders a `CardText` (labels from its catalogue, the attribution with its mention and date);
+validation measures the same `CardText` with room for those labels (`CARD_FRAME`, `ATTRIBUTION`: tests hold
+every language's labels and attribution within them), so a card that passed the check is never cut."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.core.model import Term
+from bot.core.paragraphs import paragraphs
+
+EMBED_TOTAL = 6000  # Discord: characters across a message's embeds
+# Room for what the Discord layer adds: the field names in any language and the term of the day's heading.
+CARD_FRAME = 200
+# Room for a server term's attribution value ("añadido por <@id> el <t:…:D>") in any language.
+ATTRIBUTION = 120
+
+
+@dataclass(frozen=True, slots=True)
+class CardText:
+    title: str
+    description: str
+    fields: tuple[tuple[str, str, bool], ...]  # (label key, value, inline)
+    footer: str
+    attributed: bool = False  # a server term's card ends with who added it
+
+    def length(self) -> int:
+        """The card's size as Discord counts it, with room for the labels and the attribution."""
+        text = len(self.title) + len(self.description) + len(self.footer) + sum(len(v) for _, v, _ in self.fields)
+        return CARD_FRAME + text + (ATTRIBUTION if self.attributed else 0)
+
+
+def footer(title: str, subtitle: str) -> str:
+    return f"{title} — {subtitle}" if subtitle else title
+
+
+def card_text(term: Term, related_names: Sequence[str], footer_text: str, *, attributed: bool = False) -> CardText:
+    """The card of `term`: its text, fields in order, related terms by name."""
+    fields: list[tuple[str, str, bool]] = []
+    if term.en:
+        fields.append(("english", term.en, True))
+    fields.append(("category", term.category, True))
+    if term.aliases:
+        fields.append(("aliases", ", ".join(term.aliases), False))
+    if related_names:
+        fields.append(("related", ", ".join(related_names), False))
+    if term.links:
+        fields.append(("links", "\n".join(f"[{k.title}]({k.url})" for k in term.links), True))
+    # One blank line between paragraphs: Discord shows a single line break as a mere new line.
+    description = "\n\n".join(paragraphs(term.definition))
+    return CardText(term.term, description, tuple(fields), footer_text, attributed)
+
+
+def neutral_markup(text: str) -> str:
+    """Member-written text shown on a card: no masked link (`[texto](https://…)` hiding its target) can form.
+    Brackets are escaped, and backslashes first, so that no escape can be undone; what is shown reads the same
+    and a URL shows its own target."""
+    if "[" not in text and "]" not in text:
+        return text
+    return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")

@@ -1,0 +1,117 @@
+"""The term of the day's claims as leases, on SQLite and PostgreSQL: a claim its process never finished (it died)
+is taken over once its lease runs out, a live one never is, and each post is marked once."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.app.daily import CLAIM_LEASE, DailyPosts
+from bot.core.daily import Schedule
+from bot.core.status import DailyPostStatus
+from bot.storage.daily import SqlDailyStore
+from bot.storage.db import MIGRATIONS, Database
+
+G, CHANNEL = 424242424242424242, 434343434343434343  # real snowflakes' size: more than 32 bits
+AFTER_NINE = datetime(2026, 12, 2, 9, 1, tzinfo=UTC)  # a 09:00 (UTC) slot has passed today
+
+
+@pytest.fixture
+def db(database):
+    """Each test runs on SQLite and on PostgreSQL (the `database` fixture, tests/conftest.py)."""
+    return database
+
+
+class Clock:
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def process(db, clock: Clock) -> DailyPosts:
+    """One bot process's daily posts over the shared database (claiming needs no glossary)."""
+    return DailyPosts(SqlDailyStore(db), None, clock)  # type: ignore[arg-type]
+
+
+async def configured(db):
+    store = SqlDailyStore(db)
+    await store.configure(G, CHANNEL, Schedule(9, 0))
+    return await store.settings(G)
+
+
+async def test_a_claim_left_by_a_dead_process_is_taken_over_when_its_lease_runs_out_and_posted_once(db):
+    clock = Clock(AFTER_NINE)
+    dead, restarted, other = process(db, clock), process(db, clock), process(db, clock)
+    settings = await configured(db)
+    job = await dead.claim_if_due(settings)  # … and the process is killed before it sends anything
+    assert job is not None
+    clock.now += CLAIM_LEASE - timedelta(seconds=1)
+    assert await restarted.claim_if_due(settings) is None  # the lease still holds: it may yet be posting
+    clock.now += timedelta(seconds=1)
+    retry = await restarted.claim_if_due(settings)
+    assert retry is not None and (retry.guild_id, retry.channel_id, retry.day) == (job.guild_id, CHANNEL, job.day)
+    assert retry.nonce == job.nonce  # the same message to Discord: a send that did reach it is not doubled
+    assert await other.claim_if_due(settings) is None  # taken over by one process only
+    await restarted.posted(retry, 555)
+    clock.now += CLAIM_LEASE * 10
+    assert await other.claim_if_due(settings) is None  # posted: done for the day, whatever the clock says
+    last = await SqlDailyStore(db).last_post(G)
+    assert (last.status, last.message_id) == (DailyPostStatus.POSTED, 555)
+
+
+async def test_a_live_lease_is_not_stolen_by_another_process(db):
+    clock = Clock(AFTER_NINE)
+    first, second = process(db, clock), process(db, clock)
+    settings = await configured(db)
+    assert await first.claim_if_due(settings) is not None
+    for _ in range(3):  # the other process's ticks while the first one posts
+        clock.now += CLAIM_LEASE / 4
+        assert await second.claim_if_due(settings) is None
+    last = await SqlDailyStore(db).last_post(G)
+    assert last.status == DailyPostStatus.POSTING
+
+
+async def test_a_process_that_outlived_its_lease_cannot_release_the_claim_that_replaced_it(db):
+    clock = Clock(AFTER_NINE)
+    slow, successor, third = process(db, clock), process(db, clock), process(db, clock)
+    settings = await configured(db)
+    stale = await slow.claim_if_due(settings)
+    clock.now += CLAIM_LEASE
+    assert await successor.claim_if_due(settings) is not None
+    await slow.failed(stale, "Discord 503: late", retry=True)  # its answer came after the lease ran out
+    assert await third.claim_if_due(settings) is None  # the successor's claim still holds
+    assert (await SqlDailyStore(db).settings(G)).error is None
+
+
+async def test_failed_posts_still_free_the_day_or_keep_it(db):
+    clock = Clock(AFTER_NINE)
+    posts = process(db, clock)
+    settings = await configured(db)
+    await posts.failed(await posts.claim_if_due(settings), "Discord 503", retry=True)
+    job = await posts.claim_if_due(settings)  # freed: the next tick tries again at once
+    assert job is not None
+    await posts.failed(job, "Discord 400: refused", retry=False)
+    clock.now += CLAIM_LEASE * 10
+    assert await posts.claim_if_due(settings) is None  # the day's problem, not tried again
+    assert (await SqlDailyStore(db).last_post(G)).status == DailyPostStatus.FAILED
+
+
+async def test_a_claim_stuck_before_the_upgrade_is_retried_after_it(tmp_path):
+    path = tmp_path / "g.db"
+    with sqlite3.connect(path) as conn:  # a database as version 6 of the bot left it after a crash mid-post
+        for number, script in enumerate(MIGRATIONS[:6], start=1):
+            conn.executescript(script + f"; PRAGMA user_version = {number};")
+        conn.execute(
+            "INSERT INTO daily_posts (guild_id, day, channel_id, status, at) VALUES (?, ?, ?, 'posting', ?)",
+            (G, AFTER_NINE.date().isoformat(), CHANNEL, AFTER_NINE.isoformat(timespec="seconds")),
+        )
+    db = await Database.open(path)
+    try:
+        settings = await configured(db)
+        assert await process(db, Clock(AFTER_NINE + CLAIM_LEASE)).claim_if_due(settings) is not None
+    finally:
+        await db.close()
