@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.app import interchange
+from bot.app import imports, interchange
 from bot.app.files import load_glossary
 from tests.synthetic import generate
 
@@ -29,15 +29,18 @@ def main() -> int:
             t0 = time.perf_counter()
             text = interchange.export(glossary, fmt)
             exported = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            imported = interchange.read(text, fmt)
-            interchange.write_term_files(imported, Path(tmp) / fmt, "Importados")
-            load_glossary(Path(tmp) / fmt)  # and they validate
+            t0 = time.perf_counter()  # what `import` does: read, check every entry as `validate` would, write
+            summary = imports.report(interchange.read(text, fmt))
+            imports.write(Path(tmp) / fmt, summary.files, "Importado")
             back = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            assert len(load_glossary(Path(tmp) / fmt)) == summary.imported  # `validate` accepts what was written
+            validated = time.perf_counter() - t0
             ok = "met" if max(exported, back) < TARGET_S else "NOT met"
             print(
-                f"{fmt:<12} {len(text) / 1e6:5.1f} MB   export {exported:5.2f} s   import+validate {back:5.2f} s   "
-                f"({len(imported.entries):,} terms; target < {TARGET_S:.0f} s each: {ok})"
+                f"{fmt:<12} {len(text) / 1e6:5.1f} MB   export {exported:5.2f} s   import {back:5.2f} s   "
+                f"(then validate {validated:4.2f} s; {summary.imported:,} imported, {len(summary.refused)} refused; "
+                f"target < {TARGET_S:.0f} s each way: {ok})"
             )
     return 0
 

@@ -1,4 +1,4 @@
-"""Command line: run | lookup | search | validate | list | misses | resolve | ignore | daily | migrate | sync |
+"""Command line: run | lookup | search | ask | validate | list | misses | resolve | ignore | daily | migrate | sync |
 health | invite-url. Thin: parse, call the application (or the core), print in the user's language."""
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from bot.core.status import GapStatus
 from bot.terminal import format_lookup, load_or_report, lookup_json
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+FORGET = ("forget-user", "forget-guild")
+DATABASE = ("misses", "daily", "resolve", "ignore", "migrate", "migrate-data", "server-terms", "feedback", *FORGET)
 
 
 def _types(say: Words) -> tuple:
@@ -99,13 +101,13 @@ def _parser(say: Words) -> argparse.ArgumentParser:
     p = command("search", "search_help")
     p.add_argument("text", nargs="+", metavar=say("text_metavar"), help=say("search_text"))
     p.add_argument("--json", action="store_true", help=say("search_json"))
+    _ask_command(say, command)
     p = command("validate", "validate_help")
     p.add_argument("directory", nargs="?", type=Path, metavar="DIR", help=say("validate_dir"))
     command("list", "list_help")
     p = command("export", "export_help")
-    p.add_argument(
-        "--format", required=True, choices=["tbx", "skos", "skos-jsonld", "csv", "json"], help=say("export_format")
-    )
+    formats = ["tbx", "skos", "skos-jsonld", "skos-rdfxml", "csv", "json"]
+    p.add_argument("--format", required=True, choices=formats, help=say("export_format"))
     p.add_argument("--out", type=Path, help=say("export_out"))
     p.add_argument("--base", default=None, help=say("export_base"))
     p.add_argument("--guild", type=_types(say)[0], help=say("export_guild_help"))
@@ -113,14 +115,31 @@ def _parser(say: Words) -> argparse.ArgumentParser:
     p.add_argument("outdir", type=Path, metavar="DIR", help=say("site_outdir"))
     p = command("import", "import_help")
     p.add_argument("file", type=Path, metavar=say("file_metavar"), help=say("import_file"))
-    p.add_argument("--category", required=True, help=say("import_category"))
+    p.add_argument("--category", help=say("import_category"))
     p.add_argument("--out", type=Path, default=Path("glossary_import"), help=say("import_out"))
-    p.add_argument("--format", choices=["tbx", "skos", "skos-jsonld", "csv", "json"], help=say("import_format"))
+    p.add_argument("--format", choices=formats, help=say("import_format"))
+    _import_options(p, say)
     _database_commands(say, command)
     command("health", "health_help")
     p = command("invite-url", "invite_help")
     p.add_argument("--app-id", type=_types(say)[0], help=say("app_id_help"))
     return parser
+
+
+def _import_options(p: argparse.ArgumentParser, say: Words) -> None:
+    p.add_argument("--lang", default="es", help=say("import_lang"))
+    p.add_argument("--map", dest="column_map", metavar="CAMPO=COLUMNA,…", help=say("import_map"))
+    p.add_argument("--encoding", help=say("import_encoding"))
+    p.add_argument("--json", action="store_true", help=say("import_json"))
+    p.add_argument("--dry-run", action="store_true", help=say("import_dry_run"))
+    p.add_argument("--replace", action="store_true", help=say("import_replace"))
+
+
+def _ask_command(say: Words, command) -> None:
+    p = command("ask", "ask_help")
+    p.add_argument("text", nargs="+", metavar=say("text_metavar"), help=say("ask_text"))
+    p.add_argument("--json", action="store_true", help=say("ask_json"))
+    p.add_argument("--guild", type=_types(say)[0], help=say("ask_guild"))
 
 
 def _database_commands(say: Words, command) -> None:
@@ -148,6 +167,15 @@ def _database_commands(say: Words, command) -> None:
     p.add_argument("--to", dest="target", required=True, metavar="URL", help=say("migrate_data_to"))
     p = command("server-terms", "server_terms_help")
     p.add_argument("--guild", type=positive_int, required=True, help=say("server_terms_guild"))
+    p = command("feedback", "feedback_help")
+    p.add_argument("--guild", type=positive_int, help=say("guild_only"))
+    p.add_argument("--json", action="store_true", help=say("feedback_json"))
+    p = command("forget-user", "forget_user_help")
+    p.add_argument("target", type=positive_int, metavar="USER_ID", help=say("forget_user_id"))
+    p.add_argument("--yes", action="store_true", help=say("forget_yes"))
+    p = command("forget-guild", "forget_guild_help")
+    p.add_argument("target", type=positive_int, metavar="GUILD_ID", help=say("forget_guild_id"))
+    p.add_argument("--yes", action="store_true", help=say("forget_yes"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -175,9 +203,7 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_USAGE
     data_dir = args.data or settings.data_dir
     command = args.command or "run"
-    if command in ("misses", "daily", "resolve", "ignore", "migrate", "migrate-data", "server-terms") or (
-        command == "export" and args.guild
-    ):
+    if command in DATABASE or (command in ("export", "ask") and args.guild):
         from bot import offline  # the database, not Discord: discord.py is never imported for these
 
         return offline.dispatch(command, args, settings, data_dir)
@@ -202,6 +228,8 @@ def _main(argv: list[str] | None) -> int:
         return _export(args, glossary, say)
     if command == "site":
         return _site(args, glossary, say)
+    if command == "ask":
+        return _ask(args, glossary, settings, say)
     return _lookup(args, glossary, say) if command == "lookup" else _search(args, glossary, say)
 
 
@@ -232,29 +260,64 @@ def _site(args: argparse.Namespace, glossary: Glossary, say: Words) -> int:
 
 
 def _import(args: argparse.Namespace, say: Words) -> int:
-    """`import FILE --category NAME [--out DIR]`: term files in our format from TBX, SKOS, CSV or JSON; every
-    entry that could not be mapped is named."""
-    from bot.app.interchange import format_of, read, write_term_files
+    """`import FILE [--category NAME] [--out DIR] [--lang L] [--map …] [--json] [--dry-run] [--replace]`: term
+    files in our format from TBX, SKOS, CSV or JSON; every entry imported or refused with its reason, every field
+    not kept counted, nothing overwritten unless asked."""
+    from bot.app.imports import DEFAULT_CATEGORY, clashes, report, write
+
+    imported = _read_import(args, say)
+    if isinstance(imported, int):
+        return imported
+    summary = report(imported, args.category or DEFAULT_CATEGORY)
+    existing = [] if args.replace or args.dry_run else clashes(args.out, summary.files)
+    if existing:
+        print(say("import_exists", path=existing[0], count=len(existing)), file=sys.stderr)
+        return EXIT_FAIL
+    if summary.files and not args.dry_run:
+        write(args.out, summary.files, imported.title.split(" — ")[0], args.lang)
+    if args.json:
+        print(json.dumps(summary.to_json(say.lang), ensure_ascii=False, indent=2))
+    else:
+        _import_summary(args, say, summary)
+    return EXIT_OK if summary.imported and not summary.refused else EXIT_FAIL
+
+
+def _read_import(args: argparse.Namespace, say: Words):
+    """The file's entries, or an exit code when it cannot be read at all (said on stderr)."""
+    from bot.app.csv_in import decode, parse_map, read_csv
+    from bot.app.interchange import format_of, read
 
     fmt = args.format or format_of(args.file.name)
     if fmt is None:
         print(say("import_unknown_format", path=args.file), file=sys.stderr)
         return EXIT_USAGE
     try:
-        text = args.file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        mapping = parse_map(args.column_map or "")
+        text, _ = decode(args.file.read_bytes(), args.encoding if fmt == "csv" else "utf-8-sig")
+    except ValueError as exc:
+        print(say("import_bad_map", part=exc), file=sys.stderr)
+        return EXIT_USAGE
+    except (OSError, UnicodeDecodeError, LookupError) as exc:
         print(say("import_unreadable", path=args.file, error=exc), file=sys.stderr)
         return EXIT_FAIL
-    imported = read(text, fmt)
-    for spanish, english in imported.problems:
-        print(f"{args.file}: {english if say.lang == 'en' else spanish}", file=sys.stderr)
-    if not imported.entries:
+    return read_csv(text, mapping) if fmt == "csv" else read(text, fmt, args.lang)
+
+
+def _import_summary(args: argparse.Namespace, say: Words, summary) -> None:
+    for refused in summary.refused:
+        where = f"{refused.where}: " if refused.where else ""
+        print(f"{args.file}: {where}{refused.reason(say.lang)}", file=sys.stderr)
+    dropped = ", ".join(f"{name} ({count})" for name, count in sorted(summary.dropped.items()))
+    print(say("import_counts", read=summary.read, imported=summary.imported, refused=len(summary.refused)))
+    if dropped:
+        print(say("import_dropped", fields=dropped))
+    if not summary.imported:
         print(say("import_nothing", path=args.file), file=sys.stderr)
-        return EXIT_FAIL
-    path = write_term_files(imported, args.out, args.category)
-    count = len(imported.entries)
-    print(say.count("imported", count, count=count, path=path, skipped=len(imported.problems)))
-    return EXIT_OK if not imported.problems else EXIT_FAIL
+    elif args.dry_run:
+        print(say("import_dry_run_done"))
+    else:
+        count = summary.imported
+        print(say.count("imported", count, count=count, path=args.out, skipped=len(summary.refused)))
 
 
 def _health(settings: Settings, say: Words) -> int:
@@ -274,7 +337,8 @@ def _invite(args: argparse.Namespace, settings: Settings, say: Words) -> int:
     if app_id is None:
         print(say("no_app_id"), file=sys.stderr)
         return EXIT_USAGE
-    print(invite_url(app_id))
+    print(say("invite_server", url=invite_url(app_id)))
+    print(say("invite_user", url=user_install_url(app_id)))
     return EXIT_OK
 
 
@@ -290,6 +354,20 @@ def _lookup(args: argparse.Namespace, glossary: Glossary, say: Words) -> int:
             else format_lookup(query, result, glossary, say)
         )
     return EXIT_OK if all(isinstance(r, Found) for _, r in results) else EXIT_FAIL
+
+
+def _ask(args: argparse.Namespace, glossary: Glossary, settings: Settings, say: Words) -> int:
+    """`ask QUESTION [--json]`: the glossary term that fits a question in one's own words (bot/app/questions.py).
+    Exit status 0 for a confident answer, 1 otherwise."""
+    from bot.app.catalog import Catalog, CatalogHolder, build_index
+    from bot.app.questions import Questions, Verdict
+    from bot.terminal import answer_lines
+
+    questions = Questions(CatalogHolder(Catalog(glossary, build_index(glossary), "")), settings.cache_dir)
+    answer = questions.ask_now(" ".join(args.text))
+    for line in answer_lines(answer, glossary, say, args.json):
+        print(line)
+    return EXIT_OK if answer.verdict is Verdict.CONFIDENT else EXIT_FAIL
 
 
 def _search(args: argparse.Namespace, glossary: Glossary, say: Words) -> int:
@@ -311,10 +389,16 @@ INVITE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15)
 
 
 def invite_url(application_id: int) -> str:
+    """The bot in a server (a server install: the bot user and the commands, with the permissions it needs)."""
     return (
         f"https://discord.com/oauth2/authorize?client_id={application_id}"
-        f"&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}"
+        f"&integration_type=0&scope=bot+applications.commands&permissions={INVITE_PERMISSIONS}"
     )
+
+
+def user_install_url(application_id: int) -> str:
+    """The app on a member's own account (a user install: the commands anywhere, no bot user, no permissions)."""
+    return f"https://discord.com/oauth2/authorize?client_id={application_id}&integration_type=1&scope=applications.commands"
 
 
 def application_id_from_token(token: str | None) -> int | None:

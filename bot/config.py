@@ -239,6 +239,42 @@ def _shards(value: str | None) -> ShardPlan | None:
         ) from None
 
 
+def _rejected_beside(journal: Path) -> Path:
+    name = journal.name.removesuffix(".pending.jsonl").removesuffix(".jsonl")
+    return journal.with_name(name + ".rejected.jsonl")
+
+
+def _days(value: str) -> int:
+    """GLOSARIO_FORGET_GUILD_AFTER_DAYS: a whole number of days, 0 or more."""
+    if not (value.isascii() and value.isdigit()):
+        raise SettingsError(
+            f"GLOSARIO_FORGET_GUILD_AFTER_DAYS debe ser un número entero de días (0 o más), no '{value}'",
+            f"GLOSARIO_FORGET_GUILD_AFTER_DAYS must be a whole number of days (0 or more), not '{value}'",
+        )
+    return int(value)
+
+
+def _number(env: Mapping[str, str], name: str, what: tuple[str, str]) -> int | None:
+    """An id setting: digits, or nothing."""
+    value = env.get(name, "").strip()
+    if value and not value.isdigit():
+        raise SettingsError(f"{name} debe ser {what[0]}, no '{value}'", f"{name} must be {what[1]}, not '{value}'")
+    return int(value) if value else None
+
+
+def _one_of(env: Mapping[str, str], name: str, allowed: tuple[str, ...], default: str, *, upper: bool = False) -> str:
+    """A setting with a few possible values."""
+    value = env.get(name, "").strip()
+    value = (value.upper() if upper else value.lower()) or default
+    if value not in allowed:
+        listed_es, listed_en = (
+            ", ".join(allowed[:-1]) + " o " + allowed[-1],
+            ", ".join(allowed[:-1]) + " or " + allowed[-1],
+        )
+        raise SettingsError(f"{name} debe ser {listed_es}, no '{value}'", f"{name} must be {listed_en}, not '{value}'")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None = None
@@ -256,6 +292,8 @@ class Settings:
     site_url: str | None = None  # GLOSARIO_SITE_URL: where `glosario-bot site` is published; cards link to it
     shards: ShardPlan | None = None  # GLOSARIO_SHARDS: which shards of how many; None = all, Discord's count
     daily_posts_per_second: float = 40.0  # GLOSARIO_DAILY_POSTS_PER_SECOND: under Discord's global 50/s
+    forget_guild_after_days: int = 30  # GLOSARIO_FORGET_GUILD_AFTER_DAYS: a server that removed the bot is forgotten
+    questions: bool = True  # GLOSARIO_QUESTIONS: answer questions by meaning (its model loads after start)
     gateway_url: str | None = None
 
     def __post_init__(self) -> None:
@@ -329,37 +367,23 @@ class Settings:
     @property
     def rejected_file(self) -> Path:
         """Writes the database refused for their data, kept with the reason (next to the journal)."""
-        journal = self.journal_file or self.db_path.with_name(self.db_path.name + ".pending.jsonl")
-        name = journal.name.removesuffix(".pending.jsonl").removesuffix(".jsonl")
-        return journal.with_name(name + ".rejected.jsonl")
+        return _rejected_beside(self.journal_file or self.db_path.with_name(self.db_path.name + ".pending.jsonl"))
+
+    def journal_files(self) -> list[Path]:
+        """Every file that may hold write records the database does not have: the journals of every layout of
+        processes (this one's, the others', the fallback's) and, beside each, the writes refused for their data."""
+        journals = [self.journal_file, *self.other_journals()]
+        return sorted({*journals, *map(_rejected_beside, journals), self.rejected_file})
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
-        guild = env.get("GLOSARIO_DEV_GUILD", "").strip()
-        app_id = env.get("DISCORD_APPLICATION_ID", "").strip()
-        if app_id and not app_id.isdigit():
-            raise SettingsError(
-                f"DISCORD_APPLICATION_ID debe ser el id numérico de la aplicación, no '{app_id}'",
-                f"DISCORD_APPLICATION_ID must be the application's numeric id, not '{app_id}'",
-            )
-        if guild and not guild.isdigit():
-            raise SettingsError(
-                f"GLOSARIO_DEV_GUILD debe ser el id numérico de un servidor, no '{guild}'",
-                f"GLOSARIO_DEV_GUILD must be a server's numeric id, not '{guild}'",
-            )
-        level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
-        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-            raise SettingsError(
-                f"LOG_LEVEL debe ser DEBUG, INFO, WARNING o ERROR, no '{level}'",
-                f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not '{level}'",
-            )
-        log_format = env.get("LOG_FORMAT", "text").strip().lower() or "text"
-        if log_format not in ("text", "json"):
-            raise SettingsError(
-                f"LOG_FORMAT debe ser text o json, no '{log_format}'",
-                f"LOG_FORMAT must be text or json, not '{log_format}'",
-            )
+        guild = _number(env, "GLOSARIO_DEV_GUILD", ("el id numérico de un servidor", "a server's numeric id"))
+        app_id = _number(
+            env, "DISCORD_APPLICATION_ID", ("el id numérico de la aplicación", "the application's numeric id")
+        )
+        level = _one_of(env, "LOG_LEVEL", ("DEBUG", "INFO", "WARNING", "ERROR"), "INFO", upper=True)
+        log_format = _one_of(env, "LOG_FORMAT", ("text", "json"), "text")
         data = env.get("GLOSARIO_DATA", "").strip()
 
         def path(name: str) -> Path | None:
@@ -374,8 +398,8 @@ class Settings:
             heartbeat_file=path("GLOSARIO_HEARTBEAT"),
             journal_file=path("GLOSARIO_JOURNAL"),
             journal_fallback=path("GLOSARIO_JOURNAL_FALLBACK"),
-            dev_guild_id=int(guild) if guild else None,
-            application_id=int(app_id) if app_id else None,
+            dev_guild_id=guild,
+            application_id=app_id,
             log_level=level,
             log_format=log_format,
             api_base=env.get("DISCORD_API_BASE", "").strip() or None,
@@ -383,4 +407,6 @@ class Settings:
             site_url=_site_url(env.get("GLOSARIO_SITE_URL", "").strip() or None),
             shards=_shards(env.get("GLOSARIO_SHARDS", "").strip() or None),
             daily_posts_per_second=_rate(env.get("GLOSARIO_DAILY_POSTS_PER_SECOND", "").strip() or "40"),
+            forget_guild_after_days=_days(env.get("GLOSARIO_FORGET_GUILD_AFTER_DAYS", "").strip() or "30"),
+            questions=_one_of(env, "GLOSARIO_QUESTIONS", ("on", "off"), "on") == "on",
         )

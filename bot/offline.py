@@ -1,6 +1,6 @@
-"""The editors' database commands: misses, daily, resolve, ignore, migrate. They call the same application
-actions and stores as the bot, and never import discord.py (they start as fast as `lookup`); the bot itself
-(`run`, `sync`) is runner.py."""
+"""The editors' database commands: misses, daily, resolve, ignore, migrate, ask --guild, feedback. They call the
+same application actions and stores as the bot, and never import discord.py (they start as fast as `lookup`); the
+bot itself (`run`, `sync`) is runner.py."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from bot.config import Settings
 from bot.core import daily
 from bot.core.model import Glossary
-from bot.core.status import GapStatus
+from bot.core.status import GapStatus, Vote
 from bot.storage import Stores, open_stores
 from bot.storage.errors import StorageError
 from bot.storage.records import Miss
@@ -37,6 +37,10 @@ def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_di
         "migrate-data": lambda: _migrate_data(args),
         "server-terms": lambda: _server_terms(settings, args, data_dir),
         "export": lambda: _export_guild(settings, args, data_dir),
+        "forget-user": lambda: _forget(settings, args, member=True),
+        "forget-guild": lambda: _forget(settings, args, member=False),
+        "ask": lambda: _ask_guild(settings, args, data_dir),
+        "feedback": lambda: _feedback(settings, args),
     }
     action = actions.get(command) or (lambda: _set_status(settings, args, data_dir, command))
     return asyncio.run(action())
@@ -106,6 +110,97 @@ async def _export_guild(settings: Settings, args: argparse.Namespace, data_dir: 
         return 0
 
     return await _with_server_terms(settings, args, data_dir, write)
+
+
+async def _ask_guild(settings: Settings, args: argparse.Namespace, data_dir: Path) -> int:
+    """`ask QUESTION --guild ID`: the question asked of the published glossary and that server's own terms."""
+    from bot.app.questions import Questions, Verdict
+    from bot.core.model import Layered
+    from bot.terminal import answer_lines
+
+    async def answer(terms, catalog) -> int:
+        from bot.app.catalog import CatalogHolder
+
+        overlay = await terms.prepare(args.guild)
+        found = await Questions(CatalogHolder(catalog), settings.cache_dir).ask(" ".join(args.text), overlay)
+        names = Layered(catalog.glossary, overlay.glossary if overlay else None)
+        for line in answer_lines(found, names, args.say, args.json):
+            print(line)
+        return 0 if found.verdict is Verdict.CONFIDENT else 1
+
+    return await _with_server_terms(settings, args, data_dir, answer)
+
+
+async def _forget(settings: Settings, args: argparse.Namespace, *, member: bool) -> int:
+    """`forget-user USER_ID` / `forget-guild GUILD_ID`: what names the member (or is the server's), per table, and
+    the journals' records; removed only with --yes (the bot's own action: bot.app.erasure)."""
+    from datetime import timedelta
+
+    from bot.app.erasure import Erasure
+    from bot.storage.errors import DatabaseBusy
+
+    say = args.say
+    stores = await _open_existing(settings, "no_database", say, read_only=not args.yes)
+    if stores is None:
+        return 1
+    try:
+        grace = timedelta(days=settings.forget_guild_after_days)
+        salt = await stores.meta.existing_salt()
+        erasure = Erasure(stores.erasure, salt, settings.journal_files, lambda: datetime.now(UTC), grace=grace)
+        forget = erasure.forget_member if member else erasure.forget_server
+        erased = await forget(args.target, dry_run=not args.yes)
+    except (DatabaseBusy, OSError) as exc:
+        print(say("forget_failed", error=exc), file=sys.stderr)
+        return 1
+    finally:
+        await stores.close()
+    what = say("forget_user_what" if member else "forget_guild_what", id=args.target)
+    print(say("forget_done" if args.yes else "forget_dry_run", what=what))
+    lines = [say("forget_table", table=t, rows=say.amount("rows_n", n)) for t, n in erased.removed.items() if n]
+    lines += [
+        say("forget_table_anonymised", table=t, rows=say.amount("rows_n", n)) for t, n in erased.anonymised.items() if n
+    ]
+    for line in lines or [say("forget_nothing")]:
+        print(line)
+    print(say("forget_journaled", count=erased.journaled))
+    if not args.yes:
+        print(say("forget_then_yes"))
+    return 0
+
+
+async def _feedback(settings: Settings, args: argparse.Namespace) -> int:
+    """`feedback [--guild ID] [--json]`: every vote and comment on the definitions (who voted is never stored), by
+    server, term and time; --json gives JSON Lines, one object per vote."""
+    say = args.say
+    stores = await _open_existing(settings, "no_database_yet", say, read_only=True)
+    if stores is None:
+        return 1
+    try:
+        rows = await stores.feedback.export(guild_id=args.guild)
+    finally:
+        await stores.close()
+    if args.json:
+        for row in rows:
+            print(json.dumps(row.to_dict(), ensure_ascii=False))
+        return 0
+    if not rows:
+        print(say("no_feedback"))
+        return 0
+    names = dict(zip(("guild", "term", "vote", "at", "comment"), say("feedback_columns").split("|"), strict=True))
+    print(say("feedback_header", **names))
+    for row in rows:
+        vote = say("vote_helpful" if row.vote == Vote.HELPFUL else "vote_unhelpful")
+        comment = printable(row.comment or "")
+        print(say("feedback_header", guild=row.guild_id, term=row.term_id, vote=vote, at=row.at, comment=comment))
+    helpful = sum(row.vote == Vote.HELPFUL for row in rows)
+    counts = {"helpful": helpful, "unhelpful": len(rows) - helpful, "comments": sum(bool(r.comment) for r in rows)}
+    print(say.count("feedback_total", len(rows), count=len(rows), **counts))
+    return 0
+
+
+def printable(text: str) -> str:
+    """Members' text for a terminal: control characters (escape sequences, line breaks) shown as escapes."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 async def _migrate(settings: Settings, say) -> int:

@@ -29,7 +29,8 @@ def load_or_report(data_dir: Path, say: Words) -> Glossary | None:
 def lookup_json(query: str, result: LookupResult) -> dict:
     """The machine-readable form of one lookup (one line of `lookup --json`)."""
     if isinstance(result, Found):
-        return {"query": query, "status": Outcome.FOUND, "term": result.term.to_dict(), "suggestions": []}
+        found = {"query": query, "status": Outcome.FOUND, "term": result.term.to_dict(), "suggestions": []}
+        return found | ({"avoided": result.avoided} if result.avoided else {})  # the query named a form to avoid
     if isinstance(result, Ambiguous):
         suggestions = [{"id": s.term.id, "term": s.term.term, "score": s.score} for s in result.candidates]
         return {"query": query, "status": Outcome.AMBIGUOUS, "term": None, "suggestions": suggestions}
@@ -38,6 +39,9 @@ def lookup_json(query: str, result: LookupResult) -> dict:
 
 def format_lookup(query: str, result: LookupResult, glossary: Glossary, say: Words) -> str:
     """The terminal form of one lookup."""
+    if isinstance(result, Found) and result.avoided:
+        said = say("avoided_form", form=result.avoided, term=result.term.term)
+        return said + "\n\n" + format_term(result.term, glossary, say)
     if isinstance(result, Found):
         return format_term(result.term, glossary, say)
     missing = say("not_in_glossary", query=query)
@@ -62,3 +66,28 @@ def format_term(term: Term, glossary: Glossary, say: Words) -> str:
 
 def _wrap(text: str, width: int = 100) -> str:
     return textwrap.fill(text, width=width, initial_indent="  ", subsequent_indent="  ")
+
+
+def answer_lines(answer, glossary, say: Words, as_json: bool) -> list[str]:
+    """What `ask` prints for an Answer (bot/core/questions.py): JSON Lines, best first, the first line's
+    `confident` being the verdict (no line without candidates); or one sentence and the best term's card.
+    `glossary` names related terms (a Glossary, or a Layered one with a server's own terms)."""
+    import json
+
+    from bot.core.questions import Verdict
+
+    confident = answer.verdict is Verdict.CONFIDENT
+    if as_json:
+        return [
+            json.dumps(
+                {"term": c.term.term, "id": c.term.id, "score": c.score, "confident": confident and not n},
+                ensure_ascii=False,
+            )
+            for n, c in enumerate(answer.candidates)
+        ]
+    if confident:
+        term = answer.candidates[0].term
+        return [say("ask_confident", term=term.term), "", format_term(term, glossary, say).rstrip("\n")]
+    if answer.verdict is Verdict.UNSURE:
+        return [say("ask_unsure", names=", ".join(c.term.term for c in answer.candidates))]
+    return [say("ask_nothing")]

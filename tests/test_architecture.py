@@ -45,6 +45,7 @@ CORE_MAY_IMPORT = {
     "rapidfuzz",
     "rapidfuzz.distance",
     "numpy",  # arithmetic on arrays (typo_groups), no I/O
+    "Stemmer",  # PyStemmer: Snowball stemming of words (questions), computation only
 }
 # Calls that read the outside world, by the name they are called through.
 CORE_MAY_NOT_CALL = {"open", "now", "today", "utcnow", "getenv", "read_text", "read_bytes", "iterdir", "Path"}

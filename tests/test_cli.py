@@ -169,9 +169,12 @@ def test_invite_url_from_app_id_env_or_token(capsys, monkeypatch):
 
     assert INVITE_PERMISSIONS == 1024 + 2048 + 16384 + 32768
     code, out, _ = run(capsys, "invite-url", "--app-id", "42")
-    assert out.strip() == (
-        "https://discord.com/oauth2/authorize?client_id=42&scope=bot+applications.commands&permissions=52224"
+    server, user = (line.split()[-1] for line in out.strip().splitlines())
+    assert server == (
+        "https://discord.com/oauth2/authorize?client_id=42&integration_type=0&scope=bot+applications.commands"
+        "&permissions=52224"
     )
+    assert user == "https://discord.com/oauth2/authorize?client_id=42&integration_type=1&scope=applications.commands"
     token = base64.b64encode(b"900000000000000001").decode().rstrip("=") + ".GhIjKl.secret"
     assert application_id_from_token(token) == 900000000000000001
     monkeypatch.setenv("DISCORD_TOKEN", token)
@@ -620,3 +623,18 @@ def test_lookup_keeps_the_paragraphs_of_a_definition(tmp_path, capsys):
         "  Primer párrafo, en dos líneas.",
         "  Segundo párrafo: https://example.org/zeta",
     ]
+
+
+def test_lookup_of_a_form_to_avoid_answers_with_the_preferred_term_and_says_so(tmp_path, capsys):
+    (tmp_path / "glossary.yaml").write_text("title: T\nsubtitle: S\nlanguage: es\n", encoding="utf-8")
+    (tmp_path / "c.yaml").write_text(
+        "category: C\nterms:\n  - term: Red neuronal\n    definition: Un modelo.\n    deprecated: [red neural]\n",
+        encoding="utf-8",
+    )
+    from bot.cli_text import Words
+
+    code, out, _ = run(capsys, "--data", str(tmp_path), "lookup", "red neural")
+    assert code == 0 and out.startswith(Words("es")("avoided_form", form="red neural", term="Red neuronal"))
+    assert "Un modelo." in out
+    code, out, _ = run(capsys, "--data", str(tmp_path), "lookup", "--json", "red neural")
+    assert json.loads(out)["avoided"] == "red neural" and json.loads(out)["term"]["term"] == "Red neuronal"

@@ -57,6 +57,15 @@ def test_the_pace_of_scheduled_posts_is_a_positive_number():
             Settings.from_env({"GLOSARIO_DAILY_POSTS_PER_SECOND": bad})
 
 
+def test_a_server_that_removed_the_bot_is_forgotten_after_a_whole_number_of_days():
+    assert Settings.from_env({}).forget_guild_after_days == 30
+    assert Settings.from_env({"GLOSARIO_FORGET_GUILD_AFTER_DAYS": "0"}).forget_guild_after_days == 0
+    for bad in ("-1", "2.5", "un mes"):
+        with pytest.raises(SettingsError, match="GLOSARIO_FORGET_GUILD_AFTER_DAYS") as info:
+            Settings.from_env({"GLOSARIO_FORGET_GUILD_AFTER_DAYS": bad})
+        assert "whole number of days" in info.value.text("en")
+
+
 def test_the_shards_setting_is_read_or_refused_in_both_languages():
     settings = Settings.from_env({"GLOSARIO_SHARDS": "0-3/8"})
     assert settings.shards is not None and settings.shards.ids == (0, 1, 2, 3) and settings.shards.count == 8

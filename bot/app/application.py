@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from bot.app.background import outliving_errors
 from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.daily import DailyPosts
 from bot.app.digest import Digests
+from bot.app.erasure import Erasure
+from bot.app.feedback import Feedback
 from bot.app.glossary import GlossaryService
 from bot.app.health import clear_heartbeat, write_heartbeat
 from bot.app.lookups import Lookups
@@ -24,8 +28,18 @@ from bot.app.statistics import Statistics, server_statistics
 from bot.config import Settings
 from bot.core.model import Glossary
 from bot.storage import Stores, open_stores
-from bot.storage.records import LookupRecord, MissRecord, PickRecord, UnloggedRecord
+from bot.storage.records import (
+    CommentRecord,
+    LookupRecord,
+    MissRecord,
+    PickRecord,
+    UnloggedRecord,
+    VoteRecord,
+)
 from bot.storage.writer import WriteQueue
+
+if TYPE_CHECKING:
+    from bot.app.questions import Questions
 
 log = logging.getLogger(__name__)
 LOOKUP_FLUSH_SECONDS = 1.0  # the most a SIGKILL can take of the lookup counters (stated in the README)
@@ -53,6 +67,8 @@ class Application:
                 PickRecord: gaps.record_picks,
                 LookupRecord: stores.usage.record_lookups,
                 UnloggedRecord: gaps.record_unlogged,
+                VoteRecord: stores.feedback.record_votes,
+                CommentRecord: stores.feedback.record_comments,
             },
             settings.journal_file,
             unit=stores.unit,
@@ -64,11 +80,22 @@ class Application:
         self.server_terms = ServerTerms(stores.server_terms, self.catalog, gaps, clock)
         self.lookups = Lookups(self.catalog, self.writer, salt, clock, server_terms=self.server_terms)
         self.proposals = Proposals(stores.proposals, self.server_terms, clock)
-        self.digests = Digests(stores.digests, stores.usage, gaps, stores.proposals, clock)
+        self.feedback = Feedback(stores.feedback, self.catalog, self.server_terms, self.writer, salt, clock)
+        self.digests = Digests(stores.digests, stores.usage, gaps, stores.proposals, clock, self.feedback)
         self.glossary = GlossaryService(self.catalog, gaps, settings.data_dir, settings.cache_dir, stores.meta)
-        self.review = GapReview(gaps, self.catalog, self.server_terms)
+        self.review = GapReview(gaps, self.catalog, self.server_terms, self.feedback)
         self.daily = DailyPosts(stores.daily, self.catalog, clock, self.server_terms)
         self.roles = stores.roles
+        self.erasure = Erasure(
+            stores.erasure,
+            salt,
+            settings.journal_files,
+            clock,
+            grace=timedelta(days=settings.forget_guild_after_days),
+            writer=self.writer,
+            proposals=self.proposals,
+            server_terms=self.server_terms,
+        )
         self._flusher: asyncio.Task[None] | None = None
 
     @classmethod
@@ -81,6 +108,14 @@ class Application:
         except BaseException:
             await stores.close()
             raise
+
+    @functools.cached_property
+    def questions(self) -> Questions:
+        """Questions in one's own words (bot/app/questions.py). Imported on first use: numpy and the model stay
+        out of a start that never asks; `await app.questions.prepare()` builds the index and loads the model."""
+        from bot.app.questions import Questions
+
+        return Questions(self.catalog, self.settings.cache_dir)
 
     async def start(self) -> None:
         """Replay what a previous run journaled, then start writing and counting."""
@@ -99,7 +134,8 @@ class Application:
         self.lookups.flush()
 
     async def statistics(self, guild_id: int) -> Statistics:
-        """A server's figures, its own terms included (and those a published term now replaces, named)."""
+        """A server's figures, its own terms included (and those a published term now replaces, named), with what
+        its members said of the definitions (the least helpful terms, the latest comments)."""
         published = self.catalog.glossary
         overlay = await self.server_terms.prepare(guild_id)
         glossary = published
@@ -107,6 +143,8 @@ class Application:
             terms = (*published.terms, *overlay.glossary.terms)
             glossary = Glossary(published.title, published.subtitle, published.language, terms)
         stats = await server_statistics(glossary, self.stores.usage, self.stores.gaps, guild_id, self.clock())
+        feedback = await self.feedback.least_helpful(guild_id), await self.feedback.comments(guild_id)
+        stats = replace(stats, least_helpful=feedback[0], comments=feedback[1])
         return replace(stats, superseded=overlay.superseded) if overlay else stats
 
     def beat(self, shards: dict[int, bool] | None = None) -> None:

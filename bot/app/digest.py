@@ -1,5 +1,6 @@
 """The moderators' weekly digest: new gaps, the most asked, proposals waiting, the answer rate and its trend (as
-a chart). Once per server and ISO week, on the weekday the server chose (UTC); posting is the surface's job."""
+a chart), and the definitions members found least helpful. Once per server and ISO week, on the weekday the
+server chose (UTC); posting is the surface's job."""
 
 from __future__ import annotations
 
@@ -7,11 +8,15 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from bot.app.chart import trend_png
 from bot.core.status import GapStatus, Outcome
 from bot.storage.interfaces import DigestStore, GapStore, ProposalStore, UsageStore
 from bot.storage.records import DigestSettings, Miss
+
+if TYPE_CHECKING:
+    from bot.app.feedback import Feedback, WeekOfFeedback
 
 TREND_DAYS = 28
 
@@ -46,6 +51,8 @@ class Digest:
     rate: float | None  # answer rate of the last 7 days
     previous_rate: float | None  # of the 7 days before
     trend: Trend
+    feedback: WeekOfFeedback | None = None  # terms among the least helpful; votes and comments of the week
+    by_meaning: int = 0  # questions answered by meaning in the last 7 days (not gaps)
 
 
 def iso_week(day: date) -> str:
@@ -61,8 +68,10 @@ class Digests:
         gaps: GapStore,
         proposals: ProposalStore,
         clock: Callable[[], datetime],
+        feedback: Feedback | None = None,
     ) -> None:
         self.store, self.usage, self.gaps, self.proposals, self.clock = store, usage, gaps, proposals, clock
+        self.feedback = feedback
 
     async def trend(self, guild_id: int) -> Trend:
         """The daily answer rate of the last TREND_DAYS days (today included)."""
@@ -71,7 +80,8 @@ class Digests:
         counts: dict[date, tuple[int, int]] = {}
         for day, outcome, n in await self.usage.daily_outcomes(guild_id, days[0].isoformat()):
             answered, total = counts.get(date.fromisoformat(day), (0, 0))
-            counts[date.fromisoformat(day)] = (answered + (n if outcome == Outcome.FOUND else 0), total + n)
+            found = outcome in (Outcome.FOUND, Outcome.MEANING)  # a question answered by meaning is answered
+            counts[date.fromisoformat(day)] = (answered + (n if found else 0), total + n)
         return Trend(days, counts)
 
     async def build(self, guild_id: int) -> Digest:
@@ -86,6 +96,8 @@ class Digests:
             trend.rate(7),
             trend.rate(7, skip=7),
             trend,
+            await self.feedback.week(guild_id, week_ago) if self.feedback else None,
+            (await self.usage.outcomes(guild_id=guild_id, since=week_ago[:10])).get(Outcome.MEANING, 0),
         )
 
     async def chart(self, trend: Trend, *, title: str, ylabel: str) -> bytes:

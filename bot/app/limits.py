@@ -63,6 +63,14 @@ class GapBudget:
             self._seen = {k: v for k, v in self._seen.items() if v and now - max(v.values()) < self.per}
         return True
 
+    def has_room(self, member: int, normalized: str) -> bool:
+        """Whether `allow` would say yes now, without counting anything (to not offer what would be refused)."""
+        now = self._clock()
+        seen = self._seen.get(member, {})
+        if normalized in seen and now - seen[normalized] < self.per:
+            return True
+        return sum(1 for at in seen.values() if now - at < self.per) < self.gaps
+
 
 class Pacer:
     """At most `rate` starts per second, evenly spaced: scheduled posts to many servers (the term of the day for

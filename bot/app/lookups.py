@@ -9,7 +9,7 @@ import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from bot.app.catalog import CatalogHolder
 from bot.app.limits import GapBudget
@@ -17,13 +17,14 @@ from bot.app.server_terms import Overlay, ServerTerms
 from bot.core.gaps import GapKey, asker_hash, gap_key
 from bot.core.model import Glossary, Term
 from bot.core.normalize import normalize
-from bot.core.search import Ambiguous, Choice, Found, LookupResult, SearchHit
-from bot.core.status import Outcome
+from bot.core.search import Ambiguous, Choice, Found, LookupResult, NotFound, SearchHit
+from bot.core.status import GapKind, Outcome
 from bot.storage.records import LookupRecord, MissRecord, PickRecord, UnloggedRecord
 from bot.storage.writer import WriteQueue
 
 log = logging.getLogger(__name__)
 GAP_BUDGET, GAP_BUDGET_SECONDS = 20, 3600.0  # new gaps one member may log per hour
+ANSWERED_KEPT = 4096  # questions answered by meaning held for "No era esto" (the oldest forgotten first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,11 +60,15 @@ class Lookups:
         self._salt = salt
         self.budget = budget or GapBudget(GAP_BUDGET, GAP_BUDGET_SECONDS)
         self._counts: Counter[tuple[int, str, Outcome, str]] = Counter()
+        self._day, self._day_text = date.min, date.min.isoformat()
+        # questions answered by meaning, for "No era esto": (guild, handle) → (key, term id, who said so)
+        self._answered: dict[tuple[int, str], tuple[GapKey, str, set[int]]] = {}
 
-    def lookup(self, asker: Asker, query: str) -> Answer | None:
+    def lookup(self, asker: Asker, query: str, *, gap: bool = True) -> Answer | None:
         """Answer a question (a term's id, as autocomplete submits, or anything typed); None when it is empty.
         A question nobody could answer is logged as a gap before the caller replies: a reply that never gets
-        through must not lose it."""
+        through must not lose it. With `gap=False` the caller asks by meaning first, then calls `by_meaning`
+        or `unanswered` (still before replying)."""
         if not normalize(query):
             return None
         catalog = self.catalog.current  # one snapshot for the whole answer, even during a reload
@@ -78,14 +83,44 @@ class Lookups:
         if isinstance(result, Found):
             self.count(asker.guild_id, Outcome.FOUND, result.term.id)
             return Answer(result, catalog.glossary, overlay=overlay)
-        key = gap_key(query)
+        answer = Answer(result, catalog.glossary, gap_key(query).qhash, overlay)
+        if gap:
+            self.unanswered(asker, query, answer)
+        return answer
+
+    def unanswered(self, asker: Asker, query: str, answer: Answer, *, question: bool = False) -> None:
+        """Nobody could answer `query` (the name matcher's `answer`; by meaning too, when `question`): a gap."""
+        result, key = answer.result, gap_key(query)
+        kind = GapKind.QUESTION if question else GapKind.LOOKUP
         if isinstance(result, Ambiguous):
             self.count(asker.guild_id, Outcome.AMBIGUOUS)
-            self._gap(asker, key, result.candidates[0].term.id, "lookup")
+            self._gap(asker, key, result.candidates[0].term.id, kind)
         else:
+            guess = result.best_guess if isinstance(result, NotFound) else None
             self.count(asker.guild_id, Outcome.NOT_FOUND)
-            self._gap(asker, key, result.best_guess and result.best_guess.term.id, "lookup")
-        return Answer(result, catalog.glossary, key.qhash, overlay)
+            self._gap(asker, key, guess and guess.term.id, kind)
+
+    def by_meaning(self, asker: Asker, query: str, term: Term) -> str:
+        """A question the glossary answered by meaning, with `term`: counted, not a gap. Kept for a while so that
+        "No era esto" can make it a gap; returns its handle (for the button)."""
+        key = gap_key(query)
+        self.count(asker.guild_id, Outcome.MEANING, term.id)
+        self._answered[(asker.guild_id, key.qhash)] = (key, term.id, set())
+        while len(self._answered) > ANSWERED_KEPT:
+            self._answered.pop(next(iter(self._answered)))
+        return key.qhash
+
+    def not_it(self, asker: Asker, qhash: str, term_id: str) -> bool:
+        """A member says a question answered by meaning was not answered: a gap marked as a question, once per
+        person. False when the question is no longer held (a restart, long ago) or was another term's."""
+        held = self._answered.get((asker.guild_id, qhash))
+        if held is None or held[1] != term_id:
+            return False
+        key, _, who = held
+        if asker.user_id not in who:
+            who.add(asker.user_id)
+            self._gap(asker, key, term_id, GapKind.QUESTION)
+        return True
 
     def search(self, asker: Asker, text: str) -> list[SearchHit]:
         """Terms whose text matches (the server's own too), best first; a search that finds nothing is a gap too."""
@@ -94,7 +129,7 @@ class Lookups:
         if overlay is not None:
             hits = sorted([*overlay.index.search(text), *hits], key=lambda hit: -hit.score)
         if not hits and normalize(text):
-            self._gap(asker, gap_key(text), None, "search")
+            self._gap(asker, gap_key(text), None, GapKind.SEARCH)
         return hits
 
     def overlay(self, guild_id: int) -> Overlay | None:
@@ -148,7 +183,10 @@ class Lookups:
     # -- what is written after the reply --------------------------------------------------------------
     def count(self, guild_id: int, outcome: Outcome, term_id: str = "") -> None:
         """Count a lookup in memory; `flush` hands the counts to the write queue (every second)."""
-        self._counts[(guild_id, self.clock().date().isoformat(), outcome, term_id)] += 1
+        day = self.clock().date()
+        if day != self._day:  # the day's text is made once a day, not on every lookup
+            self._day, self._day_text = day, day.isoformat()
+        self._counts[(guild_id, self._day_text, outcome, term_id)] += 1
 
     def flush(self) -> None:
         counts, self._counts = self._counts, Counter()

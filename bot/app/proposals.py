@@ -11,6 +11,7 @@ from datetime import datetime
 
 from bot.app.server_terms import Refused, Saved, ServerTerms, problem
 from bot.core.server_terms import TermFields
+from bot.core.status import ProposalStatus
 from bot.storage.errors import within_a_second
 from bot.storage.interfaces import ProposalStore
 from bot.storage.records import ProposalRow
@@ -62,7 +63,7 @@ class Proposals:
     async def get(self, guild_id: int, proposal_id: int) -> ProposalRow | None:
         """A pending proposal of this server (None for another server's, a decided or an unknown one)."""
         row = await self.store.get(guild_id, proposal_id)
-        return row if row is not None and row.status == "pending" else None
+        return row if row is not None and row.status == ProposalStatus.PENDING else None
 
     async def publish(
         self, guild_id: int, proposal_id: int, editor_id: int, fields: TermFields
@@ -73,16 +74,16 @@ class Proposals:
             return None
         saved = await self.terms.save(guild_id, editor_id, fields)
         if isinstance(saved, Saved):
-            await self._decide(guild_id, proposal_id, "published", editor_id)
+            await self._decide(guild_id, proposal_id, ProposalStatus.PUBLISHED, editor_id)
         return saved
 
     async def reject(self, guild_id: int, proposal_id: int, editor_id: int, reason: str) -> ProposalRow | None:
-        if not await self._decide(guild_id, proposal_id, "rejected", editor_id, reason.strip() or None):
+        if not await self._decide(guild_id, proposal_id, ProposalStatus.REJECTED, editor_id, reason.strip() or None):
             return None
         return await self.store.get(guild_id, proposal_id)
 
     async def _decide(
-        self, guild_id: int, proposal_id: int, status: str, editor_id: int, reason: str | None = None
+        self, guild_id: int, proposal_id: int, status: ProposalStatus, editor_id: int, reason: str | None = None
     ) -> bool:
         at = self.clock().isoformat(timespec="seconds")
         done = await within_a_second(self.store.decide(guild_id, proposal_id, status, editor_id, at, reason))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.app.catalog import CatalogHolder
 from bot.app.reports import gaps_csv, gaps_yaml
@@ -14,6 +15,9 @@ from bot.core.search import Found
 from bot.core.status import GapStatus
 from bot.storage.interfaces import GapStore
 from bot.storage.records import Miss
+
+if TYPE_CHECKING:
+    from bot.app.feedback import Feedback, Shown
 
 PAGE_SIZE = 10
 ORDERS = ("count", "recent")
@@ -48,6 +52,7 @@ class GapPage:
     rows: list[GapRow]
     unlogged: int  # gaps answered but not logged (members over budget)
     proposals: list[Proposal]
+    improvable: Shown | None = None  # definitions members found least helpful (feedback), beside the open gaps
 
 
 @dataclass(frozen=True)
@@ -58,8 +63,14 @@ class Export:
 
 
 class GapReview:
-    def __init__(self, gaps: GapStore, catalog: CatalogHolder, server_terms: ServerTerms | None = None) -> None:
-        self.gaps, self.catalog, self.server_terms = gaps, catalog, server_terms
+    def __init__(
+        self,
+        gaps: GapStore,
+        catalog: CatalogHolder,
+        server_terms: ServerTerms | None = None,
+        feedback: Feedback | None = None,
+    ) -> None:
+        self.gaps, self.catalog, self.server_terms, self.feedback = gaps, catalog, server_terms, feedback
 
     def _name(self, guild_id: int, term_id: str) -> str:
         """A term's name: published, or the server's own (its id when neither has it any more)."""
@@ -88,7 +99,10 @@ class GapReview:
             for normalized, sample, term_id, people in await self.gaps.proposals(guild_id, 10)
         ]
         unlogged = await self.gaps.unlogged(guild_id=guild_id)
-        return GapPage(status, order, page, pages, total, rows, unlogged, proposals)
+        improvable = None
+        if self.feedback is not None and status == GapStatus.OPEN:
+            improvable = await self.feedback.least_helpful(guild_id)
+        return GapPage(status, order, page, pages, total, rows, unlogged, proposals, improvable)
 
     async def get(self, guild_id: int, gap_id: int) -> Miss | None:
         return await self.gaps.get(gap_id, guild_id=guild_id)

@@ -24,6 +24,7 @@ from bot.core.normalize import compact, normalize, numbered_slugs
 from bot.core.search import Found, SearchIndex
 from bot.core.server_terms import TermFields
 from bot.core.status import GapStatus
+from bot.storage.erasure import ANONYMOUS
 from bot.storage.errors import within_a_second
 from bot.storage.interfaces import GapStore, ServerTermStore
 from bot.storage.records import ServerTermRow, ServerTermVersion
@@ -33,8 +34,12 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class Author:
-    user_id: int
+    user_id: int  # ANONYMOUS once the member asked to be forgotten
     at: str  # ISO time
+
+    @property
+    def anonymous(self) -> bool:
+        return self.user_id == ANONYMOUS
 
 
 @dataclass(frozen=True)
@@ -112,25 +117,22 @@ class ServerTerms:
             self._overlays.move_to_end(guild_id)
             return found[1]
         try:
-            overlay = await self._build(guild_id)
-        except Exception:  # the database failing must not stop the published glossary from answering
+            rows = await self.store.terms(guild_id)
+            accepted = await self.store.aliases(guild_id)
+        except Exception:  # the database failing (locked, unreachable, gone) must not stop the published glossary
             log.warning(
                 "could not read the terms of guild %s; answering with the published ones", guild_id, exc_info=True
             )
             return None
-        self._overlays[guild_id] = (self.catalog.current, overlay)
+        # The checks and the index are CPU work (a second for thousands of terms): off the event loop. An error
+        # there is a bug, not the database: it reaches the member's apology and the log.
+        catalog = self.catalog.current
+        overlay = await asyncio.to_thread(_overlay, catalog, rows, accepted, guild_id) if rows or accepted else None
+        self._overlays[guild_id] = (catalog, overlay)
         self._overlays.move_to_end(guild_id)
         while len(self._overlays) > self.MAX_OVERLAYS:
             self._overlays.popitem(last=False)
         return overlay
-
-    async def _build(self, guild_id: int) -> Overlay | None:
-        rows = await self.store.terms(guild_id)
-        accepted = await self.store.aliases(guild_id)
-        if not rows and not accepted:
-            return None
-        # The checks and the index are CPU work (a second for thousands of terms): off the event loop.
-        return await asyncio.to_thread(_overlay, self.catalog.current, rows, accepted, guild_id)
 
     # -- editing ------------------------------------------------------------------------------------------
     async def save(
@@ -279,6 +281,13 @@ class ServerTerms:
         done = await within_a_second(self.store.retire(guild_id, term_id, user_id, at))
         self._overlays.pop(guild_id, None)
         return done
+
+    def forget_cached(self, guild_id: int | None = None) -> None:
+        """Drop a server's overlay (every server's, without one): read again from the database on next use."""
+        if guild_id is None:
+            self._overlays.clear()
+        else:
+            self._overlays.pop(guild_id, None)
 
     async def get(self, guild_id: int, term_id: str) -> ServerTermRow | None:
         """A term of this server that is in service (None for a retired or unknown one)."""

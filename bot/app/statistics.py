@@ -6,11 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from bot.core.model import Glossary, Term
 from bot.core.status import GapStatus, Outcome
 from bot.storage.interfaces import GapStore, UsageStore
 from bot.storage.records import Miss
+
+if TYPE_CHECKING:
+    from bot.app.feedback import Shown
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,8 @@ class Statistics:
     never_looked_up: list[Term]  # in glossary order
     top_gaps: list[Miss] = field(default_factory=list)  # the most asked open gaps
     superseded: tuple[str, ...] = ()  # server terms a published term with the same name replaces
+    least_helpful: Shown | None = None  # feedback: the terms with the largest share of 👎 (bot.app.feedback)
+    comments: Shown | None = None  # feedback: the latest comments, for the editors
 
 
 def summarize(

@@ -49,9 +49,30 @@ def card_text(term: Term, related_names: Sequence[str], footer_text: str, *, att
         fields.append(("related", ", ".join(related_names), False))
     if term.links:
         fields.append(("links", "\n".join(f"[{k.title}]({k.url})" for k in term.links), True))
+    fields.extend(_terminology_fields(term))
     # One blank line between paragraphs: Discord shows a single line break as a mere new line.
     description = "\n\n".join(paragraphs(term.definition))
     return CardText(term.term, description, tuple(fields), footer_text, attributed)
+
+
+def _terminology_fields(term: Term) -> list[tuple[str, str, bool]]:
+    """What an imported entry carries beside its definition: the language of a definition that is not the
+    glossary's, forms to avoid, a note, an example, sources and tags (each only when present)."""
+    fields: list[tuple[str, str, bool]] = []
+    if term.definition_language:
+        fields.append(("card_definition_language", term.definition_language, True))
+    if term.deprecated:
+        fields.append(("card_avoid", ", ".join(term.deprecated), False))
+    if term.note:
+        fields.append(("card_note", term.note, False))
+    if term.example:
+        fields.append(("card_example", term.example, False))
+    if term.sources:
+        cited = (f"[{s.text}]({s.url})" if s.url else s.text for s in term.sources)
+        fields.append(("card_sources", "\n".join(cited), False))
+    if term.tags:
+        fields.append(("card_tags", ", ".join(term.tags), True))
+    return fields
 
 
 def neutral_markup(text: str) -> str:

@@ -7,12 +7,14 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import yaml
 
+from bot.core import card
+from bot.core.card import EMBED_TOTAL
 from bot.core.errors import GlossaryError, Problem
-from bot.core.model import Glossary, Link, Term
+from bot.core.model import Glossary, Link, Source, Term
 from bot.core.normalize import compact, normalize, slug
 
 try:  # the C parser is about ten times faster; fall back to pure Python where libyaml is missing
@@ -27,16 +29,16 @@ _NOT_TEXT = re.compile(
 )
 
 META_FILE = "glossary.yaml"
-# Discord's embed limits: title 256, description 4,096, field value 1,024, and 6,000 across a message's embeds.
-TITLE_LIMIT, DESCRIPTION_LIMIT, FIELD_LIMIT, EMBED_TOTAL = 256, 4096, 1024, 6000
-# What a card adds to the term's own text: field names in either language ("También se busca como"…) and the
-# term of the day's heading with its date. A card must fit whole with these.
-CARD_FRAME = 200
+# Discord's embed limits: title 256, description 4,096, field value 1,024 (6,000 across a message: bot.core.card).
+TITLE_LIMIT, DESCRIPTION_LIMIT, FIELD_LIMIT = 256, 4096, 1024
 
+# What real terminology carries beside a definition (DESIGN.md, "Term files"): optional, checked here like the rest.
+_EXTRA_KEYS = ("note", "example", "sources", "tags", "source_id", "definition_language", "deprecated")
+_SOURCE_KEYS = {"text", "url"}
 _PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{kind}" for kind in ("str", "seq", "map"))
 _META_KEYS = {"title", "subtitle", "language"}
 _FILE_KEYS = {"category", "terms"}
-_TERM_KEYS = {"term", "definition", "en", "aliases", "related", "links"}
+_TERM_KEYS = {"term", "definition", "en", "aliases", "related", "links", *_EXTRA_KEYS}
 _LINK_KEYS = {"title", "url"}
 
 
@@ -47,6 +49,46 @@ def load_glossary_from_texts(files: list[tuple[str, bytes | str]]) -> Glossary:
 
 def _build(files: list[tuple[str, bytes]]) -> Glossary:
     return _Builder().build(files)
+
+
+def load_glossary_from_nodes(meta: yaml.Node, files: dict[str, yaml.Node]) -> Glossary:
+    """Validate term files given as the nodes YAML reads (`term_file_node` makes them from an import's entries)
+    by the very rules of `validate`, without writing them out to read them back: what is checked is what
+    `yaml.serialize` writes."""
+    builder = _Builder()
+    builder._meta(META_FILE, meta)
+    for name, root in files.items():
+        builder._category_file(name, root)
+    return builder.finish([(META_FILE, b"")])
+
+
+def term_file_node(category: str, entries: list[dict]) -> yaml.Node:
+    """A term file of these entries as YAML nodes; a problem's line is the entry's number (1-based), 0 for the
+    file itself."""
+    root = data_node({"category": category, "terms": []})
+    root.value[1][1].value = [data_node(entry, n) for n, entry in enumerate(entries, start=1)]
+    return root
+
+
+_STR_TAG, _SEQ_TAG, _MAP_TAG = (f"tag:yaml.org,2002:{kind}" for kind in ("str", "seq", "map"))
+
+
+def data_node(value: object, line: int = 0) -> yaml.Node:
+    """`value` as the node YAML reads from a file that holds it, at `line`. Text is text: quoted where YAML would
+    read it as something else (a number, yes/no, null), else left for the emitter to write as it must; anything
+    else (a number, null) is written as YAML would, plain (and is then no text, as `validate` says)."""
+    mark = yaml.Mark("", 0, line - 1, 0, None, None)
+
+    def node(item: object) -> yaml.Node:
+        if isinstance(item, str):
+            return yaml.ScalarNode(_STR_TAG, item, mark, mark, '"' if _NOT_TEXT.fullmatch(item) else None)
+        if isinstance(item, dict):
+            return yaml.MappingNode(_MAP_TAG, [(node(str(k)), node(v)) for k, v in item.items()], mark, mark)
+        if isinstance(item, list | tuple):
+            return yaml.SequenceNode(_SEQ_TAG, [node(v) for v in item], mark, mark)
+        return yaml.ScalarNode(_STR_TAG, yaml.safe_dump(item).removesuffix("\n...\n").strip(), mark, mark)
+
+    return node(value)
 
 
 _LABELS = {"term": "el nombre", "en": "el nombre en inglés", "aliases": "el alias"}
@@ -76,6 +118,7 @@ class _Draft:
     related: list[tuple[str, int]] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     en_line: int = 0
+    extra: dict = field(default_factory=dict)  # the Term's optional fields of _EXTRA_KEYS, already checked
 
 
 class _Builder:
@@ -95,6 +138,10 @@ class _Builder:
                 self._meta(name, root)
             else:
                 self._category_file(name, root)
+        return self.finish(files)
+
+    def finish(self, files: list[tuple[str, object]]) -> Glossary:
+        """The checks across files, once every file is read; the Glossary, or every problem found."""
         if not self.meta_seen:
             folder = str(PurePath(files[0][0]).parent) if files else ""
             where = str(PurePath(folder) / META_FILE) if folder not in ("", ".") else META_FILE
@@ -109,7 +156,7 @@ class _Builder:
                 files[0][0] if files else "glossary.yaml",
                 0,
                 "no hay ningún término: añade un archivo de categoría",
-                "there is no term: add a category file",
+                "there are no terms: add a category file",
             )
         terms = self._link_terms()
         self._check_cards(terms)
@@ -124,21 +171,10 @@ class _Builder:
 
     def _check_cards(self, terms: list[Term]) -> None:
         """Each field within its limit is not enough: Discord refuses a card over 6,000 characters in total."""
-        title, subtitle = self.meta.get("title", ""), self.meta.get("subtitle", "")
-        footer = len(f"{title} — {subtitle}" if subtitle else title)
+        footer = card.footer(self.meta.get("title", ""), self.meta.get("subtitle", ""))
         names = {term.id: term.term for term in terms}
         for term in terms:
-            size = (
-                CARD_FRAME
-                + footer
-                + len(term.term)
-                + len(term.definition)
-                + len(term.en or "")
-                + len(term.category)
-                + len(", ".join(term.aliases))
-                + len(", ".join(names.get(r, r) for r in term.related))
-                + len("\n".join(f"[{link.title}]({link.url})" for link in term.links))
-            )
+            size = card.card_text(term, [names.get(r, r) for r in term.related], footer).length()
             if size > EMBED_TOTAL:
                 file, _, line = term.source.rpartition(":")
                 self._add(
@@ -146,8 +182,8 @@ class _Builder:
                     int(line),
                     f"la ficha de '{term.term}' suma {size} caracteres con sus rótulos y Discord admite {EMBED_TOTAL} "
                     "en total: acorta la definición, los alias o los enlaces",
-                    f"the card of '{term.term}' adds up to {size} characters with its labels and Discord allows "
-                    f"{EMBED_TOTAL} in all: shorten the definition, the aliases or the links",
+                    f"the card of '{term.term}' comes to {size} characters with its labels, and Discord allows "
+                    f"{EMBED_TOTAL} in total: shorten the definition, the aliases or the links",
                 )
 
     def _collision(self, first: _Key, second: _Key) -> None:
@@ -179,7 +215,7 @@ class _Builder:
                 name,
                 data.count(b"\n", 0, exc.start) + 1,
                 "no es texto UTF-8: guarda el archivo como UTF-8",
-                "is not UTF-8 text: save the file as UTF-8",
+                "the file is not UTF-8 text: save it as UTF-8",
             )
             return None
         try:
@@ -187,7 +223,9 @@ class _Builder:
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line + 1 if mark else 0
-            self._add(name, line, *_yaml_problem(str(exc.problem or exc.context)))
+            lines = text.splitlines()
+            before = lines[mark.line][: mark.column] if mark and mark.line < len(lines) else ""
+            self._add(name, line, *_yaml_problem(str(exc.problem or exc.context), before))
             return None
         except yaml.reader.ReaderError as exc:  # a character YAML does not allow at all (control characters)
             line = text.count("\n", 0, max(exc.position, 0)) + 1
@@ -226,7 +264,7 @@ class _Builder:
                 name,
                 _line(node),
                 f"{what_es} debe ser un mapa de claves 'clave: valor'",
-                f"{what_en} must be a mapping of 'key: value'",
+                f"{what_en} must be a mapping of 'key: value' pairs",
             )
             return None
         out: dict[str, yaml.Node] = {}
@@ -256,7 +294,7 @@ class _Builder:
                     name,
                     _line(key_node),
                     f"clave '{key}' repetida en {what_es}: deja solo una",
-                    f"key '{key}' repeated in {what_en}: keep only one",
+                    f"the key '{key}' appears more than once in {what_en}: keep only one",
                 )
             else:
                 out[key] = value
@@ -272,13 +310,15 @@ class _Builder:
                 name,
                 _line(node),
                 f"'{key}' lleva la etiqueta YAML '{tag}', que no se admite: quítala",
-                f"'{key}' carries the YAML tag '{tag}', which is not allowed: remove it",
+                f"'{key}' has the YAML tag '{tag}', which is not allowed: remove it",
             )
             return None
         if not isinstance(node, yaml.ScalarNode) or (not node.style and _NOT_TEXT.fullmatch(node.value)):
             scalar = isinstance(node, yaml.ScalarNode)
             kind = f"'{node.value}' (no es texto)" if scalar else "una lista o un mapa"
-            kind_en = f"'{node.value}' (not text)" if scalar else "a list or a mapping"
+            kind_en = (
+                f"'{node.value}', which YAML reads as a number, yes/no or null" if scalar else "a list or a mapping"
+            )
             self._add(
                 name,
                 _line(node),
@@ -345,7 +385,14 @@ class _Builder:
             return
         for key in ("title", "subtitle", "language"):
             value = self._text(name, fields.get(key), key, limit=TITLE_LIMIT)
-            if value is not None:
+            if key == "language" and value is not None and not _LANGUAGE_TAG.fullmatch(value):
+                self._add(
+                    name,
+                    _line(fields[key]),
+                    f"'language' es '{value}' y debe ser una etiqueta de idioma (BCP 47), p. ej. es o es-ES",
+                    f"'language' is '{value}' and must be a language tag (BCP 47), e.g. es or es-ES",
+                )
+            elif value is not None:
                 self.meta[key] = value
         if "title" not in fields:
             self._add(
@@ -394,14 +441,7 @@ class _Builder:
         line = _line(node)
         term = self._text(name, fields.get("term"), "term", limit=TITLE_LIMIT)
         definition = self._text(name, fields.get("definition"), "definition", limit=DESCRIPTION_LIMIT)
-        for key in ("term", "definition"):
-            if key not in fields:
-                self._add(
-                    name,
-                    line,
-                    f"falta '{key}' en este término: es obligatorio",
-                    f"'{key}' is missing in this term: it is required",
-                )
+        self._required(name, line, fields)
         en = self._text(name, fields.get("en"), "en", limit=FIELD_LIMIT)
         aliases = self._text_list(name, fields.get("aliases"), "aliases")
         related = self._text_list(name, fields.get("related"), "related")
@@ -429,8 +469,99 @@ class _Builder:
                 related,
                 links,
                 en_line=_line(fields["en"]) if "en" in fields else line,
+                extra=self._extra(name, fields),
             )
         )
+
+    def _extra(self, name: str, fields: dict[str, yaml.Node]) -> dict:
+        """The optional fields of real terminology, as the Term's keyword arguments (each checked)."""
+        extra: dict = {}
+        for key in ("note", "example"):
+            if (value := self._text(name, fields.get(key), key, limit=FIELD_LIMIT)) is not None:
+                extra[key] = value
+        if (value := self._text(name, fields.get("source_id"), "source_id", limit=TITLE_LIMIT)) is not None:
+            extra["source_id"] = value
+        language = self._text(name, fields.get("definition_language"), "definition_language", limit=35)
+        if language is not None and not _LANGUAGE_TAG.fullmatch(language):
+            self._add(
+                name,
+                _line(fields["definition_language"]),
+                f"'definition_language' es '{language}' y debe ser una etiqueta de idioma (BCP 47), p. ej. en",
+                f"'definition_language' is '{language}' and must be a language tag (BCP 47), e.g. en",
+            )
+        elif language is not None:
+            extra["definition_language"] = language
+        for key in ("tags", "deprecated"):
+            values = [value for value, _ in self._text_list(name, fields.get(key), key)]
+            if values:
+                extra[key] = tuple(dict.fromkeys(values))
+                self._joined_fits(name, fields[key], key, ", ".join(values))
+        sources = self._sources(name, fields.get("sources"))
+        if sources:
+            extra["sources"] = tuple(sources)
+        return extra
+
+    def _joined_fits(self, name: str, node: yaml.Node, key: str, joined: str) -> None:
+        if len(joined) > FIELD_LIMIT:
+            self._add(
+                name,
+                _line(node),
+                f"'{key}' junto supera {FIELD_LIMIT} caracteres: quita alguno",
+                f"'{key}' together is over {FIELD_LIMIT} characters: remove some",
+            )
+
+    def _sources(self, name: str, node: yaml.Node | None) -> list[Source]:
+        """`sources`: a list of {text, url}; the url is optional and, when given, a web address."""
+        if node is None:
+            return []
+        if not isinstance(node, yaml.SequenceNode):
+            self._add(
+                name,
+                _line(node),
+                "'sources' debe ser una lista de {text: ..., url: https://...}",
+                "'sources' must be a list of {text: ..., url: https://...}",
+            )
+            return []
+        sources = []
+        for item in node.value:
+            fields = self._mapping(name, item, _SOURCE_KEYS, ("la fuente", "the source"))
+            if fields is None:
+                continue
+            text = self._text(name, fields.get("text"), "text", limit=FIELD_LIMIT)
+            url = self._text(name, fields.get("url"), "url", limit=512) if "url" in fields else ""
+            if "text" not in fields:
+                self._add(name, _line(item), "cada fuente necesita 'text'", "every source needs a 'text'")
+            elif url and not _is_web_url(url):
+                fix, fix_en = _url_fix(url)
+                self._add(
+                    name,
+                    _line(fields["url"]),
+                    f"'{url}' no es una URL http(s) válida: {fix}",
+                    f"'{url}' is not a valid http(s) URL: {fix_en}",
+                )
+            elif text is not None and url is not None:
+                sources.append(Source(text, url))
+        self._joined_fits(name, node, "sources", "\n".join(f"{s.text} {s.url}" for s in sources))
+        return sources
+
+    def _required(self, name: str, line: int, fields: dict[str, yaml.Node]) -> None:
+        """A term needs its name and its definition: one problem names whichever are missing."""
+        missing = [key for key in ("term", "definition") if key not in fields]
+        if len(missing) == 2:
+            self._add(
+                name,
+                line,
+                "faltan el nombre ('term') y la definición ('definition') de este término: son obligatorios",
+                "the name ('term') and the definition ('definition') of this term are missing: both are required",
+            )
+        elif missing:
+            what = {"term": "the name", "definition": "the definition"}[missing[0]]
+            self._add(
+                name,
+                line,
+                f"falta '{missing[0]}' en este término: es obligatorio",
+                f"{what} ('{missing[0]}') of this term is missing: it is required",
+            )
 
     def _links(self, name: str, node: yaml.Node | None) -> list[Link]:
         if node is None:
@@ -452,7 +583,7 @@ class _Builder:
             url = self._text(name, fields.get("url"), "url", limit=512)
             if "title" not in fields or "url" not in fields:
                 self._add(
-                    name, _line(item), "cada enlace necesita 'title' y 'url'", "every link needs 'title' and 'url'"
+                    name, _line(item), "cada enlace necesita 'title' y 'url'", "every link needs a 'title' and a 'url'"
                 )
                 continue
             if url is not None and not _is_web_url(url):
@@ -494,6 +625,7 @@ class _Builder:
                 related=tuple(self._related(draft, exact)),
                 links=tuple(draft.links),
                 source=f"{draft.file}:{draft.line}",
+                **draft.extra,
             )
             for draft in self.drafts
         ]
@@ -562,7 +694,7 @@ class _Builder:
                     draft.file,
                     line,
                     f"'related' nombra '{name}', que no es ningún término: {fix}",
-                    f"'related' names '{name}', which is no term: {fix_en}",
+                    f"'related' names '{name}', which is not a term: {fix_en}",
                 )
             elif target is draft:
                 self._add(
@@ -581,32 +713,87 @@ _YAML_MESSAGES = (
     (
         "mapping values are not allowed",
         "aquí no puede ir «:» (¿falta un espacio tras los dos puntos, o comillas?)",
+        "a «:» cannot go here (is a space missing after the colon, or quotes around the text?)",
     ),
-    ("found character '\\t' that cannot start any token", "hay un tabulador: sangra solo con espacios"),
-    ("could not find expected ':'", "falta «:» después de una clave"),
-    ("expected <block end>, but found", "la sangría no cuadra con la de las líneas de arriba"),
-    ("found undefined alias", "hay un «*» que YAML lee como alias: pon ese texto entre comillas"),
-    ("found unexpected end of stream", "el archivo se acaba a mitad de un valor: ¿falta cerrar comillas?"),
-    ("found unknown escape character", "hay una «\\» desconocida entre comillas dobles: usa comillas simples"),
-    ("did not find expected key", "esperaba otra clave aquí: revisa la sangría y los guiones"),
-    ("did not find expected node content", "falta un valor aquí"),
-    ("did not find expected ',' or ']'", "una lista entre corchetes no está bien cerrada: falta «,» o «]»"),
-    ("did not find expected ',' or '}'", "un mapa entre llaves no está bien cerrado: falta «,» o «}»"),
-    ("found duplicate anchor", "un ancla «&» repetida: pon ese texto entre comillas"),
+    (
+        "found character '\\t' that cannot start any token",
+        "hay un tabulador: sangra solo con espacios",
+        "there is a tab: indent with spaces only",
+    ),
+    ("could not find expected ':'", "falta «:» después de una clave", "a «:» is missing after a key"),
+    (
+        "expected <block end>, but found",
+        "la sangría no cuadra con la de las líneas de arriba",
+        "the indentation does not line up with the lines above",
+    ),
+    (
+        "found undefined alias",
+        "hay un «*» que YAML lee como alias: pon ese texto entre comillas",
+        "YAML reads a «*» as an alias: put that text in quotes",
+    ),
+    (
+        "found unexpected end of stream",
+        "el archivo se acaba a mitad de un valor: ¿falta cerrar comillas?",
+        "the file ends in the middle of a value: is a closing quote missing?",
+    ),
+    (
+        "found unknown escape character",
+        "hay una «\\» desconocida entre comillas dobles: usa comillas simples",
+        "an unknown «\\» escape inside double quotes: use single quotes",
+    ),
+    (
+        "did not find expected key",
+        "esperaba otra clave aquí: revisa la sangría y los guiones",
+        "another key was expected here: check the indentation and the dashes",
+    ),
+    ("did not find expected node content", "falta un valor aquí", "a value is missing here"),
+    (
+        "did not find expected ',' or ']'",
+        "una lista entre corchetes no está bien cerrada: falta «,» o «]»",
+        "a list in brackets is not closed properly: a «,» or «]» is missing",
+    ),
+    (
+        "did not find expected ',' or '}'",
+        "un mapa entre llaves no está bien cerrado: falta «,» o «}»",
+        "a mapping in braces is not closed properly: a «,» or «}» is missing",
+    ),
+    (
+        "found duplicate anchor",
+        "un ancla «&» repetida: pon ese texto entre comillas",
+        "a repeated «&» anchor: put that text in quotes",
+    ),
 )
+# A key alone at the start of its line, where YAML found a «:» it could not take: the key is indented deeper than
+# the keys above it, so YAML read it as more of the value on the line above.
+_OVER_INDENTED_KEY = re.compile(r"\s+(?:-\s+)?(?P<key>[A-Za-z_][\w-]*)\s*")
 
 
-def _yaml_problem(parser_says: str) -> tuple[str, str]:
-    """The YAML parser's message for the editor: (Spanish, English)."""
-    english = f"malformed YAML ({parser_says}): check the indentation and the quotes"
-    for start, spanish in _YAML_MESSAGES:
+def _yaml_problem(parser_says: str, before: str = "") -> tuple[str, str]:
+    """The YAML parser's message for the editor: (Spanish, English). `before` is the problem's line up to where
+    the parser stopped: it tells an over-indented key from a «:» inside a value."""
+    over_indented = _OVER_INDENTED_KEY.fullmatch(before)
+    if parser_says.startswith("mapping values are not allowed") and over_indented:
+        key = over_indented["key"]
+        return (
+            f"YAML mal formado: la clave '{key}' tiene más sangría que las de arriba, y YAML la lee como parte del "
+            "valor anterior: alinéala con las otras claves",
+            f"malformed YAML: the key '{key}' is indented deeper than the keys above it, so YAML reads it as part of "
+            "the value before: line it up with the other keys",
+        )
+    for start, spanish, english in _YAML_MESSAGES:
         if parser_says.startswith(start):
-            return f"YAML mal formado: {spanish}", english
-    return f"YAML mal formado (el analizador dice: «{parser_says}»): revisa la sangría y las comillas", english
+            return f"YAML mal formado: {spanish}", f"malformed YAML: {english}"
+    return (
+        f"YAML mal formado (el analizador dice: «{parser_says}»): revisa la sangría y las comillas",
+        f"malformed YAML (the parser says: “{parser_says}”): check the indentation and the quotes",
+    )
 
 
-# Characters nobody sees in a name or a definition: zero-width, bidirectional overrides, control characters.
-_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+# Characters nobody sees in a name or a definition: zero-width, bidirectional overrides, control characters; and
+# U+FFFE, U+FFFF, which XML cannot carry at all (the TBX export would be unreadable).
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufffe\uffff]"
+)
 
 
 def _invisible(value: str) -> str | None:
@@ -622,25 +809,90 @@ def _line(node: yaml.Node) -> int:
     return node.start_mark.line + 1
 
 
+# A well-formed language tag of BCP 47 (RFC 5646, section 2.1), as xml:lang in TBX and the language of SKOS
+# labels need it: language, script, region, variants, extensions, private use (or private use alone).
+_ALNUM = "[A-Za-z0-9]"
+_LANGUAGE_TAG = re.compile(
+    "(?:[A-Za-z]{2,3}(?:-[A-Za-z]{3}){0,3}|[A-Za-z]{4,8})"  # language, with up to three extended subtags
+    "(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?"  # script, region
+    f"(?:-(?:{_ALNUM}{{5,8}}|[0-9]{_ALNUM}{{3}}))*"  # variants
+    f"(?:-[0-9A-WY-Za-wy-z](?:-{_ALNUM}{{2,8}})+)*"  # extensions
+    f"(?:-[xX](?:-{_ALNUM}{{1,8}})+)?"  # private use
+    f"|[xX](?:-{_ALNUM}{{1,8}})+"
+    "|[iI]-(?:ami|bnn|default|enochian|hak|klingon|lux|mingo|navajo|pwn|tao|tay|tsu)"  # grandfathered
+    "|(?:en-GB-oed|sgn-(?:BE-FR|BE-NL|CH-DE)|art-lojban|cel-gaulish|no-(?:bok|nyn)|zh-(?:guoyu|hakka|min|min-nan|xiang))"
+)
+
+# RFC 3986 (section 3 and appendix A) for the two web schemes: an authority with a host, then path, query and
+# fragment, each made of its own characters or %XX. Anything else (spaces, quotes, <>, \, {}, |, ^, `, letters
+# outside ASCII) must be percent-encoded: RDF, XML and Discord's markdown all take a link at its word.
+_PCT = "%[0-9A-Fa-f]{2}"
+_UNRESERVED_SUB = "A-Za-z0-9\\-._~!$&'()*+,;="
+_H16, _OCTET = "[0-9A-Fa-f]{1,4}", "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
+_IPV4 = f"{_OCTET}(?:\\.{_OCTET}){{3}}"
+_LS32 = f"(?:{_H16}:{_H16}|{_IPV4})"
+
+
+def _ipv6() -> str:
+    """IPv6address of RFC 3986: up to 8 groups, at most one "::" standing for the missing ones."""
+    forms = [f"(?:{_H16}:){{6}}{_LS32}", f"::(?:{_H16}:){{5}}{_LS32}"]
+    for before, after in ((0, 4), (1, 3), (2, 2), (3, 1)):
+        head = f"(?:(?:{_H16}:){{0,{before}}}{_H16})?"
+        forms.append(f"{head}::(?:{_H16}:){{{after}}}{_LS32}")
+    forms += [f"(?:(?:{_H16}:){{0,4}}{_H16})?::{_LS32}", f"(?:(?:{_H16}:){{0,5}}{_H16})?::{_H16}"]
+    forms.append(f"(?:(?:{_H16}:){{0,6}}{_H16})?::")
+    return "|".join(forms)
+
+
+_HOST = f"\\[(?:{_ipv6()}|v[0-9A-Fa-f]+\\.[{_UNRESERVED_SUB}:]+)\\]|(?:[{_UNRESERVED_SUB}]|{_PCT})+"
+_PCHARS = f"(?:[{_UNRESERVED_SUB}:@]|{_PCT})"
+_WEB_URL = re.compile(
+    f"[hH][tT][tT][pP][sS]?://(?:(?:[{_UNRESERVED_SUB}:]|{_PCT})*@)?(?:{_HOST})(?::[0-9]*)?"
+    f"(?:/{_PCHARS}*)*(?:\\?(?:{_PCHARS}|[/?])*)?(?:#(?:{_PCHARS}|[/?])*)?"
+)
+_URL_CHARACTERS = re.compile("[A-Za-z0-9\\-._~:/?#\\[\\]@!$&'()*+,;=%]*")
+
+
 def _url_fix(url: str) -> tuple[str, str]:
     """What to do about a link that is not a web address, in the words of what is wrong with it (es, en)."""
     if any(ch.isspace() for ch in url):
         return "quita los espacios (o escríbelos como %20)", "remove the spaces (or write them as %20)"
+    stray = url[_URL_CHARACTERS.match(url).end() :][:1]
+    if stray:  # a character RFC 3986 has no place for: only its percent-encoding may stand in a URL
+        code = quote(stray, safe="")
+        return (
+            f"el carácter «{stray}» no puede ir tal cual en una URL: escríbelo como {code}",
+            f"the character '{stray}' cannot stand as such in a URL: write it as {code}",
+        )
     try:
         parts = urlsplit(url)
     except ValueError:
         return "revisa los corchetes y los dos puntos", "check the brackets and the colons"
     if parts.scheme not in ("http", "https"):
         return "debe empezar por https:// (o http://)", "it must start with https:// (or http://)"
+    if not parts.hostname:
+        return (
+            "le falta el dominio, p. ej. https://ejemplo.org/pagina",
+            "the domain is missing, e.g. https://example.org/page",
+        )
+    if re.search("%(?![0-9A-Fa-f]{2})", url):
+        return (
+            "cada «%» va seguido de dos cifras hexadecimales, como en %20: un «%» suelto se escribe %25",
+            "every '%' is followed by two hexadecimal digits, as in %20: a '%' on its own is written %25",
+        )
+    misplaced = url[_WEB_URL.match(url).end() :][:1] if _WEB_URL.match(url) else ""
+    if misplaced in ("[", "]", "#", "@"):
+        code = quote(misplaced, safe="")
+        return (
+            f"«{misplaced}» no puede ir en ese lugar de una URL: escríbelo como {code}",
+            f"'{misplaced}' cannot stand at that place in a URL: write it as {code}",
+        )
     return (
-        "le falta el dominio, p. ej. https://ejemplo.org/pagina",
-        "the domain is missing, e.g. https://example.org/page",
+        "revisa el dominio y el puerto, p. ej. https://ejemplo.org:8080/pagina",
+        "check the domain and the port, e.g. https://example.org:8080/page",
     )
 
 
 def _is_web_url(url: str) -> bool:
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return False
-    return parts.scheme in ("http", "https") and bool(parts.netloc) and " " not in url
+    """An http(s) URL with a host, every character where RFC 3986 allows it (anything else percent-encoded)."""
+    return _WEB_URL.fullmatch(url) is not None

@@ -1,4 +1,4 @@
-"""Immutable glossary values: Link, Term, Glossary."""
+"""Immutable glossary values: Link, Source, Term, Glossary."""
 
 from __future__ import annotations
 
@@ -14,6 +14,14 @@ class Link:
 
 
 @dataclass(frozen=True, slots=True)
+class Source:
+    """Where a definition or an example comes from: a citation, with its address when it has one."""
+
+    text: str
+    url: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Term:
     """One glossary entry. `related` holds the ids of other terms, resolved at load time."""
 
@@ -26,6 +34,14 @@ class Term:
     related: tuple[str, ...] = ()
     links: tuple[Link, ...] = ()
     source: str = ""  # "file.yaml:12", for editors
+    # What real terminology carries beside (TBX, SKOS, spreadsheets); all optional.
+    note: str = ""
+    example: str = ""
+    sources: tuple[Source, ...] = ()
+    tags: tuple[str, ...] = ()
+    source_id: str = ""  # the entry's id in the file it was imported from (a TBX id, a SKOS IRI), for round trips
+    definition_language: str = ""  # set when the definition is in another language than the glossary's
+    deprecated: tuple[str, ...] = ()  # forms to avoid: the card says "Evita: …"
 
     def spellings(self) -> tuple[str, ...]:
         """Every searchable spelling: name, English equivalent, aliases."""
@@ -70,6 +86,8 @@ class Glossary:
                 t.related,
                 [[k.title, k.url] for k in t.links],
                 t.source,
+                [t.note, t.example, [[s.text, s.url] for s in t.sources], t.tags, t.source_id],
+                [t.definition_language, t.deprecated],
             ]
             for t in self.terms
         ]
@@ -77,10 +95,7 @@ class Glossary:
 
     @classmethod
     def from_data(cls, data: dict) -> Glossary:
-        terms = tuple(
-            Term(i, term, definition, category, en, tuple(aliases), tuple(related), tuple(Link(*k) for k in links), src)
-            for i, term, definition, category, en, aliases, related, links, src in data["terms"]
-        )
+        terms = tuple(_term_from_data(*row) for row in data["terms"])
         return cls(str(data["title"]), str(data["subtitle"]), str(data["language"]), terms)
 
     def __len__(self) -> int:
@@ -95,6 +110,29 @@ class Glossary:
     @property
     def categories(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(t.category for t in self.terms))
+
+
+def _term_from_data(i, term, definition, category, en, aliases, related, links, src, more=None, lang=None) -> Term:
+    note, example, sources, tags, source_id = more or ("", "", [], [], "")
+    definition_language, deprecated = lang or ("", [])
+    return Term(
+        i,
+        term,
+        definition,
+        category,
+        en,
+        tuple(aliases),
+        tuple(related),
+        tuple(Link(*k) for k in links),
+        src,
+        note,
+        example,
+        tuple(Source(*s) for s in sources),
+        tuple(tags),
+        source_id,
+        definition_language,
+        tuple(deprecated),
+    )
 
 
 class Layered:

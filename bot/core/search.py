@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import re
 from array import array
 from collections import Counter
 from dataclasses import dataclass
@@ -84,6 +85,7 @@ class Found:
     term: Term
     score: float = 100.0
     exact: bool = True
+    avoided: str = ""  # the form to avoid (a deprecated form) the query named: answered with the preferred term
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +217,7 @@ class SearchIndex:
                 if exact.setdefault(form, t_idx) != t_idx:
                     ambiguous_sorted.add(form)
         self._finish_exact(ambiguous_sorted)
+        self._avoided = _avoided_forms(self._terms, exact)
         self._postings = {w: sorted(set(ids)) for w, ids in postings.items()}
         self._derive()
         self._starts = _sorted_pairs(start_forms, start_terms)
@@ -270,6 +273,7 @@ class SearchIndex:
         # People ask the same things again and again: identical queries and words are answered from memory.
         self._lookup_cached = functools.lru_cache(maxsize=4096)(self._lookup)
         self._similar_words = functools.lru_cache(maxsize=16384)(self._similar_words_uncached)
+        self._letters: dict[tuple[str, int], _LetterCounts | None] = {}  # built on first use, per list and length
 
     # What a built index is made of, as plain data for a cache file (see `to_data`): only what takes time to
     # compute. The rest is derived again on load in a fraction of a second, sharing its strings with these.
@@ -296,6 +300,7 @@ class SearchIndex:
         canon = dict(zip(key_norm, key_norm, strict=True))
         canon.update(zip(index._key_packed, index._key_packed, strict=True))
         index._exact = data["_exact"]
+        index._avoided = _avoided_forms(index._terms, index._exact)
         index._starts = ([canon.get(f, f) for f in data["_starts"][0]], data["_starts"][1])
         index._inner = tuple(data["_inner"])
         index._postings = data["_postings"]
@@ -336,6 +341,9 @@ class SearchIndex:
             t_idx = self._exact.get(form)
             if t_idx is not None:
                 return Found(self._terms[t_idx])
+        avoided = self._avoided.get(norm) or self._avoided.get(compact(norm))
+        if avoided is not None:
+            return Found(self._terms[avoided[0]], avoided=avoided[1])
         if len(compact(norm)) <= 3:
             return NotFound()
         # Words first (cheap, and what typos hit). Candidates found through words are also compared in compact
@@ -410,7 +418,7 @@ class SearchIndex:
     def _similarities(self, norm: str, key_ids: list[int]) -> list[float]:
         """`similarity(norm, key)` of each key, in three batched rapidfuzz calls instead of three per key."""
         keys = [self._key_norm[k] for k in key_ids]
-        if self.reference:
+        if self.reference or len(keys) <= 2:  # (a batched call costs more than two plain ones: a typo's own keys)
             return [similarity(norm, key) for key in keys]
         scores = [0.0] * len(keys)
         for query, choices, scorer, weight in (
@@ -444,9 +452,24 @@ class SearchIndex:
             keys = self._len_keys.get(length)
             if keys:
                 ids = self._len_ids[length]
+                near = self._could_reach(packed, "keys", keys, PLAUSIBLE)
+                if near is not None:  # the same hits, in the same order: only keys that cannot reach are left out
+                    keys, ids = [keys[i] for i in near], [ids[i] for i in near]
                 hits = process.extract(packed, keys, scorer=fuzz.ratio, score_cutoff=PLAUSIBLE, limit=10)
                 found.update(ids[i] for _, _, i in hits)
         return found
+
+    def _could_reach(self, query: str, kind: str, texts: list[str], cutoff: float) -> list[int] | None:
+        """The places of the texts (all of one length) whose `fuzz.ratio` with `query` can reach `cutoff`, by the
+        characters they share; None for all of them (the reference index, texts over 255 characters, or too many
+        texts left to be worth listing)."""
+        if self.reference:
+            return None
+        place = (kind, len(texts[0]))
+        if place not in self._letters:
+            self._letters[place] = _LetterCounts.of(texts)
+        letters = self._letters[place]
+        return None if letters is None else letters.could_reach(query, cutoff)
 
     def _word_candidates(self, norm: str, limit: int = _MAX_CANDIDATES) -> set[int]:
         """Keys sharing a word, or a misspelling of one, with the query; most shared words first."""
@@ -483,12 +506,13 @@ class SearchIndex:
         if self.reference:
             found = process.extract(word, self._vocab, scorer=fuzz.ratio, score_cutoff=WORD_MATCH, limit=None)
             return tuple(w for _, w in sorted((-score, w) for w, score, _ in found)[:5])
-        hits = [
-            (-score, w)
-            for length, words in self._vocab_by_len.items()
-            if 200 * min(length, len(word)) >= WORD_MATCH * (length + len(word))
-            for w, score, _ in process.extract(word, words, scorer=fuzz.ratio, score_cutoff=WORD_MATCH, limit=5)
-        ]
+        hits = []
+        for length, words in self._vocab_by_len.items():
+            if 200 * min(length, len(word)) >= WORD_MATCH * (length + len(word)):
+                near = self._could_reach(word, "vocabulary", words, WORD_MATCH)
+                choices = words if near is None else [words[i] for i in near]
+                found = process.extract(word, choices, scorer=fuzz.ratio, score_cutoff=WORD_MATCH, limit=5)
+                hits += [(-score, w) for w, score, _ in found]
         return tuple(w for _, w in sorted(hits)[:5])
 
     # -- autocomplete ----------------------------------------------------------------------------
@@ -532,12 +556,97 @@ class SearchIndex:
         return self._text.search(normalize(text[:MAX_QUERY]), limit)
 
 
+def _avoided_forms(terms: list[Term], exact: dict[str, int]) -> dict[str, tuple[int, str]]:
+    """Forms to avoid (deprecated forms), exact match only: normalised and compact form → (term, the form). A real
+    key of any term wins over them."""
+    avoided: dict[str, tuple[int, str]] = {}
+    for t_idx, term in enumerate(terms):
+        for form in term.deprecated:
+            norm = normalize(form)
+            for key in (norm, compact(norm)):
+                if key and key not in exact:
+                    avoided.setdefault(key, (t_idx, form))
+    return avoided
+
+
 def _closest(distances: dict[int, int]) -> int | None:
     """The term whose typo distance is strictly smaller than every other's; None on a tie or when empty."""
     ordered = sorted(distances.values())
     if not ordered or (len(ordered) > 1 and ordered[0] == ordered[1]):
         return None
     return min(distances, key=distances.__getitem__)
+
+
+class _LetterCounts:
+    """How often each character occurs in each of a list of texts of one length, one byte per text, so that the
+    texts sharing too few characters with a query are ruled out in a few operations on whole lists (Python's
+    big integers add every text's byte at once) instead of scoring each. `fuzz.ratio(a, b)` is
+    200 · LCS / (len(a) + len(b)), and a longest common subsequence has no more of any character than either
+    text: the characters two texts share bound their ratio from above, so no text that could reach is left out."""
+
+    def __init__(self, size: int, length: int, codes: dict[str, int], columns: list[bytes]) -> None:
+        self.size, self.length = size, length
+        self.codes = codes  # character → its code in `columns`
+        self.columns = columns  # column p: the code of each text's character p, one byte per text
+        # character → [texts with it at least once, at least twice, …] (byte i of each number: 1 or 0 for text i),
+        # made for a character the first time a query has it
+        self.levels: dict[str, list[int]] = {}
+
+    @classmethod
+    def of(cls, texts: list[str]) -> _LetterCounts | None:
+        """None when a count may not fit in a byte (texts over 255 characters) or a code (over 256 characters)."""
+        length, joined = len(texts[0]), "".join(texts)
+        alphabet = sorted(set(joined))
+        if length > 255 or len(alphabet) > 256:
+            return None
+        coded = joined.translate({ord(ch): i for i, ch in enumerate(alphabet)}).encode("latin-1")
+        columns = [coded[p::length] for p in range(length)]
+        return cls(len(texts), length, {ch: i for i, ch in enumerate(alphabet)}, columns)
+
+    def _levels_of(self, ch: str) -> list[int]:
+        found = self.levels.get(ch)
+        if found is None:
+            code = self.codes.get(ch)
+            if code is None:
+                return []
+            marking = _marking(code)
+            counts = sum(int.from_bytes(column.translate(marking), "little") for column in self.columns)
+            per_text = counts.to_bytes(self.size, "little")
+            found = [int.from_bytes(per_text.translate(_at_least(n)), "little") for n in range(1, max(per_text) + 1)]
+            self.levels[ch] = found
+        return found
+
+    def could_reach(self, query: str, cutoff: float) -> list[int] | None:
+        """The places of the texts that share enough characters with `query` for a ratio of `cutoff`; None when
+        more than a quarter do (listing them would cost more than scoring them all)."""
+        shared = 0  # byte i: how many characters text i shares with the query (at most `length`: no carry)
+        for ch, n in _letters_of(query):
+            for level in self._levels_of(ch)[:n]:
+                shared += level
+        # Below this many, the ratio stays under the cutoff by a margin far above any rounding.
+        needed = min(int(cutoff * (len(query) + self.length) / 200), 256)
+        flags = shared.to_bytes(self.size, "little").translate(_at_least(max(needed, 0)))
+        if 4 * (self.size - flags.count(0)) > self.size:
+            return None
+        return [match.start() for match in _SET.finditer(flags)]
+
+
+_SET = re.compile(b"\x01")
+
+
+@functools.lru_cache(maxsize=256)
+def _letters_of(text: str) -> tuple[tuple[str, int], ...]:
+    return tuple(Counter(text).items())
+
+
+@functools.cache
+def _marking(code: int) -> bytes:
+    return bytes(int(b == code) for b in range(256))
+
+
+@functools.cache
+def _at_least(n: int) -> bytes:
+    return bytes(int(b >= n) for b in range(256))
 
 
 def _sorted_pairs(forms: list[str], owners: list[int]) -> tuple[list[str], list[int]]:

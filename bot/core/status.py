@@ -12,6 +12,24 @@ class Outcome(StrEnum):
     FOUND = "found"
     AMBIGUOUS = "ambiguous"
     NOT_FOUND = "not_found"
+    MEANING = "meaning"  # no name matched, and the question path named one term with confidence
+
+
+class GapKind(StrEnum):
+    """How a gap was asked: a name looked up, words searched for, or a question in one's own words (a
+    description the question path could not answer with confidence)."""
+
+    LOOKUP = "lookup"
+    SEARCH = "search"
+    QUESTION = "question"
+
+
+class ProposalStatus(StrEnum):
+    """Where a member's proposed term stands: waiting for the editors, published as a server term, or rejected."""
+
+    PENDING = "pending"
+    PUBLISHED = "published"
+    REJECTED = "rejected"
 
 
 class GapStatus(StrEnum):
@@ -37,3 +55,10 @@ class Days(StrEnum):
 
     EVERY_DAY = "every_day"
     WEEKDAYS = "weekdays"
+
+
+class Vote(StrEnum):
+    """A member's answer to "¿Te ha servido?" under a card (feedback): one per member, term and server."""
+
+    HELPFUL = "helpful"
+    UNHELPFUL = "unhelpful"

@@ -1,5 +1,5 @@
-"""Rendered term cards (embed + "see also" buttons), built once per term and language and reused for every reply;
-dropped when a reload swaps the glossary."""
+"""Rendered term cards (embed, "see also" and "¿Te ha servido?" buttons), built once per term and language and
+reused for every reply; dropped when a reload swaps the glossary."""
 
 from __future__ import annotations
 
@@ -12,14 +12,16 @@ from bot.app.server_terms import Author, Overlay
 from bot.app.site import term_url
 from bot.core.model import Layered, Term
 from bot.discord_app.embeds import card_embed, discord_time, term_embed
+from bot.discord_app.feedback import card_view
 from bot.discord_app.i18n import language, t
-from bot.discord_app.views import related_view
 
 Card = tuple[discord.Embed, discord.ui.View | None]
 
 
 def attribution_of(author: Author, locale: object) -> str:
-    """Who added a server term, and when (a mention in an embed never pings)."""
+    """Who added a server term, and when (a mention in an embed never pings): "un miembro" once they were forgotten."""
+    if author.anonymous:
+        return t(locale, "st_card_value_anonymous", date=discord_time(author.at, "D"))
     return t(locale, "st_card_value", user=author.user_id, date=discord_time(author.at, "D"))
 
 
@@ -40,7 +42,7 @@ class CardCache:
         author = overlay.authors.get(term.id)
         attribution = attribution_of(author, locale) if author is not None else ""
         embed = card_embed(overlay.card(term, self.holder.glossary), locale, attribution=attribution)
-        return embed, related_view(term, both)  # type: ignore[arg-type]
+        return embed, card_view(term, both, locale)  # type: ignore[arg-type]
 
     def url_for(self, term: Term) -> str | None:
         """The term's anchor on the glossary's web page; None without one, or for a server's own term (the page
@@ -60,7 +62,7 @@ class CardCache:
         if found is None:
             glossary = catalog.glossary
             embed = term_embed(term, glossary, locale, url=self.url_for(term))
-            found = cards[key] = (embed, related_view(term, glossary))
+            found = cards[key] = (embed, card_view(term, glossary, locale))
             if len(cards) > self.MAX_CARDS:
                 cards.popitem(last=False)
         else:

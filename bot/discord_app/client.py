@@ -12,7 +12,7 @@ import yarl
 from discord.ext import commands
 
 from bot.app.application import Application
-from bot.discord_app import cogs, proposals
+from bot.discord_app import cogs, meaning, proposals
 from bot.discord_app.cards import CardCache
 from bot.discord_app.forms import OpenForms
 from bot.discord_app.guard import Guard, validate_interactions
@@ -56,6 +56,7 @@ class GlossaryBot(commands.AutoShardedBot):
         self.cards = CardCache(app.catalog, app.settings.site_url)
         self.drafts = Drafts()  # server-term forms a save refused, for their authors to fix
         self.forms = OpenForms()  # each member's open forms (modals), the oldest closed past a few
+        self.questions_ready = False  # the question path (its model) loads in the background after start
         self.guard = Guard(self.is_closed)
         self.commands_sync = CommandSync(self.tree, app.stores.meta)
         self.auto_sync = auto_sync  # `glosario-bot sync` publishes by itself, once
@@ -73,6 +74,10 @@ class GlossaryBot(commands.AutoShardedBot):
         for module in pkgutil.iter_modules(cogs.__path__):
             await self.load_extension(f"{cogs.__name__}.{module.name}")
         await self.app.start()
+        if self.app.settings.questions:  # members' questions in their own words: the model loads off the loop
+            task = asyncio.get_running_loop().create_task(meaning.prepare(self), name="glosario-questions")
+            self.background_tasks.add(task)
+            task.add_done_callback(self.background_tasks.discard)
         if self.auto_sync and (self.shard_plan is None or self.shard_plan.publishes_commands):
             await self.commands_sync.sync(guild_id=self.app.settings.dev_guild_id)  # by one process: shard 0's
 

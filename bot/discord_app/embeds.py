@@ -55,18 +55,30 @@ def fit(embed: discord.Embed) -> discord.Embed:
 
 
 def _within_limits(embed: discord.Embed) -> bool:
-    fields = embed.fields
+    fields = [(f.name, f.value) for f in embed.fields]
+    return parts_within(embed.title, embed.description, fields, embed.footer.text, embed.author.name)
+
+
+def parts_within(
+    title: str | None,
+    description: str | None,
+    fields: list[tuple[str | None, str | None]],
+    footer: str | None,
+    author: str | None,
+) -> bool:
+    """Whether an embed made of these parts is within every limit `fit` enforces (then `fit` would change nothing)."""
+    total = sum(len(part or "") for part in (title, description, footer, author))
+    for name, value in fields:
+        if not name or not value or len(name) > LIMITS["field_name"] or len(value) > LIMITS["field_value"]:
+            return False
+        total += len(name) + len(value)
     return (
-        len(embed) <= TOTAL
+        total <= TOTAL
         and len(fields) <= MAX_FIELDS
-        and len(embed.title or "") <= LIMITS["title"]
-        and len(embed.description or "") <= LIMITS["description"]
-        and len(embed.footer.text or "") <= LIMITS["footer"]
-        and len(embed.author.name or "") <= LIMITS["author"]
-        and all(
-            f.name and f.value and len(f.name) <= LIMITS["field_name"] and len(f.value) <= LIMITS["field_value"]
-            for f in fields
-        )
+        and len(title or "") <= LIMITS["title"]
+        and len(description or "") <= LIMITS["description"]
+        and len(footer or "") <= LIMITS["footer"]
+        and len(author or "") <= LIMITS["author"]
     )
 
 
@@ -152,9 +164,12 @@ def card_embed(
     embed = discord.Embed(title=card.title, description=card.description, colour=COLOUR, url=url)
     if heading:
         embed.set_author(name=heading)
-    for key, value, inline in card.fields:
-        embed.add_field(name=t(locale, key), value=value, inline=inline)
+    fields = [(t(locale, key), value, inline) for key, value, inline in card.fields]
     if attribution:
-        embed.add_field(name=t(locale, "st_card_field"), value=attribution, inline=False)
+        fields.append((t(locale, "st_card_field"), attribution, False))
+    for name, value, inline in fields:
+        embed.add_field(name=name, value=value, inline=inline)
     embed.set_footer(text=card.footer)
-    return fit(embed)
+    # The usual card is checked on its own strings (reading them back through the embed costs more than the rest).
+    parts = [(name, value) for name, value, _ in fields]
+    return embed if parts_within(card.title, card.description, parts, card.footer, heading) else fit(embed)

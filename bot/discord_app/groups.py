@@ -14,6 +14,7 @@ from bot.app.background import each_tick_outlives_errors
 
 log = logging.getLogger(__name__)
 ADMIN = "glosario-admin"
+GLOSARIO = "glosario"
 T = TypeVar("T")
 
 
@@ -28,6 +29,19 @@ def detach_from_admin(bot: commands.Bot, group: app_commands.Group) -> None:
     parent = bot.tree.get_command(ADMIN)
     if isinstance(parent, app_commands.Group):
         parent.remove_command(group.name)
+
+
+def attach_to_glosario(bot: commands.Bot, command: app_commands.Command) -> None:
+    """Put a cog's own command under /glosario (the discover cog, which owns the group, loads before: by name)."""
+    parent = bot.tree.get_command(GLOSARIO)
+    if isinstance(parent, app_commands.Group):
+        parent.add_command(command)
+
+
+def detach_from_glosario(bot: commands.Bot, command: app_commands.Command) -> None:
+    parent = bot.tree.get_command(GLOSARIO)
+    if isinstance(parent, app_commands.Group):
+        parent.remove_command(command.name)
 
 
 async def each_server(

@@ -87,7 +87,9 @@ class Guard:
         if self.closing:
             await _say(interaction, t(interaction.locale, "restarting"))
             return False
-        if not await self.within_rate_limit(interaction):
+        wait = self.rate.retry_after(interaction.user.id)  # (checked here, not through within_rate_limit: once)
+        if wait:
+            await self._refuse(interaction, wait)
             return False
         if self.on_accepted is not None:
             self.on_accepted(interaction)
@@ -99,11 +101,14 @@ class Guard:
         _note_shard(interaction)
         self.hold(interaction)
         wait = self.rate.retry_after(interaction.user.id)
-        if not wait:
-            return True
+        if wait:
+            await self._refuse(interaction, wait)
+            return False
+        return True
+
+    async def _refuse(self, interaction: discord.Interaction, wait: float) -> None:
         log.info("rate limit: user %s waits %.0f s", interaction.user.id, wait)
         await _say(interaction, t(interaction.locale, "cooldown", seconds=max(1, round(wait))))
-        return False
 
     def hold(self, interaction: discord.Interaction) -> None:
         """The task handling `interaction` (the caller's) is work in flight: a graceful stop waits for it to end.

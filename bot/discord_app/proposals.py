@@ -13,13 +13,15 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.core.server_terms import TermFields
+from bot.core.status import ProposalStatus
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
 from bot.discord_app.forms import BoundForm
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import moderator_or_denied
+from bot.discord_app.persistent import Persistent
 from bot.discord_app.review import gap_ids
 from bot.discord_app.term_form import TermModal
-from bot.discord_app.views import NO_MENTIONS, render_only
+from bot.discord_app.views import NO_MENTIONS, render_only, served_guild
 from bot.storage.records import ProposalRow
 
 if TYPE_CHECKING:
@@ -57,7 +59,9 @@ def proposals_view(rows: list[ProposalRow], locale: object) -> discord.ui.View |
     )
 
 
-class ProposalSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"glosario:prop:(?P<action>publish|reject)"):
+class ProposalSelect(
+    Persistent, discord.ui.DynamicItem[discord.ui.Select], template=r"glosario:prop:(?P<action>publish|reject)"
+):
     def __init__(self, action: str, placeholder: str = "…", options: list[discord.SelectOption] | None = None) -> None:
         options = options or [discord.SelectOption(label="…", value="0")]
         super().__init__(
@@ -119,7 +123,7 @@ class RejectModal(BoundForm):
 def outcome(row: ProposalRow, server: str) -> str:
     """What the proposer is told, in the language of the Discord they proposed from."""
     name = echo(row.fields.get("term", ""))
-    if row.status == "published":
+    if row.status == ProposalStatus.PUBLISHED:
         return t(row.locale, "prop_told_published", term=name, server=echo(server))
     return t(row.locale, "prop_told_rejected", term=name, server=echo(server), reason=echo(row.reason or "—"))
 
@@ -127,7 +131,7 @@ def outcome(row: ProposalRow, server: str) -> str:
 async def tell_proposer(bot: GlossaryBot, guild_id: int, proposal_id: int) -> None:
     """A direct message with the outcome, if the member takes them; otherwise it waits for their next command."""
     row = await bot.app.proposals.store.get(guild_id, proposal_id)
-    if row is None or row.status == "pending":
+    if row is None or row.status == ProposalStatus.PENDING:
         return
     guild = bot.get_guild(guild_id)
     try:
@@ -141,8 +145,8 @@ async def tell_proposer(bot: GlossaryBot, guild_id: int, proposal_id: int) -> No
 
 def tell_on_next_command(bot: GlossaryBot, interaction: discord.Interaction) -> None:
     """A member with an outcome they were not told gets it privately, after the reply to what they asked."""
-    if interaction.user.id not in bot.app.proposals.to_tell:
-        return
+    if interaction.user.id not in bot.app.proposals.to_tell or not served_guild(interaction):
+        return  # (where the bot is a guest, the answer is the reply alone: no follow-up)
     task = asyncio.get_running_loop().create_task(_tell_after_reply(bot, interaction))
     bot.background_tasks.add(task)
     task.add_done_callback(bot.background_tasks.discard)

@@ -11,14 +11,17 @@ import discord
 
 from bot.app.review import PAGE_SIZE, GapPage, GapReview
 from bot.core.server_terms import TermFields
-from bot.core.status import GapStatus
+from bot.core.status import GapKind, GapStatus
 from bot.discord_app.embeds import COLOUR, LIMITS, discord_time, echo, fit, join_within, shorten
+from bot.discord_app.feedback import least_helpful_lines
 from bot.discord_app.forms import BoundForm
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import moderator_or_denied
+from bot.discord_app.persistent import Persistent
 from bot.discord_app.term_form import TermModal
 from bot.discord_app.views import NO_MENTIONS, render_only
 from bot.storage.errors import DatabaseBusy, within_a_second
+from bot.storage.records import Miss
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
@@ -61,6 +64,14 @@ def _plural(locale: object, key: str, n: int) -> str:
     return one if n == 1 else many
 
 
+QUESTION_MARK = "❓"  # a gap asked as a question (a description, not a name)
+
+
+def gap_label(gap: Miss) -> str:
+    """A gap as lists name it: its text, marked when it was asked as a question."""
+    return (f"{QUESTION_MARK} " if gap.kind == GapKind.QUESTION else "") + f"«{echo(gap.sample)}»"
+
+
 def gap_lines(page: GapPage, locale: object) -> list[str]:
     """The entries of one page of the gaps list, one line each (every entry shown: the menus below offer all of
     them, so each gets its share of the description)."""
@@ -81,6 +92,8 @@ def gap_lines(page: GapPage, locale: object) -> list[str]:
         )
         if row.term is not None:
             line += " · " + t(locale, "gaps_resolved_as" if row.resolved_as else "gaps_guess", term=row.term)
+        if gap.kind == GapKind.QUESTION:
+            line = f"{QUESTION_MARK} {line}"
         lines.append(shorten(line, LIMITS["description"] // PAGE_SIZE - 1))
     return lines
 
@@ -104,11 +117,16 @@ def gaps_embed(page: GapPage, locale: object) -> discord.Embed:
     status_name = t(locale, STATUS_NAMES[page.status])
     embed = discord.Embed(title=t(locale, "gaps_title", status=status_name), colour=COLOUR)
     embed.description = "\n".join(gap_lines(page, locale)) or t(locale, "gaps_empty", status=status_name)
+    if any(row.gap.kind == GapKind.QUESTION for row in page.rows):
+        embed.add_field(name=QUESTION_MARK, value=t(locale, "gaps_question_legend"), inline=False)
     if page.unlogged:
         embed.add_field(name="⚠️", value=t(locale, "gaps_unlogged", count=page.unlogged), inline=False)
     if page.proposals:
         value = join_within(proposal_lines(page, locale), LIMITS["field_value"])
         embed.add_field(name=t(locale, "gaps_proposals"), value=value, inline=False)
+    if page.improvable is not None and page.improvable.total:  # feedback: definitions members found unhelpful
+        value = least_helpful_lines(page.improvable, locale)
+        embed.add_field(name=t(locale, "fb_improvable"), value=value, inline=False)
     embed.set_footer(text=t(locale, "gaps_page", page=page.page + 1, pages=page.pages, total=page.total))
     return fit(embed)
 
@@ -148,7 +166,7 @@ async def render(
     return gaps_embed(page, locale), render_only(gaps_items(page, locale))
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:gaps:" + ListState.PATTERN):
+class PageButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:gaps:" + ListState.PATTERN):
     def __init__(self, state: ListState, label: str = "…", disabled: bool = False) -> None:
         super().__init__(
             discord.ui.Button(
@@ -173,6 +191,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
 
 
 class ActSelect(
+    Persistent,
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"glosario:gapact:(?P<action>ignore|resolve|reopen|define|accept):" + ListState.PATTERN,
 ):

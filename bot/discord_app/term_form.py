@@ -17,6 +17,7 @@ from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, short
 from bot.discord_app.forms import BoundForm
 from bot.discord_app.i18n import language, t
 from bot.discord_app.permissions import moderator_or_denied
+from bot.discord_app.persistent import Persistent
 from bot.discord_app.views import NO_MENTIONS, ButtonsView, button_payload
 
 if TYPE_CHECKING:
@@ -169,7 +170,7 @@ async def answer_refused(
     )
 
 
-class _DraftButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:draft"):
+class _DraftButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:draft"):
     """A button on a refused form's reply: it carries no state (its custom_id is fixed); what it acts on is the
     presser's own draft, so nobody else's can be reached. Subclasses set their custom_id as their template."""
 

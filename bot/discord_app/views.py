@@ -13,6 +13,7 @@ from bot.app.lookups import Asker
 from bot.core.model import Glossary, Term
 from bot.core.search import Suggestion
 from bot.discord_app.i18n import t
+from bot.discord_app.persistent import Persistent
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
@@ -22,16 +23,24 @@ NO_MENTIONS = discord.AllowedMentions.none()
 MAX_BUTTONS = 5
 
 
+def served_guild(interaction: discord.Interaction) -> int:
+    """The server whose glossary this interaction reads and whose moderators see its gaps: the one it comes from
+    when the bot is installed there; 0 otherwise (a DM, a group DM, or a server the bot is not in, reached through
+    a member's own install of the app: personal, never attributed to that server)."""
+    guild_id = interaction.guild_id
+    return guild_id if guild_id and interaction.is_guild_integration() else 0
+
+
 def asker(interaction: discord.Interaction) -> Asker:
-    """Who asked, and in which server (0 outside one), as the application wants it."""
-    return Asker(interaction.guild_id or 0, interaction.user.id)
+    """Who asked, and in which server (0 outside one the bot serves), as the application wants it."""
+    return Asker(served_guild(interaction), interaction.user.id)
 
 
 def _label(text: str) -> str:
     return text if len(text) <= 80 else text[:79] + "…"
 
 
-class TermButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:term:(?P<id>[^:]{1,72})"):
+class TermButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:term:(?P<id>[^:]{1,72})"):
     """Opens a related term. In an ephemeral card it navigates in place; elsewhere it answers privately."""
 
     PREFIX = "glosario:term:"
@@ -77,6 +86,7 @@ Signer = Callable[[bool, str, str], str]  # (private, query hash, term id) → s
 
 
 class PickButton(
+    Persistent,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"glosario:pk:(?P<private>[01])(?P<qhash>[0-9a-f]{8})(?P<sig>[0-9a-f]{6}):(?P<id>[^:]{1,72})",
 ):
@@ -122,6 +132,10 @@ class UnsignedPickButton(
 ):
     """Suggestions sent before picks were signed: they still open the term, and propose nothing."""
 
+    @staticmethod
+    def custom_id_for(term_id: str, qhash: str, private: bool, sig: str) -> str:
+        return f"glosario:pick:{int(private)}:{qhash}:{term_id}"
+
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
         return cls(match["id"], match["qhash"], match["private"] == "1")  # no signature: never counted
@@ -130,15 +144,15 @@ class UnsignedPickButton(
 async def show_term(interaction: discord.Interaction[GlossaryBot], term_id: str, how: str) -> Term | None:
     """Answer with a term's card (counted as a lookup): "edit" (in place of the clicked message), "private" or
     "public" (a new message). A term a reload removed gets a short private note instead. Returns the term shown."""
-    bot = interaction.client
-    await bot.app.server_terms.prepare(interaction.guild_id or 0)
+    bot, guild_id = interaction.client, served_guild(interaction)
+    await bot.app.server_terms.prepare(guild_id)
     term = bot.app.lookups.open(asker(interaction), term_id)
     if term is None:
         await interaction.response.send_message(
             t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
         )
         return None
-    embed, view = bot.cards.card_for(term, bot.app.lookups.overlay(interaction.guild_id or 0), interaction.locale)
+    embed, view = bot.cards.card_for(term, bot.app.lookups.overlay(guild_id), interaction.locale)
     if how == "edit":
         await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
     else:
@@ -182,6 +196,12 @@ class ButtonsView(discord.ui.View):
 
     def to_components(self) -> list[dict]:
         return self._rows
+
+    def with_row(self, buttons: list[dict]) -> ButtonsView:
+        """A view of these rows and one more below them (a card's "¿Te ha servido?")."""
+        view = ButtonsView([])
+        view._rows = [*self._rows, {"type": 1, "components": buttons[:MAX_BUTTONS]}]
+        return view
 
 
 def related_view(term: Term, glossary: Glossary) -> discord.ui.View | None:

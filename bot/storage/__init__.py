@@ -1,6 +1,6 @@
 """Storage behind small typed interfaces (bot.storage.interfaces). `open_stores` picks the database from the
 setting: a SQLite file (aiosqlite, module db), or a PostgreSQL URL (asyncpg, module postgres). The stores' SQL
-(modules gaps, daily, server_terms, proposals) is written once and runs on both."""
+(modules gaps, daily, server_terms, proposals, erasure, feedback) is written once and runs on both."""
 
 from __future__ import annotations
 
@@ -11,11 +11,15 @@ from typing import TYPE_CHECKING
 from bot.config import DatabaseUrl
 from bot.storage.daily import SqlDailyStore, SqlDigestStore, SqlRoleStore
 from bot.storage.db import MIGRATIONS, Database, SqlAppliedWrites, file_identity
+from bot.storage.erasure import SqlErasureStore
+from bot.storage.feedback import SqlFeedbackStore
 from bot.storage.gaps import SqlGapStore, SqlUsageStore
 from bot.storage.interfaces import (
     AppliedLog,
     DailyStore,
     DigestStore,
+    ErasureStore,
+    FeedbackStore,
     GapStore,
     MetaStore,
     ProposalStore,
@@ -45,6 +49,8 @@ class Stores:
     server_terms: ServerTermStore
     proposals: ProposalStore
     digests: DigestStore
+    erasure: ErasureStore
+    feedback: FeedbackStore
     database: Database | PgDatabase  # the connections (closing it closes every store)
     migrated: tuple[int, ...] = ()  # the migrations this open applied
 
@@ -82,6 +88,8 @@ def stores_on(db: Database | PgDatabase) -> Stores:
         server_terms=SqlServerTermStore(db),
         proposals=SqlProposalStore(db),
         digests=SqlDigestStore(db),
+        erasure=SqlErasureStore(db),
+        feedback=SqlFeedbackStore(db),
         database=db,
         migrated=tuple(db.migrated),
     )

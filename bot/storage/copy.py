@@ -5,16 +5,19 @@ people keep adding up). The destination must be empty."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bot.storage import Stores
 from bot.storage.db import Database
 from bot.storage.errors import StorageError
+
+if TYPE_CHECKING:  # (the erasure store, which Stores holds, reads TABLES: no import cycle)
+    from bot.storage import Stores
 
 # Every table of the schema with its columns, parents before children (a test holds this to the migrations).
 TABLES: dict[str, tuple[str, ...]] = {
     "meta": ("key", "value"),
     "misses": ("id", "guild_id", "normalized", "query_hash", "sample", "kind", "count", "first_seen", "last_seen",
-               "best_guess", "status", "resolved_term"),
+               "best_guess", "status", "resolved_term", "question"),
     "miss_askers": ("miss_id", "asker"),
     "miss_spellings": ("miss_id", "sample", "count"),
     "picks": ("guild_id", "normalized", "sample", "term_id", "count", "last_seen"),
@@ -33,6 +36,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "server_aliases": ("guild_id", "normalized", "spelling", "term_id", "by_user", "at"),
     "proposals": ("id", "guild_id", "user_id", "locale", "fields", "status", "reason", "decided_by", "decided_at",
                   "created_at", "notified"),
+    "guild_departures": ("guild_id", "left_at"),
+    "feedback": ("guild_id", "term_id", "voter", "vote", "comment", "at"),
 }  # fmt: skip
 IDENTITY_TABLES = ("misses", "proposals")  # PostgreSQL numbers their new rows after the copied ones
 BATCH = 5000

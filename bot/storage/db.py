@@ -16,7 +16,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.core.status import Days
+from bot.core.status import Days, Outcome
 from bot.storage.errors import DatabaseBusy, StorageError
 
 log = logging.getLogger(__name__)
@@ -213,6 +213,40 @@ MIGRATIONS: list[str] = [
     ALTER TABLE daily_posts ADD COLUMN claimed_until TEXT;
     UPDATE daily_posts SET claimed_until = at WHERE status = 'posting';
     """,
+    # 8: the servers the bot was removed from, and when: their data is removed after a grace period, unless the bot
+    # is added back before it ends
+    """
+    CREATE TABLE guild_departures (guild_id INTEGER PRIMARY KEY, left_at TEXT NOT NULL);
+    """,
+    # 9: feedback: each member's 👍/👎 on a term's card per server (guild 0: their own install), by the salted hash
+    # of their id (`voter`, like a gap's askers), changeable, and what they said was missing (editors only)
+    """
+    CREATE TABLE feedback (
+        guild_id INTEGER NOT NULL,
+        term_id TEXT NOT NULL,
+        voter TEXT NOT NULL,
+        vote TEXT NOT NULL CHECK (vote IN ('helpful', 'unhelpful')),
+        comment TEXT,
+        at TEXT NOT NULL,
+        PRIMARY KEY (guild_id, term_id, voter)
+    ) WITHOUT ROWID;
+    """,
+    # 10: gaps asked as questions (a description, not a name) are marked; questions answered by meaning are counted
+    # as their own lookup outcome (SQLite rebuilds the table to widen its CHECK; PostgreSQL alters it in place)
+    f"""
+    ALTER TABLE misses ADD COLUMN question INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE lookups_10 (
+        guild_id INTEGER NOT NULL,
+        day TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ({", ".join(f"'{o}'" for o in Outcome)})),
+        term_id TEXT NOT NULL DEFAULT '',
+        count INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, day, outcome, term_id)
+    ) WITHOUT ROWID;
+    INSERT INTO lookups_10 SELECT guild_id, day, outcome, term_id, count FROM lookups;
+    DROP TABLE lookups;
+    ALTER TABLE lookups_10 RENAME TO lookups;
+    """,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -247,6 +281,10 @@ class MetaQueries:
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+
+    async def existing_salt(self) -> str | None:
+        """The salt if one was made (a read only: for a dry run, which must write nothing)."""
+        return await self.get_meta("asker_salt")
 
     async def salt(self) -> str:
         """A random per-installation salt for hashing user ids: created once (the first writer's stays, whoever

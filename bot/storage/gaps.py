@@ -7,15 +7,20 @@ import asyncio
 from collections.abc import Sequence
 
 from bot.core.gaps import query_hash
-from bot.core.status import GapStatus, Outcome
+from bot.core.status import GapKind, GapStatus, Outcome
 from bot.heap import collector_paused
 from bot.storage.db import Database
 from bot.storage.records import LookupRecord, Miss, MissRecord, PickRecord, UnloggedRecord
 
 _GAP_COLUMNS = """
-    SELECT m.id, m.guild_id, m.normalized, m.sample, m.kind, m.count,
+    SELECT m.id, m.guild_id, m.normalized, m.sample, CASE WHEN m.question = 1 THEN 'question' ELSE m.kind END, m.count,
            (SELECT COUNT(*) FROM miss_askers a WHERE a.miss_id = m.id),
            m.first_seen, m.last_seen, m.best_guess, m.status, m.resolved_term"""
+
+
+def _kind(kind: str) -> tuple[str, int]:
+    """A record's kind as stored: a question is asked through a lookup, and marked (the `question` column)."""
+    return ("lookup", 1) if kind == GapKind.QUESTION else (kind, 0)
 
 
 def _misses(rows: list) -> list[Miss]:
@@ -37,15 +42,26 @@ class SqlGapStore:
         await conn.executemany(
             """
             INSERT INTO misses
-                (guild_id, normalized, query_hash, sample, kind, count, first_seen, last_seen, best_guess)
-            VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)
+                (guild_id, normalized, query_hash, sample, kind, count, first_seen, last_seen, best_guess, question)
+            VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
             ON CONFLICT (guild_id, normalized) DO UPDATE SET
                 count = misses.count + 1, last_seen = excluded.last_seen, sample = excluded.sample,
                 best_guess = COALESCE(excluded.best_guess, misses.best_guess),
-                status = CASE WHEN misses.status = 'resolved' THEN 'open' ELSE misses.status END
+                status = CASE WHEN misses.status = 'resolved' THEN 'open' ELSE misses.status END,
+                question = CASE WHEN excluded.question = 1 THEN 1 ELSE misses.question END
             """,
             [
-                (m.guild_id, m.normalized, query_hash(m.normalized), m.sample, m.kind, m.at, m.at, m.best_guess)
+                (
+                    m.guild_id,
+                    m.normalized,
+                    query_hash(m.normalized),
+                    m.sample,
+                    _kind(m.kind)[0],
+                    m.at,
+                    m.at,
+                    m.best_guess,
+                    _kind(m.kind)[1],
+                )
                 for m in misses
             ],
         )

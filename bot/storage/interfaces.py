@@ -14,9 +14,12 @@ from typing import Protocol
 
 from bot.core.daily import DailyEntry, Schedule
 from bot.storage.records import (
+    CommentRecord,
     DailyPost,
     DailySettings,
     DigestSettings,
+    Erased,
+    FeedbackRow,
     LookupRecord,
     Miss,
     MissRecord,
@@ -24,7 +27,9 @@ from bot.storage.records import (
     ProposalRow,
     ServerTermRow,
     ServerTermVersion,
+    TermVotes,
     UnloggedRecord,
+    VoteRecord,
 )
 
 
@@ -45,6 +50,10 @@ class MetaStore(Protocol):
     async def set_meta(self, key: str, value: str) -> None: ...
 
     async def salt(self) -> str: ...
+
+    async def existing_salt(self) -> str | None:
+        """The salt if one was made (reads only)."""
+        ...
 
 
 class AppliedLog(Protocol):
@@ -223,3 +232,46 @@ class DigestStore(Protocol):
     async def release(self, guild_id: int, week: str, previous: str | None) -> None:
         """A digest that could not be posted: this week's is free again."""
         ...
+
+
+class ErasureStore(Protocol):
+    """Forgetting a member or a server on request, and the servers the bot was removed from."""
+
+    async def forget_member(self, user_id: int, asker: str | None, *, dry_run: bool) -> Erased:
+        """Remove the rows that are the member's own (by id, or by `asker`: their salted hash), anonymise their id
+        on rows that stay; in a dry run, count them only."""
+        ...
+
+    async def forget_server(self, guild_id: int, *, dry_run: bool) -> Erased:
+        """Remove every row of a server, in every table; in a dry run, count them only."""
+        ...
+
+    async def left(self, guild_id: int, at: str) -> None: ...
+
+    async def returned(self, guild_id: int) -> bool: ...
+
+    async def departed(self, before: str) -> list[int]:
+        """The servers the bot left at or before `before` (ISO time)."""
+        ...
+
+
+class FeedbackStore(Protocol):
+    """Members' 👍/👎 on term cards, one per member (salted hash), term and server, and what they said was missing."""
+
+    async def record_votes(self, records: Sequence[VoteRecord]) -> None: ...
+
+    async def record_comments(self, records: Sequence[CommentRecord]) -> None: ...
+
+    async def tally(self, guild_id: int, *, min_votes: int = 1) -> list[TermVotes]:
+        """The votes on each term of a server with at least `min_votes` of them."""
+        ...
+
+    async def comments(self, guild_id: int, *, limit: int = 5) -> tuple[list[FeedbackRow], int]:
+        """A server's latest comments, newest first, and how many there are in all."""
+        ...
+
+    async def since(self, guild_id: int, since: str) -> tuple[int, int]:
+        """(votes, comments) given or changed at or after `since` (ISO time)."""
+        ...
+
+    async def export(self, *, guild_id: int | None = None) -> list[FeedbackRow]: ...

@@ -21,6 +21,7 @@ from typing import Any
 import asyncpg
 
 from bot.config import DatabaseUrl
+from bot.core.status import Outcome
 from bot.storage.db import MetaQueries
 from bot.storage.errors import DatabaseBusy, StorageError
 
@@ -84,8 +85,19 @@ _MIGRATION_5 = [
 ]
 
 
+# Migration 10 rebuilt `lookups` to widen its CHECK (a new outcome); PostgreSQL replaces the constraint.
+_MIGRATION_10 = [
+    "ALTER TABLE misses ADD COLUMN question INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE lookups DROP CONSTRAINT lookups_outcome_check",
+    "ALTER TABLE lookups ADD CONSTRAINT lookups_outcome_check CHECK (outcome IN ("
+    + ", ".join(f"'{o}'" for o in Outcome)
+    + "))",
+]
+_IN_PLACE = {5: _MIGRATION_5, 10: _MIGRATION_10}
+
+
 def postgres_migrations(sqlite_migrations: Sequence[str]) -> list[list[str]]:
-    return [_MIGRATION_5 if n == 5 else migration_for_postgres(sql) for n, sql in enumerate(sqlite_migrations, 1)]
+    return [_IN_PLACE.get(n) or migration_for_postgres(sql) for n, sql in enumerate(sqlite_migrations, 1)]
 
 
 class PgCursor:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 
+from bot.core.status import ProposalStatus
 from bot.storage.db import Database
 from bot.storage.records import ProposalRow
 
+PENDING = ProposalStatus.PENDING.value
 _COLUMNS = "id, guild_id, user_id, locale, fields, status, reason, created_at"
 
 
@@ -47,7 +49,8 @@ class SqlProposalStore:
             )
             cursor = await conn.execute(
                 "INSERT INTO proposals (guild_id, user_id, locale, fields, created_at) SELECT ?, ?, ?, ?, ? "
-                "WHERE (SELECT COUNT(*) FROM proposals WHERE guild_id = ? AND user_id = ? AND status = 'pending') < ? "
+                "WHERE (SELECT COUNT(*) FROM proposals "
+                f"WHERE guild_id = ? AND user_id = ? AND status = '{PENDING}') < ? "
                 "RETURNING id",
                 (guild_id, user_id, locale, json.dumps(fields, ensure_ascii=False), at, guild_id, user_id, limit),
             )
@@ -55,7 +58,7 @@ class SqlProposalStore:
         return row[0] if row else None
 
     async def pending(self, guild_id: int, *, user_id: int | None = None) -> list[ProposalRow]:
-        sql = f"SELECT {_COLUMNS} FROM proposals WHERE guild_id = ? AND status = 'pending'"
+        sql = f"SELECT {_COLUMNS} FROM proposals WHERE guild_id = ? AND status = '{PENDING}'"
         args: list = [guild_id]
         if user_id is not None:
             sql += " AND user_id = ?"
@@ -73,13 +76,15 @@ class SqlProposalStore:
         async with self.db.transaction():
             cursor = await self.db.conn.execute(
                 "UPDATE proposals SET status = ?, reason = ?, decided_by = ?, decided_at = ? "
-                "WHERE guild_id = ? AND id = ? AND status = 'pending'",
+                f"WHERE guild_id = ? AND id = ? AND status = '{PENDING}'",
                 (status, reason, by_user, at, guild_id, proposal_id),
             )
         return cursor.rowcount == 1
 
     async def untold(self, user_id: int) -> list[ProposalRow]:
-        sql = f"SELECT {_COLUMNS} FROM proposals WHERE user_id = ? AND status != 'pending' AND notified = 0 ORDER BY id"
+        sql = (
+            f"SELECT {_COLUMNS} FROM proposals WHERE user_id = ? AND status != '{PENDING}' AND notified = 0 ORDER BY id"
+        )
         return [_row(r) for r in await (await self.db.reader.execute(sql, (user_id,))).fetchall()]
 
     async def told(self, ids: list[int]) -> None:
@@ -89,5 +94,5 @@ class SqlProposalStore:
                 await self.db.conn.execute(f"UPDATE proposals SET notified = 1 WHERE id IN ({marks})", ids)
 
     async def waiting_to_be_told(self) -> set[int]:
-        sql = "SELECT DISTINCT user_id FROM proposals WHERE status != 'pending' AND notified = 0"
+        sql = f"SELECT DISTINCT user_id FROM proposals WHERE status != '{PENDING}' AND notified = 0"
         return {r[0] for r in await (await self.db.reader.execute(sql)).fetchall()}

@@ -61,9 +61,33 @@ class UnloggedRecord:
     day: str
 
 
-WriteRecord = MissRecord | PickRecord | LookupRecord | UnloggedRecord
+@dataclass(frozen=True, slots=True)
+class VoteRecord:
+    """A member's 👍 or 👎 under a term's card (feedback): one per member, term and server, the latest kept."""
+
+    OP: ClassVar[str] = "vote"
+    guild_id: int  # 0: a member's own install (a DM, or a server the bot is not in): personal
+    term_id: str
+    voter: str  # salted hash (bot.core.gaps.asker_hash), never the user id
+    vote: str  # a Vote value
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class CommentRecord:
+    """What a member said was missing from a definition (after a 👎): shown to the server's editors only."""
+
+    OP: ClassVar[str] = "comment"
+    guild_id: int
+    term_id: str
+    voter: str
+    comment: str
+    at: str
+
+
+WriteRecord = MissRecord | PickRecord | LookupRecord | UnloggedRecord | VoteRecord | CommentRecord
 RECORD_TYPES: dict[str, type[WriteRecord]] = {
-    cls.OP: cls for cls in (MissRecord, PickRecord, LookupRecord, UnloggedRecord)
+    cls.OP: cls for cls in (MissRecord, PickRecord, LookupRecord, UnloggedRecord, VoteRecord, CommentRecord)
 }
 
 
@@ -156,7 +180,7 @@ class ProposalRow:
     user_id: int
     locale: str
     fields: dict[str, str]
-    status: str  # "pending", "published" or "rejected"
+    status: str  # a ProposalStatus value
     reason: str | None
     created_at: str
 
@@ -170,3 +194,48 @@ class ServerTermVersion:
     fields: dict[str, str]
     by_user: int
     at: str
+
+
+@dataclass(frozen=True, slots=True)
+class Erased:
+    """What forgetting a member or a server removed (or, in a dry run, would remove), counted per table."""
+
+    removed: dict[str, int]  # table → rows removed
+    anonymised: dict[str, int] = dataclasses.field(default_factory=dict)  # table → rows kept, the member's id gone
+    journaled: int = 0  # write records removed from the journals (not in the database yet)
+
+    @property
+    def total(self) -> int:
+        return sum(self.removed.values()) + sum(self.anonymised.values()) + self.journaled
+
+
+@dataclass(frozen=True, slots=True)
+class TermVotes:
+    """The votes on one term in one server."""
+
+    term_id: str
+    helpful: int
+    unhelpful: int
+    comments: int
+
+    @property
+    def votes(self) -> int:
+        return self.helpful + self.unhelpful
+
+    @property
+    def unhelpful_share(self) -> float:
+        return self.unhelpful / self.votes if self.votes else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class FeedbackRow:
+    """One member's vote on a term, and their comment if they left one (who voted is never given out)."""
+
+    guild_id: int
+    term_id: str
+    vote: str  # a Vote value
+    comment: str | None
+    at: str
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)

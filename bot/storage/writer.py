@@ -35,10 +35,12 @@ import logging
 import os
 import secrets
 import tempfile
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+import time
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from bot.storage.errors import DatabaseBusy
 from bot.storage.interfaces import AppliedLog, UnitOfWork
 from bot.storage.records import WriteRecord, record_fields, record_from
 
@@ -94,6 +96,24 @@ class WriteQueue:
         if record.OP not in self._handlers:
             raise ValueError(f"no handler for {record.OP!r} writes")
         self._queue.put_nowait({"op": record.OP, "id": next(self._ids), **record_fields(record)})
+
+    def forget(self, names: Callable[[dict[str, Any]], bool]) -> int:
+        """Drop the records waiting here that `names` picks (a member or a server being forgotten), before they are
+        written; returns how many. A batch being written at this moment is not touched: `drain` waits for it."""
+        kept = [record for record in self._unsaved if not names(record)]
+        dropped = len(self._unsaved) - len(kept)
+        self._unsaved = kept
+        waiting = []
+        while not self._queue.empty():
+            waiting.append(self._queue.get_nowait())
+        for record in waiting:  # (put back before they are marked done: a `drain` in progress never sees it empty)
+            if names(record):
+                dropped += 1
+            else:
+                self._queue.put_nowait(record)
+        for _ in waiting:
+            self._queue.task_done()
+        return dropped
 
     @property
     def pending(self) -> int:
@@ -486,6 +506,94 @@ def _held(claimed: Path) -> Iterator[str | None]:
         with os.fdopen(os.dup(fd), encoding="utf-8") as fh:
             text = fh.read()
         yield text
+    finally:
+        os.close(fd)
+
+
+def scrub_journals(
+    files: Iterable[Path], names: Callable[[dict[str, Any]], bool], *, dry_run: bool, wait: float = 30.0
+) -> int:
+    """Remove the write records `names` picks from journal files (a journal, a rejected file) and from the copies of
+    them claimed for a replay, each rewritten atomically under its lock; returns how many there were (in a dry run,
+    counted only). A copy another process is replaying now is waited for, up to `wait` seconds (then DatabaseBusy):
+    once replayed, its records are in the database, where the caller removes them next."""
+    found = 0
+    for path in dict.fromkeys(files):
+        if dry_run:
+            found += _scrub_text(_read(path), names)[0]
+            for copy in _claimed_copies(path):
+                found += _scrub_text(_read(copy), names)[0]
+            continue
+        if path.exists():  # (a journal nobody wrote gets no lock file, nor a folder, from here)
+            with _locked(path):
+                found += _scrub_file(path, names)
+        for copy in _claimed_copies(path):
+            found += _scrub_claimed(copy, names, wait)
+    return found
+
+
+def _claimed_copies(journal: Path) -> list[Path]:
+    with contextlib.suppress(OSError):
+        return sorted(journal.parent.glob(glob.escape(journal.name) + ".replaying-*"))
+    return []
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+
+
+def _scrub_text(text: str, names: Callable[[dict[str, Any]], bool]) -> tuple[int, list[str]]:
+    """How many lines hold a record `names` picks, and the other lines (unreadable ones kept as they are)."""
+    kept, dropped = [], 0
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            record = None
+        if isinstance(record, dict) and names(record):
+            dropped += 1
+        elif line.strip():
+            kept.append(line)
+    return dropped, kept
+
+
+def _scrub_file(path: Path, names: Callable[[dict[str, Any]], bool]) -> int:
+    """Rewrite one file without the picked records (the caller holds its lock); an emptied file is removed."""
+    dropped, kept = _scrub_text(_read(path), names)
+    if dropped:
+        if kept:
+            write_atomically(path, kept)
+        else:
+            path.unlink()
+    return dropped
+
+
+def _scrub_claimed(copy: Path, names: Callable[[dict[str, Any]], bool], wait: float) -> int:
+    """A claimed copy, under the lock its replayer holds while replaying it (`_held`): taken when it is free; a copy
+    replayed and removed meanwhile has nothing left to scrub."""
+    try:
+        fd = os.open(copy, os.O_RDONLY)
+    except OSError:
+        return 0
+    try:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise DatabaseBusy(f"the write journal {copy} is being replayed; try again later") from None
+                time.sleep(0.05)
+        try:
+            if os.fstat(fd).st_ino != os.stat(copy).st_ino:
+                return 0
+        except FileNotFoundError:
+            return 0
+        return _scrub_file(copy, names)
     finally:
         os.close(fd)
 

@@ -11,11 +11,14 @@ from importlib import resources
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rdflib import RDF, SKOS, Graph
 
 from bot.app import interchange
 from bot.app.files import load_glossary
 from bot.cli import main
+from bot.core.errors import GlossaryError
 from bot.core.loader import load_glossary_from_texts
 from bot.core.model import Glossary
 from tests.conftest import SHIPPED
@@ -147,6 +150,76 @@ def test_the_tbx_export_is_valid_tbx_basic_by_the_published_dtd_and_xcs(shipped_
         assert tbx_basic_problems(interchange.to_tbx(exported)) == []
 
 
+TERMINOLOGY = """category: Terminología
+terms:
+  - term: 3D paralelismo
+    definition: Combina paralelismo de datos, de tensores y de etapas.
+    en: 3D parallelism
+    aliases: [paralelismo tridimensional]
+    deprecated: [paralelismo 3-D, paralelismo en 3D]
+    note: Lo usan los modelos de miles de millones de parámetros.
+    example: Entrenaron el modelo con 3D paralelismo en 512 GPU.
+    sources: [{text: Wikipedia, url: "https://es.wikipedia.org/wiki/Paralelismo"}, {text: "Un libro, p. 12"}]
+    tags: [escala, modelos grandes]
+    related: [Ñandú, Über]
+    links: [{title: Documentación, url: "https://example.org/3d"}]
+  - term: Ñandú
+    definition: A large flightless bird of South America.
+    definition_language: en
+  - term: Über
+    definition: Un mot allemand, dans une définition française.
+    definition_language: fr
+    en: Uber
+    source_id: c-uber
+  - term: Élan
+    definition: A run-up, in English, beside its English name.
+    definition_language: en
+    en: Run-up
+"""
+
+
+def terminology() -> Glossary:
+    return load_glossary_from_texts([("glossary.yaml", META), ("t.yaml", TERMINOLOGY)])
+
+
+def test_the_tbx_export_of_everything_an_entry_holds_is_valid_tbx_basic():
+    text = interchange.to_tbx(terminology())
+    assert tbx_basic_problems(text) == []
+    root = ET.fromstring(text)
+    ids = [entry.get("id") for entry in root.iter("termEntry")]
+    assert ids == ["t-3d-paralelismo", "ñandu", "c-uber", "elan"]  # XML names: its own id, or one from the name
+    entry = root.find("text/body/termEntry")
+    statuses = {t.findtext("term"): t.findtext("termNote") for t in entry.iter("tig")}
+    assert statuses["paralelismo 3-D"] == "deprecatedTerm-admn-sts"
+    assert statuses["3D parallelism"] == "preferredTerm-admn-sts"
+    english = next(s for s in entry.iter("langSet") if s.get(interchange.XML_LANG) == "en")
+    assert [t.findtext("term") for t in english.iter("tig")] == ["3D parallelism"]  # English forms in English
+    assert entry.find(".//tig/descrip[@type='context']").text.startswith("Entrenaron")
+    assert [a.text for a in entry.iter("admin") if a.get("type") == "source"] == [
+        "Wikipedia <https://es.wikipedia.org/wiki/Paralelismo>",
+        "Un libro, p. 12",
+    ]
+
+
+@pytest.mark.parametrize("fmt", ["tbx", "skos", "skos-jsonld", "skos-rdfxml"])
+def test_export_then_import_keeps_everything_an_entry_holds(fmt, tmp_path):
+    glossary = terminology()
+    imported = interchange.read(interchange.export(glossary, fmt), fmt)
+    interchange.write_term_files(imported, tmp_path, "Terminología")
+    again = load_glossary(tmp_path)
+
+    def held(g: Glossary) -> dict:
+        return {t.term: (*(getattr(t, f) for f in HELD), {g.get(i).term for i in t.related}) for t in g}
+
+    assert held(again) == held(glossary)
+    expected = "c-uber" if fmt == "tbx" else interchange.DEFAULT_BASE + "uber"
+    assert again.terms[2].source_id == expected  # a TBX id as itself; in SKOS, the IRI the export gave it
+
+
+HELD = ("definition", "definition_language", "en", "aliases", "links", "note", "example", "sources", "tags")
+HELD += ("deprecated", "category")
+
+
 def test_the_tbx_basic_check_finds_what_the_standard_forbids(shipped_glossary):
     text = interchange.to_tbx(shipped_glossary)
     broken = text.replace('type="subjectField"', 'type="subject"', 1).replace("<tig>", "<tig><note/>", 1)
@@ -164,7 +237,7 @@ def test_entries_that_cannot_be_mapped_are_named_and_the_rest_imported(tmp_path,
     out, err = capsys.readouterr()
     assert code == 1  # something was left out: said, and the exit code says so
     assert "línea 3: falta la definición" in err and "línea 4: falta el nombre" in err
-    assert "1 términos escritos" in out and "(2 sin importar)" in out
+    assert "1 término escrito" in out and "(2 sin importar)" in out
     assert [t.term for t in load_glossary(tmp_path / "out").terms] == ["Bueno"]
 
 
@@ -175,3 +248,248 @@ def test_the_command_line_exports_to_a_file_and_imports_it_back(tmp_path, capsys
     assert main(["validate", str(tmp_path / "back")]) == 0
     assert "17 términos" in capsys.readouterr().out
     assert content(load_glossary(tmp_path / "back")) == content(load_glossary(SHIPPED))
+
+
+# -- a JSON file the schema refuses: sentences with the place, never a traceback ------------------------------
+
+ONE_TERM = {
+    "id": "bueno",
+    "term": "Bueno",
+    "definition": "Una definición.",
+    "category": "C",
+    "en": None,
+    "aliases": [],
+    "related": [],
+    "links": [],
+}
+
+
+def json_document(*terms: object) -> str:
+    return json.dumps({"title": "T", "subtitle": "S", "language": "es", "terms": list(terms)})
+
+
+def import_json(tmp_path, text: str) -> tuple[int, str, str]:
+    """`glosario-bot import FILE.json --category X`: exit code, what it printed, what it complained about."""
+    import contextlib
+
+    source = tmp_path / "entrada.json"
+    source.write_text(text, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["import", str(source), "--category", "X", "--out", str(tmp_path / "out")])
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("document", "said"),
+    [
+        (json_document({**ONE_TERM, "links": [1]}), "término 1: /terms/0/links/0 debe ser un objeto, no un número"),
+        (json_document({**ONE_TERM, "aliases": 5}), "término 1: /terms/0/aliases debe ser una lista, no un número"),
+        (json_document({**ONE_TERM, "aliases": ["a", 3]}), "/terms/0/aliases/1 debe ser texto, no un número"),
+        (json_document({**ONE_TERM, "term": None}), "/terms/0/term debe ser texto, no null"),
+        (json_document({**ONE_TERM, "links": [{"title": "T", "url": ["https://x.org"]}]}), "/terms/0/links/0/url"),
+        (json_document(7), "término 1: /terms/0 debe ser un objeto, no un número; no se ha importado"),
+        (json_document({"term": "A", "definition": "D."}), '/terms/0 no tiene "id", "category", "en", "aliases"'),
+        (json_document({**ONE_TERM, "defintion": "D."}), '"defintion": ¿querías decir "definition"?'),
+        ('["no", "es", "un", "glosario"]', "el documento debe ser un objeto, no una lista; no se ha importado nada"),
+        ('{"title": "T", "subtitle": "S", "language": "es", "terms": {"a": 1}}', "/terms debe ser una lista"),
+        ('{"terms": []}', 'el documento no tiene "title", "subtitle", "language", que son obligatorios'),
+        (json_document({**ONE_TERM, "term": "A\ud800"}), "/terms/0/term contiene U+D800, media pareja de UTF-16"),
+        (json_document({**ONE_TERM, "\udc00": 1}), '/terms/0 tiene una clave desconocida, "\\udc00"'),
+        ('{"title": ' + "1" * 5000 + "}", "JSON ilegible: un número tiene más de 4300 cifras"),
+    ],
+)
+def test_a_json_file_the_schema_refuses_is_answered_with_sentences_naming_the_place(tmp_path, document, said):
+    code, _, err = import_json(tmp_path, document)
+    assert code == 1 and said in err and "Traceback" not in err
+    err.encode("utf-8")  # (a terminal cannot print half a UTF-16 pair)
+
+
+def test_the_entries_the_schema_accepts_are_imported_and_the_others_named(tmp_path):
+    code, out, err = import_json(tmp_path, json_document({**ONE_TERM, "aliases": 5}, ONE_TERM))
+    assert code == 1  # something was left out
+    source = tmp_path / "entrada.json"
+    assert f"{source}: término 1: /terms/0/aliases debe ser una lista, no un número; no se ha importado\n" in err
+    assert "término 2" not in err and "(1 sin importar)" in out
+    assert [t.term for t in load_glossary(tmp_path / "out").terms] == ["Bueno"]
+
+
+def test_the_json_import_speaks_english_to_an_english_locale(tmp_path, monkeypatch):
+    monkeypatch.setenv("LC_ALL", "en_GB.UTF-8")
+    code, _, err = import_json(tmp_path, json_document({**ONE_TERM, "aliases": 5}, {**ONE_TERM, "defintion": "D."}))
+    assert code == 1
+    assert "term 1: /terms/0/aliases must be a list, not a number; not imported" in err
+    assert 'term 2: /terms/1 has an unknown key, "defintion": did you mean "definition"?; not imported' in err
+    assert "término" not in err and "debe" not in err
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        "[" * 100_000 + "]" * 100_000,  # past the parser's own recursion limit
+        json_document({**ONE_TERM, "aliases": ["[" * 900 + "]" * 900]}).replace('"[', "[").replace(']"', "]"),
+    ],
+    ids=["100000-lists", "900-lists-in-an-entry"],
+)
+def test_a_json_file_nested_deeper_than_any_glossary_is_refused_with_a_sentence(tmp_path, document):
+    code, _, err = import_json(tmp_path, document)
+    assert code == 1 and "el JSON está anidado a más de 64 niveles" in err and "Traceback" not in err
+
+
+any_text = st.text(st.characters(exclude_categories=()), max_size=8)  # halves of UTF-16 pairs included
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | any_text,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(any_text, inner, max_size=3),
+    max_leaves=12,
+)
+entries = st.builds(
+    lambda changes: {**ONE_TERM, **changes},
+    st.dictionaries(st.sampled_from([*ONE_TERM, "defintion"]), json_values, max_size=3),
+)
+documents = json_values | st.fixed_dictionaries(
+    {"title": json_values, "subtitle": json_values, "language": json_values, "terms": st.lists(entries | json_values)}
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=documents)
+def test_any_json_document_is_imported_or_refused_with_sentences_that_can_be_printed(document):
+    import tempfile
+    from pathlib import Path
+
+    imported = interchange.read(json.dumps(document), "json")
+    for spanish, english in imported.problems:
+        (spanish + english).encode("utf-8")  # what the command line prints
+        assert spanish.startswith(("término ", "el documento ", "/")) and english.startswith(("term ", "the ", "/"))
+    with tempfile.TemporaryDirectory() as folder:
+        interchange.write_term_files(imported, Path(folder), "X")
+
+
+def test_every_rule_of_the_json_schema_has_its_own_sentence():
+    from bot.app.schema_problems import DESCRIBED
+
+    schema = json.loads(resources.files("bot.app").joinpath("schemas/glossary.schema.json").read_text())
+    # Keywords that only annotate, or only lead to the rules of what they contain.
+    leading = {"$schema", "$id", "title", "properties", "items"}
+    used, stack = set(), [schema]
+    while stack:
+        node = stack.pop()
+        used |= set(node) - leading
+        stack += [v for k, v in node.items() if k == "items" and isinstance(v, dict)]
+        stack += [v for k, v in node.items() if k == "properties" for v in v.values()]
+    assert used and used <= DESCRIBED, used - DESCRIBED
+
+
+# -- every text `validate` accepts goes out in every format and comes back the same -------------------------
+
+
+def said(glossary: Glossary) -> dict[str, tuple]:
+    """What a glossary says, term by term, links included (related terms by name: ids are derived)."""
+    return {
+        t.term: (
+            t.definition,
+            t.en,
+            tuple(sorted(t.aliases)),
+            tuple(sorted(glossary.get(i).term for i in t.related)),
+            tuple(sorted((link.title, link.url) for link in t.links)),
+        )
+        for t in glossary.terms
+    }
+
+
+def round_trip(glossary: Glossary, fmt: str) -> Glossary:
+    """Out in `fmt`, back in as term files, and loaded as `glosario-bot validate` loads them."""
+    import tempfile
+    from pathlib import Path
+
+    imported = interchange.read(interchange.export(glossary, fmt), fmt)
+    assert imported.problems == []
+    with tempfile.TemporaryDirectory() as folder:
+        interchange.write_term_files(imported, Path(folder), "Importados")
+        return load_glossary(Path(folder))
+
+
+def glossary_saying(text: str, url: str = "https://example.org/a") -> Glossary:
+    """A glossary with `text` in every field a term has, and a second term relating to the first by its name."""
+    import yaml
+
+    first = {
+        "term": f"{text} 1",
+        "definition": f"{text}\ncon otra línea y\tun tabulador: {text}",
+        "en": f"{text} en",
+        "aliases": [f"{text} alias", f"alias {text}"],
+        "links": [{"title": text, "url": url}],
+    }
+    second = {"term": "Otro", "definition": "Otro término.", "related": [first["term"]]}
+    terms = yaml.safe_dump({"category": f"{text} categoría", "terms": [first, second]}, allow_unicode=True)
+    meta = yaml.safe_dump({"title": f"Título {text}", "subtitle": "S", "language": "es"}, allow_unicode=True)
+    return load_glossary_from_texts([("glossary.yaml", meta), ("a.yaml", terms)])
+
+
+HOSTILE = [
+    "comillas \"dobles\" y 'simples'",
+    "<b>etiqueta</b> & &amp; ]]> <![CDATA[",
+    "emoji 🤖🧠 y banderas 🇪🇸",
+    "עברית עם RTL",
+    "بالعربية",
+    "a|b|c",  # the CSV's list separator
+    "barra \\ invertida \\| y \\\\",
+    "'-ing, '=1+1 y ''@x",  # what a spreadsheet would run, after apostrophes
+    "=1+1",
+    "@suma",
+    "-menos",
+    "Diseño con ñ",
+    "título <https://example.org/falso>",
+    "{llaves} [corchetes] ^ ` ~",
+    "null",
+    "#comentario",
+    "x" * 200,
+    "\U0010fffd plano 16 y \ufdd0",
+    "nbsp\u00a0y\u2028separador",
+]
+
+
+@pytest.mark.parametrize("fmt", interchange.FORMATS)
+@pytest.mark.parametrize("text", HOSTILE, ids=range(len(HOSTILE)))
+def test_every_text_validate_accepts_comes_back_the_same_from_every_format(fmt, text):
+    glossary = glossary_saying(text)
+    again = round_trip(glossary, fmt)
+    assert said(again) == said(glossary)
+    if fmt != "csv":  # (a spreadsheet has no place for the glossary's own title)
+        assert again.title == glossary.title
+
+
+def test_the_longest_texts_validate_accepts_come_back_the_same():
+    import yaml
+
+    term = {"term": "Largo " + "n" * 250, "definition": ("palabra " * 511).strip(), "aliases": ["a" * 1000]}
+    text = yaml.safe_dump({"category": "C", "terms": [term]}, allow_unicode=True, width=10_000)
+    glossary = load_glossary_from_texts([("glossary.yaml", META), ("a.yaml", text)])
+    for fmt in interchange.FORMATS:
+        assert said(round_trip(glossary, fmt)) == said(glossary)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=24))
+def test_any_text_validate_accepts_comes_back_the_same_from_every_format(text):
+    try:
+        glossary = glossary_saying(text)
+    except GlossaryError:
+        return  # refused by `validate` (control characters, invisible ones, no letters…): never exported
+    for fmt in interchange.FORMATS:
+        assert said(round_trip(glossary, fmt)) == said(glossary), fmt
+
+
+URL_CHARACTERS = st.sampled_from([*"aZ09-._~:/?#[]@!$&'()*+,;=%\"<>\\{}|^` ñ\t", "%20", "%C3%B1", "%zz"])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tail=st.lists(URL_CHARACTERS, max_size=12).map("".join))
+def test_every_link_validate_accepts_goes_out_and_comes_back_in_every_format(tail):
+    try:
+        glossary = glossary_saying("Enlace", url="https://example.org/" + tail)
+    except GlossaryError as exc:  # refused: and then said, with the line of the url
+        assert [p.line > 0 and "no es una URL http(s) válida" in p.message for p in exc.problems] == [True]
+        return
+    for fmt in interchange.FORMATS:
+        assert said(round_trip(glossary, fmt)) == said(glossary), fmt

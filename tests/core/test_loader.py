@@ -364,6 +364,19 @@ def test_a_term_with_a_problem_is_reported_once_not_again_by_whoever_relates_to_
         ("http://", "le falta el dominio"),
         ("ftp://example.org/x", "debe empezar por https://"),
         ("https://example.org/a b", "quita los espacios"),
+        # RFC 3986 has no place for these unencoded: RDF, XML and Discord's markdown break on them
+        ('https://example.org/a"b', 'el carácter «"» no puede ir tal cual en una URL: escríbelo como %22'),
+        ("https://example.org/<a>", "el carácter «<» no puede ir tal cual en una URL: escríbelo como %3C"),
+        ("https://example.org/a\\b", "el carácter «\\» no puede ir tal cual en una URL: escríbelo como %5C"),
+        ("https://example.org/{a}", "el carácter «{» no puede ir tal cual en una URL: escríbelo como %7B"),
+        ("https://example.org/a|b", "el carácter «|» no puede ir tal cual en una URL: escríbelo como %7C"),
+        ("https://example.org/a^b", "el carácter «^» no puede ir tal cual en una URL: escríbelo como %5E"),
+        ("https://example.org/a`b", "el carácter «`» no puede ir tal cual en una URL: escríbelo como %60"),
+        ("https://es.wikipedia.org/wiki/Año", "el carácter «ñ» no puede ir tal cual en una URL: escríbelo como %C3%B1"),
+        ("https://example.org/100%", "cada «%» va seguido de dos cifras hexadecimales, como en %20"),
+        ("https://example.org/a[1]", "«[» no puede ir en ese lugar de una URL: escríbelo como %5B"),
+        ("https://example.org/#a#b", "«#» no puede ir en ese lugar de una URL: escríbelo como %23"),
+        ("https://example.org:puerto/", "revisa el dominio y el puerto"),
     ],
 )
 def test_link_problems_say_what_is_wrong(tmp_path, url, fix):
@@ -377,7 +390,12 @@ def test_link_problems_say_what_is_wrong(tmp_path, url, fix):
 
 @pytest.mark.parametrize(
     ("escape", "name"),
-    [("\\u200b", "U+200B ZERO WIDTH SPACE"), ("\\u202e", "U+202E RIGHT-TO-LEFT OVERRIDE"), ("\\a", "U+0007")],
+    [
+        ("\\u200b", "U+200B ZERO WIDTH SPACE"),
+        ("\\u202e", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+        ("\\a", "U+0007"),
+        ("\\uFFFE", "U+FFFE"),  # XML has no way to carry it: the TBX export would be unreadable
+    ],
 )
 def test_invisible_characters_are_reported(tmp_path, escape, name):
     found = problems(  # written as YAML escapes: YAML itself refuses some of them raw (see below)
@@ -420,3 +438,98 @@ def test_a_missing_glossary_yaml_names_its_folder(tmp_path):
     assert [str(p) for p in info.value.problems] == [
         f"{tmp_path / 'glossary.yaml'}: falta glossary.yaml en esta carpeta: créalo con title, subtitle y language"
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "category: X\nterms:\n  - term: A\n      definition: D.\n",  # the key under the one above, too deep
+        "category: X\nterms:\n  - term: A\n    definition: D.\n     en: B\n",
+        "category: X\n  terms:\n  - term: A\n    definition: D.\n",
+    ],
+)
+def test_an_over_indented_key_is_called_an_indentation_problem(tmp_path, text):
+    with pytest.raises(GlossaryError) as info:
+        load_glossary(write(tmp_path, {"a.yaml": text}))
+    (problem,) = info.value.problems
+    key = text.splitlines()[problem.line - 1].split(":")[0].strip()
+    assert "sangría" in problem.message and f"'{key}'" in problem.message
+    assert "comillas" not in problem.message
+    assert "indented" in problem.english and f"'{key}'" in problem.english
+
+
+def test_a_colon_inside_a_value_still_asks_for_quotes_in_both_languages(tmp_path):
+    with pytest.raises(GlossaryError) as info:
+        load_glossary(write(tmp_path, {"a.yaml": "category: X\nterms:\n  - term: A\n    definition: Uno: dos.\n"}))
+    (problem,) = info.value.problems
+    assert "¿falta un espacio tras los dos puntos, o comillas?" in problem.message
+    assert problem.english.startswith("malformed YAML: ") and "quotes" in problem.english
+
+
+def test_a_term_without_name_and_definition_is_one_problem_said_in_plain_english(tmp_path):
+    with pytest.raises(GlossaryError) as info:
+        load_glossary(write(tmp_path, {"a.yaml": "category: X\nterms:\n  - en: Only English\n"}))
+    (problem,) = info.value.problems
+    assert problem.line == 3 and "faltan el nombre ('term') y la definición ('definition')" in problem.message
+    assert problem.text("en").endswith(
+        "the name ('term') and the definition ('definition') of this term are missing: both are required"
+    )
+
+
+def test_a_link_problem_names_file_and_line_in_either_language(tmp_path):
+    text = 'category: X\nterms:\n  - term: A\n    definition: D.\n    links:\n      - {title: T, url: "https://a.org/x\\"y"}\n'
+    with pytest.raises(GlossaryError) as info:
+        load_glossary(write(tmp_path, {"a.yaml": text}))
+    (problem,) = info.value.problems
+    assert (problem.file, problem.line) == (str(tmp_path / "a.yaml"), 6)
+    assert problem.text("en").endswith(
+        "'https://a.org/x\"y' is not a valid http(s) URL: the character '\"' cannot stand as such in a URL: "
+        "write it as %22"
+    )
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.org",
+        "HTTP://Example.org:8080/a/b;c=d?e=f&g[]=h#i/j?k",  # "[" and "]" do not belong in a query either
+        "https://user:pass@example.org/%C3%B1?q=a+b&r=(1)*2!$',;=~_.-@:/?",
+        "https://[2001:db8::1]/ruta",
+        "https://192.168.0.1:443/",
+    ],
+)
+def test_a_url_rfc_3986_allows_is_accepted_and_one_it_does_not_is_not(tmp_path, url):
+    import yaml
+
+    link = {"title": "T", "url": url}
+    file = yaml.safe_dump({"category": "X", "terms": [{"term": "A", "definition": "D.", "links": [link]}]})
+    if "[]" in url:
+        assert any("«[» no puede ir en ese lugar" in p for p in problems(tmp_path, {"a.yaml": file}))
+    else:
+        (term,) = load_glossary(write(tmp_path, {"a.yaml": file})).terms
+        assert term.links[0].url == url
+
+
+@pytest.mark.parametrize("language", ["es", "es-ES", "es-419", "zh-Hant-TW", "x-glosario"])
+def test_the_glossary_language_is_a_language_tag(tmp_path, language):
+    glossary = load_glossary(write(tmp_path, {"glossary.yaml": f"title: T\nlanguage: {language}\n", "a.yaml": GOOD}))
+    assert glossary.language == language
+
+
+@pytest.mark.parametrize("language", ["Español", "es_ES", "spanish language", "e"])
+def test_a_glossary_language_that_is_no_language_tag_is_refused(tmp_path, language):
+    found = problems(tmp_path, {"glossary.yaml": f"title: T\nlanguage: {language}\n", "a.yaml": GOOD})
+    assert found == [
+        f"{tmp_path / 'glossary.yaml'}:2: 'language' es '{language}' y debe ser una etiqueta de idioma (BCP 47), "
+        "p. ej. es o es-ES"
+    ]
+
+
+def test_a_server_term_goes_through_the_same_text_rules():
+    """A server term (a form in Discord) has no links, so the URL rule has nothing to check there; the text rules
+    that keep every export readable (here U+FFFE, which XML cannot carry) apply to it as to the term files."""
+    from bot.core.server_terms import TermFields, check
+
+    refused = check(TermFields(term="Horovod", definition="Marco \ufffe distribuido."))
+    assert isinstance(refused, list) and ["U+FFFE" in p.message for p in refused] == [True]
+    assert not isinstance(check(TermFields(term="Horovod", definition='Marco "distribuido" <b> & ]]>.')), list)

@@ -148,3 +148,44 @@ def test_word_variants_answer_as_the_plain_definition_does(shipped_index, refere
     answers = [shipped_index.lookup(v) for v in variants]
     assert answers == [reference_index.lookup(v) for v in variants]
     assert sum(not isinstance(a, NotFound) for a in answers) > 10  # the variants do lead somewhere
+
+
+AVOIDED = """category: C
+terms:
+  - term: Paralelismo de datos
+    definition: Cada réplica entrena con una parte de los datos.
+    deprecated: [paralelización de datos, data-paralelismo]
+  - term: Modelo
+    definition: Lo que se entrena.
+    deprecated: [Paralelismo]
+"""
+
+
+def avoided_index() -> SearchIndex:
+    return SearchIndex(load_glossary_from_texts([("glossary.yaml", "title: T\nsubtitle: S\n"), ("c.yaml", AVOIDED)]))
+
+
+def test_a_form_to_avoid_finds_its_term_and_says_which_form_was_typed():
+    index = avoided_index()
+    found = index.lookup("Paralelización de Datos")
+    assert isinstance(found, Found) and found.term.term == "Paralelismo de datos"
+    assert found.avoided == "paralelización de datos"
+    assert index.lookup("dataparalelismo").avoided == "data-paralelismo"  # its compact form, as for names
+    assert index.lookup("paralelismo de datos").avoided == ""  # the name itself is no form to avoid
+
+
+def test_forms_to_avoid_match_exactly_never_by_typo_and_never_take_a_real_name():
+    index = avoided_index()
+    typo = index.lookup("paralelizacion de datso")
+    assert not (isinstance(typo, Found) and typo.avoided)  # a typo of a form to avoid is no exact match
+    # "Modelo" lists as a form to avoid the name of another term: that term's name wins
+    named = AVOIDED.replace("deprecated: [Paralelismo]", "deprecated: [Paralelismo de datos]")
+    index = SearchIndex(load_glossary_from_texts([("glossary.yaml", "title: T\nsubtitle: S\n"), ("c.yaml", named)]))
+    found = index.lookup("paralelismo de datos")
+    assert found.term.term == "Paralelismo de datos" and found.avoided == ""
+
+
+def test_an_index_read_back_from_its_cache_knows_the_forms_to_avoid():
+    index = avoided_index()
+    again = SearchIndex.from_data(index.glossary, index.to_data())
+    assert again.lookup("paralelización de datos").avoided == "paralelización de datos"

@@ -43,12 +43,18 @@ class Harness:
             cache_dir=self.tmp_path / "data" / "cache",
             api_base=self.fake.api_base,
             gateway_url=self.fake.gateway_url,
-        )
+            questions=False,  # the question path's model loads only in the tests about it (tests/discord_app/
+        )  # test_questions.py), which share one loaded model through `questions`
         return dataclasses.replace(base, **overrides)
 
-    async def start(self, clock=None, **overrides) -> GlossaryBot:
-        settings = self.settings(**overrides)
+    async def start(self, clock=None, questions=None, **overrides) -> GlossaryBot:
+        """A bot on the fake; `questions`, an encoder: the question path on, with that (already loaded) model."""
+        settings = self.settings(**overrides, **({"questions": True} if questions is not None else {}))
         app = await Application.open(settings, load_catalog(settings.data_dir), clock or utc_now)
+        if questions is not None:
+            from bot.app.questions import Questions
+
+            app.__dict__["questions"] = Questions(app.catalog, settings.cache_dir, encoder=questions)
         use_endpoints(settings.api_base, settings.gateway_url)
         bot = GlossaryBot(app, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start(TOKEN))

@@ -212,6 +212,9 @@ async def test_editor_role_and_statistics(fake, bot, harness):
     fields = {f["name"]: f["value"] for f in stats["embeds"][0]["fields"]}
     assert fields["Términos"] == "17"
     assert fields["Consultas"] == "5 en total · 5 en los últimos 7 días"
-    assert fields["Resultados"] == "60 % respondidas · 20 % dudosas · 20 % sin respuesta"
+    assert (
+        fields["Resultados"]
+        == "60 % respondidas · 0 % preguntas respondidas por significado · 20 % dudosas · 20 % sin respuesta"
+    )
     assert fields["Más consultados"].splitlines()[0] == "Horovod — 2"
     assert fields["Nunca consultados (15)"].startswith("Aprendizaje Automático Distribuido")

@@ -23,6 +23,7 @@ def env_for(fake, tmp_path, **extra: str) -> dict[str, str]:
         LANG="es_ES.UTF-8",
         LC_ALL="",
         PYTHONUNBUFFERED="1",
+        GLOSARIO_QUESTIONS="off",  # the question path's model is loaded only by the tests about it
     )
     env.update(extra)
     return env

@@ -33,6 +33,29 @@ def snowflake() -> str:
     return str(next(_ids))
 
 
+# Where a member acts, and through which install of the app (Discord's `context` and
+# `authorizing_integration_owners`: "0" the server install, "1" the member's own).
+SERVER, USER_IN_SERVER, DM, GROUP_DM = "server", "user-in-server", "dm", "group-dm"
+
+
+def _as_user_install(payload: dict, via: str, user_id: int) -> None:
+    """Turn a server-install interaction into what Discord sends through the member's own install: owned by the
+    user, with only the permissions a user app gets; outside a server, a `user` and a DM or group-DM channel."""
+    payload["authorizing_integration_owners"] = {"1": str(user_id)}
+    payload["app_permissions"] = str(1 << 14 | 1 << 15)  # embed links, attach files: what replies may carry
+    if via == USER_IN_SERVER:
+        payload["guild"] = {"id": payload["guild_id"], "locale": "es-ES", "features": []}
+        return
+    payload.pop("guild_id")
+    payload["user"] = payload.pop("member")["user"]
+    payload["context"] = 1 if via == DM else 2
+    channel_id = str(snowflake())
+    channel = {"id": channel_id, "type": 1 if via == DM else 3, "recipients": [payload["user"]]}
+    if via == GROUP_DM:
+        channel.update(name="grupo", owner_id=str(user_id), recipients=[payload["user"], user_payload(333, "bea")])
+    payload["channel"], payload["channel_id"] = channel, channel_id
+
+
 def user_payload(user_id: int | str, name: str = "ana", bot: bool = False) -> dict:
     return {"id": str(user_id), "username": name, "discriminator": "0", "global_name": name, "avatar": None, "bot": bot}
 
@@ -292,6 +315,17 @@ class FakeDiscord:
         guild.channel_ids.remove(channel_id)
         await self._send(0, payload, "CHANNEL_DELETE", shard=self.shard_for(guild.id))
 
+    async def remove_bot(self, guild: Guild) -> None:
+        """The server removes the bot (kicked, or the server deleted): GUILD_DELETE without `unavailable`."""
+        self.guilds.remove(guild)
+        await self._send(0, {"id": str(guild.id)}, "GUILD_DELETE", shard=self.shard_for(guild.id))
+
+    async def add_bot(self, guild: Guild) -> None:
+        """The bot is added to a server: GUILD_CREATE as Discord sends it for a join (no `unavailable` key)."""
+        self.guilds.append(guild)
+        payload = {k: v for k, v in guild.payload().items() if k != "unavailable"}
+        await self._send(0, payload, "GUILD_CREATE", shard=self.shard_for(guild.id))
+
     async def drop_gateway(self) -> None:
         """Close the gateway connection the way a network blip would; the bot must come back."""
         self._ready.clear()
@@ -309,7 +343,11 @@ class FakeDiscord:
         locale: str,
         permissions: str,
         message: dict | None = None,
+        via: str = SERVER,
     ) -> dict:
+        """An interaction as Discord sends it. `via` is where and through which install the member acts: SERVER
+        (the bot's server, the server install), USER_IN_SERVER (a server the bot is not in, through the member's
+        own install of the app), DM (the member's DM with the app) or GROUP_DM (a group DM, user install)."""
         guild = guild or self.guilds[0]
         payload = {
             "id": snowflake(),
@@ -341,12 +379,14 @@ class FakeDiscord:
             },
             "app_permissions": ALL_PERMISSIONS,
             "entitlements": [],
-            "authorizing_integration_owners": {"0": "1"},
+            "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
             "attachment_size_limit": ATTACHMENT_LIMIT,
         }
         if message is not None:
             payload["message"] = message
+        if via != SERVER:
+            _as_user_install(payload, via, user_id)
         return payload
 
     async def _dispatch(self, payload: dict) -> str:
@@ -364,6 +404,7 @@ class FakeDiscord:
         user_id: int = 111,
         locale: str = "es-ES",
         permissions: str = MEMBER_PERMISSIONS,
+        via: str = SERVER,
     ) -> str:
         """Invoke a slash command ("termino", or "glosario-admin diario configurar") as a member; returns the id."""
         guild = guild or self.guilds[0]
@@ -389,11 +430,18 @@ class FakeDiscord:
         if resolved:
             data["resolved"] = resolved
         return await self._dispatch(
-            self._interaction(2, data, guild=guild, user_id=user_id, locale=locale, permissions=permissions)
+            self._interaction(2, data, guild=guild, user_id=user_id, locale=locale, permissions=permissions, via=via)
         )
 
     async def message_command(
-        self, name: str, content: str, *, user_id: int = 111, locale: str = "es-ES", guild: Guild | None = None
+        self,
+        name: str,
+        content: str,
+        *,
+        user_id: int = 111,
+        locale: str = "es-ES",
+        guild: Guild | None = None,
+        via: str = SERVER,
     ) -> str:
         """Use a message context-menu command on a message with this content (written by someone else)."""
         guild = guild or self.guilds[0]
@@ -424,7 +472,9 @@ class FakeDiscord:
             "resolved": {"messages": {target["id"]: target}},
         }
         return await self._dispatch(
-            self._interaction(2, data, guild=guild, user_id=user_id, locale=locale, permissions=MEMBER_PERMISSIONS)
+            self._interaction(
+                2, data, guild=guild, user_id=user_id, locale=locale, permissions=MEMBER_PERMISSIONS, via=via
+            )
         )
 
     async def autocomplete(self, name: str, option: str, value: str, **kw: Any) -> str:
@@ -443,6 +493,7 @@ class FakeDiscord:
                 user_id=kw.get("user_id", 111),
                 locale=kw.get("locale", "es-ES"),
                 permissions=MEMBER_PERMISSIONS,
+                via=kw.get("via", SERVER),
             )
         )
 
@@ -456,6 +507,7 @@ class FakeDiscord:
         guild: Guild | None = None,
         permissions: str = MEMBER_PERMISSIONS,
         values: list[str] | None = None,
+        via: str = SERVER,
     ) -> str:
         """Press a button of a message the bot sent (or, with `values`, choose in one of its select menus)."""
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
@@ -463,7 +515,7 @@ class FakeDiscord:
             data["values"] = values
         return await self._dispatch(
             self._interaction(
-                3, data, guild=guild, user_id=user_id, locale=locale, permissions=permissions, message=message
+                3, data, guild=guild, user_id=user_id, locale=locale, permissions=permissions, message=message, via=via
             )
         )
 

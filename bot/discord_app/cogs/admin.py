@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.feedback import MIN_VOTES
 from bot.app.glossary import ReloadReport
 from bot.app.reports import zipped
 from bot.app.review import Export, GapReview
@@ -19,16 +20,18 @@ from bot.core.errors import GlossaryError
 from bot.core.status import GapStatus, Outcome
 from bot.discord_app.charts import chart_file
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within
+from bot.discord_app.feedback import comment_lines, edit_buttons, least_helpful_lines
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import manages_server, moderator_or_denied
 from bot.discord_app.proposals import ProposalSelect, proposals_embed, proposals_view
-from bot.discord_app.review import ORDER_CHOICES, STATUS_CHOICES, ActSelect, ListState, PageButton, render
+from bot.discord_app.review import ORDER_CHOICES, STATUS_CHOICES, ActSelect, ListState, PageButton, gap_label, render
 from bot.discord_app.views import NO_MENTIONS
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
     from bot.app.digest import Digests
+    from bot.app.feedback import Feedback
     from bot.app.glossary import GlossaryService
     from bot.app.proposals import Proposals
     from bot.app.server_terms import ServerTerms
@@ -75,13 +78,13 @@ def stats_embed(stats: Statistics, loc: object) -> discord.Embed:
     none = t(loc, "stats_none")
     rates = {k: percent(v) for k, v in stats.rates.items()}
     top = [f"{term.term} — {n}" for term, n in stats.most_looked_up]
-    gaps = [f"«{echo(g.sample)}» — {g.count}" for g in stats.top_gaps]
+    gaps = [gap_label(g) + f" — {g.count}" for g in stats.top_gaps]
     embed = discord.Embed(title=t(loc, "stats_title"), colour=COLOUR)
     embed.add_field(name=t(loc, "stats_terms"), value=str(stats.terms))
     lookups = t(loc, "stats_lookups_value", total=stats.lookups, week=stats.lookups_week)
     embed.add_field(name=t(loc, "stats_lookups"), value=lookups)
     found, ambiguous, missed = rates[Outcome.FOUND], rates[Outcome.AMBIGUOUS], rates[Outcome.NOT_FOUND]
-    value = t(loc, "stats_rates_value", found=found, ambiguous=ambiguous, missed=missed)
+    value = t(loc, "stats_rates_value", found=found, ambiguous=ambiguous, missed=missed, meaning=rates[Outcome.MEANING])
     embed.add_field(name=t(loc, "stats_rates"), value=value, inline=False)
     embed.add_field(name=t(loc, "stats_top"), value=join_within(top, LIMITS["field_value"]) or none, inline=False)
     embed.add_field(name=t(loc, "stats_gaps"), value=join_within(gaps, LIMITS["field_value"]) or none, inline=False)
@@ -90,6 +93,11 @@ def stats_embed(stats: Statistics, loc: object) -> discord.Embed:
     if stats.superseded:
         value = join_within([f"«{echo(name)}»" for name in stats.superseded], LIMITS["field_value"])
         embed.add_field(name=t(loc, "stats_superseded"), value=value, inline=False)
+    if stats.least_helpful is not None and stats.least_helpful.total:
+        name = t(loc, "fb_least_helpful", min=MIN_VOTES)
+        embed.add_field(name=name, value=least_helpful_lines(stats.least_helpful, loc), inline=False)
+    if stats.comments is not None and stats.comments.total:
+        embed.add_field(name=t(loc, "fb_comments"), value=comment_lines(stats.comments, loc), inline=False)
     return fit(embed)
 
 
@@ -99,6 +107,9 @@ class AdminCog(commands.Cog):
         description="Herramientas de moderación del glosario",
         guild_only=True,
         default_permissions=discord.Permissions(manage_messages=True),
+        # A server's tools: installed with the bot in a server, never through a member's own install.
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False),
     )
 
     # The gaps list's pages and menus, and the proposals list's menus, answered even after a restart.
@@ -114,9 +125,10 @@ class AdminCog(commands.Cog):
         server_terms: ServerTerms,
         proposals: Proposals,
         digests: Digests,
+        feedback: Feedback,
     ) -> None:
         self.bot, self.review, self.glossary, self.statistics, self.roles = bot, review, glossary, statistics, roles
-        self.server_terms, self.proposals, self.digests = server_terms, proposals, digests
+        self.server_terms, self.proposals, self.digests, self.feedback = server_terms, proposals, digests, feedback
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.PERSISTENT)
@@ -149,6 +161,7 @@ class AdminCog(commands.Cog):
             app_commands.Choice(name="yaml", value="yaml"),
             app_commands.Choice(name="csv", value="csv"),
             app_commands.Choice(name="terminos", value="terminos"),
+            app_commands.Choice(name="opiniones", value="opiniones"),
         ]
     )
     async def exportar(self, interaction: discord.Interaction, formato: str = "yaml") -> None:
@@ -157,6 +170,9 @@ class AdminCog(commands.Cog):
         if formato == "terminos":  # the server's own terms as a term file, to publish through a pull request
             text, count = await self.server_terms.export(interaction.guild_id)
             export = Export("terminos-del-servidor.yaml", text.encode("utf-8"), count)
+        elif formato == "opiniones":  # votes and comments on the cards (feedback), a row each
+            text, count = await self.feedback.export_csv(interaction.guild_id)
+            export = Export("glosario-opiniones.csv", text.encode("utf-8"), count)
         else:
             title = f"{t(loc, 'export_title')} ({interaction.guild.name if interaction.guild else ''})"
             export = await self.review.export(interaction.guild_id, formato, title)
@@ -167,7 +183,7 @@ class AdminCog(commands.Cog):
             text = t(loc, "export_too_big", count=export.count, guild=interaction.guild_id, format=formato)
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
             return
-        done = "export_terms_done" if formato == "terminos" else "export_done"
+        done = {"terminos": "export_terms_done", "opiniones": "export_feedback_done"}.get(formato, "export_done")
         await interaction.followup.send(
             t(loc, done, count=export.count, format=formato.upper()),
             file=discord.File(io.BytesIO(data), filename=name),
@@ -198,7 +214,9 @@ class AdminCog(commands.Cog):
         if chart is not None:
             embed.set_image(url=f"attachment://{chart.filename}")
         file = chart or discord.utils.MISSING
-        await interaction.followup.send(embed=embed, file=file, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        edit = edit_buttons(stats.least_helpful, interaction.locale) if stats.least_helpful else None
+        view = edit or discord.utils.MISSING  # "Editar" beside the least helpful of the server's own terms
+        await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @admin.command(name="propuestas", description="Las propuestas de los miembros, para publicarlas o rechazarlas")
     @app_commands.describe(permitir="Permitir (o no) que los miembros propongan términos")
@@ -231,5 +249,15 @@ class AdminCog(commands.Cog):
 async def setup(bot: GlossaryBot) -> None:
     app = bot.app
     await bot.add_cog(
-        AdminCog(bot, app.review, app.glossary, app.statistics, app.roles, app.server_terms, app.proposals, app.digests)
+        AdminCog(
+            bot,
+            app.review,
+            app.glossary,
+            app.statistics,
+            app.roles,
+            app.server_terms,
+            app.proposals,
+            app.digests,
+            app.feedback,
+        )
     )

@@ -19,10 +19,11 @@ from bot.core import daily
 from bot.core.daily import DailyEntry, Schedule
 from bot.core.status import Days
 from bot.discord_app.embeds import term_embed
+from bot.discord_app.feedback import card_view
 from bot.discord_app.groups import PostingCog, each_server
 from bot.discord_app.i18n import long_date, t
 from bot.discord_app.permissions import manages_server, moderator_or_denied
-from bot.discord_app.views import NO_MENTIONS, related_view
+from bot.discord_app.views import NO_MENTIONS
 from bot.storage.records import DailySettings
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def daily_card(
 ) -> tuple[discord.Embed, object]:
     heading = t(locale, "daily_heading", date=long_date(locale, entry.day))
     embed = term_embed(term, glossary, locale, heading=heading, url=url)
-    return embed, related_view(term, glossary) or discord.utils.MISSING
+    return embed, card_view(term, glossary, locale)
 
 
 def status_text(status: DailyStatus, guild_id: int, loc: object) -> str:
@@ -185,6 +186,8 @@ class DailyCog(PostingCog):
         super().__init__(bot, DailyAdmin(self))
 
     @app_commands.command(name="termino-del-dia", description="El término del día de este servidor")
+    @app_commands.allowed_installs(guilds=True, users=False)
+    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
     async def termino_del_dia(self, interaction: discord.Interaction) -> None:
         pick = await self.posts.todays_term(interaction.guild_id or 0)
         url = self.bot.cards.url_for(pick.term)  # type: ignore[attr-defined]

@@ -13,10 +13,11 @@ from discord.ext import commands
 from bot.app.digest import Digest, Digests
 from bot.app.statistics import percent
 from bot.discord_app.charts import CHART, chart_file
-from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within
+from bot.discord_app.embeds import COLOUR, LIMITS, fit, join_within
 from bot.discord_app.groups import PostingCog, each_server
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import manages_server, moderator_or_denied
+from bot.discord_app.review import gap_label
 from bot.discord_app.views import NO_MENTIONS
 from bot.storage.records import DigestSettings
 
@@ -35,8 +36,13 @@ def digest_embed(digest: Digest, locale: object) -> discord.Embed:
     embed.add_field(name=t(locale, "digest_proposals"), value=str(digest.proposals))
     rate = t(locale, "digest_rate_value", rate=percent(digest.rate), previous=percent(digest.previous_rate))
     embed.add_field(name=t(locale, "digest_rate"), value=rate, inline=False)
-    top = [f"«{echo(g.sample)}» — {g.count}" for g in digest.top_gaps]
+    embed.add_field(name=t(locale, "by_meaning"), value=str(digest.by_meaning), inline=False)
+    top = [gap_label(g) + f" — {g.count}" for g in digest.top_gaps]
     embed.add_field(name=t(locale, "digest_top"), value=join_within(top, LIMITS["field_value"]) or "—", inline=False)
+    if digest.feedback is not None:  # what members said of the definitions (feedback)
+        week = digest.feedback
+        value = t(locale, "fb_digest_value", improvable=week.improvable, votes=week.votes, comments=week.comments)
+        embed.add_field(name=t(locale, "fb_improvable"), value=value, inline=False)
     embed.set_footer(text=t(locale, "digest_footer"))
     embed.set_image(url=f"attachment://{CHART}")
     return fit(embed)

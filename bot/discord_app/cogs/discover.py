@@ -13,11 +13,12 @@ from discord.ext import commands
 from bot.core.mentions import first_sentence
 from bot.core.normalize import normalize
 from bot.core.server_terms import TermFields
+from bot.discord_app import meaning
 from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
 from bot.discord_app.i18n import t
 from bot.discord_app.pager import Pager
 from bot.discord_app.term_form import ProposalModal
-from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, asker, show_term
+from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, asker, served_guild, show_term
 
 if TYPE_CHECKING:
     from bot.app.catalog import CatalogHolder
@@ -42,7 +43,14 @@ def category_value(category: str) -> str:
 
 
 class DiscoverCog(commands.Cog):
-    glosario = app_commands.Group(name="glosario", description="Explora el glosario de IA")
+    # Members may take the glossary with them: their own install of the app answers anywhere (a server the bot is
+    # not in, DMs, group DMs). Subcommands share the group's contexts: `proponer` checks it needs the bot's server.
+    glosario = app_commands.Group(
+        name="glosario",
+        description="Explora el glosario de IA",
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
+    )
 
     def __init__(
         self,
@@ -56,7 +64,12 @@ class DiscoverCog(commands.Cog):
         self.bot, self.lookups, self.terms, self.cards, self.guard = bot, lookups, terms, cards, guard
         self.proposals = proposals
         self.catalog: CatalogHolder = lookups.catalog
-        self.explain_menu = app_commands.ContextMenu(name="Explicar términos", callback=self.explain)
+        self.explain_menu = app_commands.ContextMenu(
+            name="Explicar términos",
+            callback=self.explain,
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+            allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True),
+        )
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.explain_menu)
@@ -71,8 +84,9 @@ class DiscoverCog(commands.Cog):
     @glosario.command(name="buscar", description="Busca términos por las palabras de su definición")
     @app_commands.describe(texto="Palabras a buscar")
     async def buscar(self, interaction: discord.Interaction, texto: str) -> None:
-        await self.terms.prepare(interaction.guild_id or 0)
-        hits = self.lookups.search(asker(interaction), texto)  # a gap is logged before the reply
+        who = asker(interaction)
+        await self.terms.prepare(who.guild_id)
+        hits = self.lookups.search(who, texto)  # a gap is logged before the reply
         loc = interaction.locale
         if not hits:
             await interaction.response.send_message(
@@ -95,12 +109,33 @@ class DiscoverCog(commands.Cog):
         pager = Pager(interaction.user.id, loc, -(-len(terms) // SEARCH_PAGE), render, self._open, buttons=True)
         await pager.send(interaction)
 
+    @glosario.command(name="pregunta", description="Describe lo que buscas con tus palabras y te digo qué término es")
+    @app_commands.describe(
+        texto="Lo que buscas, con tus palabras (por ejemplo: el framework de Uber para entrenar con MPI)"
+    )
+    async def pregunta(self, interaction: discord.Interaction, texto: str) -> None:
+        loc, who = interaction.locale, asker(interaction)
+        await self.terms.prepare(who.guild_id)
+        if not self.bot.questions_ready:  # the model is still loading (the first seconds after a start)
+            await interaction.response.send_message(t(loc, "questions_loading"), ephemeral=True)
+            return
+        names = self.lookups.lookup(who, texto, gap=False)
+        if names is None:
+            await interaction.response.send_message(t(loc, "empty_query"), ephemeral=True)
+            return
+        meant = await meaning.ask(self.bot, texto, names.overlay)
+        if meant is None:  # it took too long: the name matcher's answer, and the gap as usual
+            self.lookups.unanswered(who, texto, names, question=True)
+            await interaction.response.send_message(t(loc, "questions_loading"), ephemeral=True)
+            return
+        await meaning.answer(interaction, texto, meant, names, private=not who.guild_id)
+
     @glosario.command(name="lista", description="Todos los términos, por orden alfabético")
     @app_commands.describe(categoria="Solo los de esta categoría")
     async def lista(self, interaction: discord.Interaction, categoria: str | None = None) -> None:
-        loc = interaction.locale
-        await self.terms.prepare(interaction.guild_id or 0)
-        every = self.lookups.terms(interaction.guild_id or 0)  # the server's own terms too
+        loc, guild_id = interaction.locale, served_guild(interaction)
+        await self.terms.prepare(guild_id)
+        every = self.lookups.terms(guild_id)  # the server's own terms too
         categories = list(dict.fromkeys(term.category for term in every))
         if categoria:
             wanted = [
@@ -144,26 +179,30 @@ class DiscoverCog(commands.Cog):
     async def categoria_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        needle = normalize(current)
-        await self.terms.prepare(interaction.guild_id or 0)
-        every = self.lookups.terms(interaction.guild_id or 0)
+        needle, guild_id = normalize(current), served_guild(interaction)
+        await self.terms.prepare(guild_id)
+        every = self.lookups.terms(guild_id)
         names = [c for c in dict.fromkeys(term.category for term in every) if needle in normalize(c)]
         return [app_commands.Choice(name=shorten(c, 100), value=category_value(c)) for c in names[:25]]
 
     @glosario.command(name="aleatorio", description="Un término al azar")
     async def aleatorio(self, interaction: discord.Interaction) -> None:
-        await self.terms.prepare(interaction.guild_id or 0)
-        term = random.choice(self.lookups.terms(interaction.guild_id or 0))
-        overlay = self.lookups.overlay(interaction.guild_id or 0)
-        embed, view = self.cards.card_for(term, overlay, interaction.locale)
-        await interaction.response.send_message(
-            embed=embed, view=view or discord.utils.MISSING, allowed_mentions=NO_MENTIONS
+        guild_id = served_guild(interaction)
+        await self.terms.prepare(guild_id)
+        term = random.choice(self.lookups.terms(guild_id))
+        embed, view = self.cards.card_for(term, self.lookups.overlay(guild_id), interaction.locale)
+        await interaction.response.send_message(  # public in the bot's servers; private where it is a guest
+            embed=embed, view=view or discord.utils.MISSING, ephemeral=not guild_id, allowed_mentions=NO_MENTIONS
         )
 
     @glosario.command(name="proponer", description="Propón un término para el glosario de este servidor")
     @app_commands.describe(termino="El término que propones")
-    @app_commands.guild_only()
     async def proponer(self, interaction: discord.Interaction, termino: str | None = None) -> None:
+        if not served_guild(interaction):  # a DM, or a server the bot is not in: there are no editors to propose to
+            await interaction.response.send_message(
+                t(interaction.locale, "needs_server"), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+            return
         if not await self.proposals.enabled(interaction.guild_id or 0):
             await interaction.response.send_message(
                 t(interaction.locale, "prop_off"), ephemeral=True, allowed_mentions=NO_MENTIONS
@@ -181,9 +220,9 @@ class DiscoverCog(commands.Cog):
 
     async def explain(self, interaction: discord.Interaction, message: discord.Message) -> None:
         """Message menu "Explicar términos": the glossary terms the message mentions, privately."""
-        loc = interaction.locale
-        await self.terms.prepare(interaction.guild_id or 0)
-        terms = self.lookups.mentioned(interaction.guild_id or 0, message.content or "")
+        loc, guild_id = interaction.locale, served_guild(interaction)
+        await self.terms.prepare(guild_id)
+        terms = self.lookups.mentioned(guild_id, message.content or "")
         if not terms:
             await interaction.response.send_message(
                 t(loc, "explain_none"), ephemeral=True, allowed_mentions=NO_MENTIONS

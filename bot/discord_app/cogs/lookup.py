@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.app.lookups import Lookups
 from bot.core.search import Ambiguous, Found
+from bot.discord_app import meaning
 from bot.discord_app.embeds import echo
 from bot.discord_app.i18n import t
 from bot.discord_app.views import (
@@ -19,6 +20,7 @@ from bot.discord_app.views import (
     TermButton,
     UnsignedPickButton,
     asker,
+    served_guild,
     suggestions_view,
 )
 
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 
 class LookupCog(commands.Cog):
     # Buttons on cards and suggestions, answered by custom_id even after a restart (used by every cog's cards).
-    PERSISTENT = (TermButton, OpenButton, PickButton, UnsignedPickButton)
+    PERSISTENT = (TermButton, OpenButton, PickButton, UnsignedPickButton, meaning.NotItButton)
 
     def __init__(self, bot: commands.Bot, lookups: Lookups, terms: ServerTerms, cards: CardCache) -> None:
         self.bot, self.lookups, self.terms, self.cards = bot, lookups, terms, cards
@@ -42,17 +44,33 @@ class LookupCog(commands.Cog):
         self.bot.remove_dynamic_items(*self.PERSISTENT)
 
     @app_commands.command(name="termino", description="Explica un término del glosario de IA")
-    @app_commands.describe(termino="El término que quieres consultar", privado="Solo tú verás la respuesta")
-    async def termino(self, interaction: discord.Interaction, termino: str, privado: bool = False) -> None:
+    @app_commands.describe(
+        termino="El término que quieres consultar",
+        privado="Solo tú verás la respuesta (por defecto, fuera de los servidores del bot)",
+    )
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    async def termino(self, interaction: discord.Interaction, termino: str, privado: bool | None = None) -> None:
         # (The rate limit is the tree's, shared by every command and button.)
-        await self.terms.prepare(interaction.guild_id or 0)  # the server's own terms (from memory once loaded)
-        answer = self.lookups.lookup(asker(interaction), termino)
+        who = asker(interaction)
+        await self.terms.prepare(who.guild_id)  # the server's own terms (from memory once loaded)
+        by_meaning = self.bot.questions_ready  # then a gap waits for the question path's verdict (a few ms)
+        answer = self.lookups.lookup(who, termino, gap=not by_meaning)
+        privado = privado if privado is not None else not who.guild_id  # private where the bot is a guest
         loc, send = interaction.locale, interaction.response.send_message
+        if by_meaning and answer is not None and not isinstance(answer.result, Found):
+            meant = await meaning.ask(self.bot, termino, answer.overlay, answer.result)
+            if meant is not None:
+                await meaning.answer(interaction, termino, meant, answer, privado)
+                return
+            self.lookups.unanswered(who, termino, answer)  # a name nobody has: as without the question path
         if answer is None:
             await send(t(loc, "empty_query"), ephemeral=True, allowed_mentions=NO_MENTIONS)
         elif isinstance(answer.result, Found):
             embed, view = self.cards.card_for(answer.result.term, answer.overlay, loc)
-            await send(embed=embed, view=view or discord.utils.MISSING, ephemeral=privado, allowed_mentions=NO_MENTIONS)
+            found, view = answer.result, view or discord.utils.MISSING  # a form to avoid: the preferred term, said
+            said = found.avoided and t(loc, "avoided_form", form=echo(found.avoided), term=echo(found.term.term))
+            await send(said or None, embed=embed, view=view, ephemeral=privado, allowed_mentions=NO_MENTIONS)
         elif isinstance(answer.result, Ambiguous):
             view = suggestions_view(answer.result.candidates, answer.qhash, privado, self.lookups.sign)
             text = t(loc, "did_you_mean", query=echo(termino))
@@ -62,8 +80,9 @@ class LookupCog(commands.Cog):
 
     @termino.autocomplete("termino")
     async def termino_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
-        await self.terms.prepare(interaction.guild_id or 0)
-        choices = self.lookups.complete(current, interaction.guild_id or 0)
+        guild_id = served_guild(interaction)
+        await self.terms.prepare(guild_id)
+        choices = self.lookups.complete(current, guild_id)
         return [app_commands.Choice(name=c.label, value=c.id) for c in choices]
 
 

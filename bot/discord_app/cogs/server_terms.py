@@ -17,6 +17,7 @@ from bot.discord_app.i18n import t
 from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.term_form import AliasInsteadButton, FixButton, TermModal
 from bot.discord_app.views import NO_MENTIONS
+from bot.storage.erasure import ANONYMOUS
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
@@ -69,14 +70,11 @@ class TermAdmin(app_commands.Group):
             return
         lines = []
         for v in reversed(versions):  # the latest first
-            head = t(
-                loc,
-                "st_history_line",
-                version=v.version,
-                action=t(loc, ACTIONS[v.action]),
-                user=v.by_user,
-                at=discord_time(v.at, "f"),
-            )
+            action, at = t(loc, ACTIONS[v.action]), discord_time(v.at, "f")
+            if v.by_user == ANONYMOUS:  # a member who asked to be forgotten
+                head = t(loc, "st_history_line_anonymous", version=v.version, action=action, at=at)
+            else:
+                head = t(loc, "st_history_line", version=v.version, action=action, user=v.by_user, at=at)
             lines.append(
                 f"{head}\n> **{echo(v.fields.get('term', ''))}** — {echo(v.fields.get('definition', ''))[:200]}"
             )

@@ -1,0 +1,229 @@
+"""What every import ends with: entries read, imported, refused (each with its reason and place), fields not kept
+(with counts); the check that what is written validates; term files written without overwriting anything."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+import yaml
+
+from bot.core.errors import GlossaryError
+from bot.core.loader import META_FILE, data_node, load_glossary_from_nodes, term_file_node
+from bot.core.normalize import compact, normalize, slug
+
+DEFAULT_CATEGORY = "Importados"
+
+
+@dataclass(frozen=True)
+class Refused:
+    """An entry not imported: its name (or id), where it is in the file, and why (Spanish, English)."""
+
+    entry: str
+    where: str
+    spanish: str
+    english: str
+
+    def reason(self, lang: str) -> str:
+        return self.english if lang == "en" else self.spanish
+
+
+@dataclass
+class Report:
+    read: int
+    imported: int
+    refused: list[Refused]
+    dropped: dict[str, int]
+    files: dict[str, str] = field(default_factory=dict)  # file name → text, what is (or would be) written
+
+    def to_json(self, lang: str) -> dict:
+        refused = [{"entry": r.entry, "where": r.where, "reason": r.reason(lang)} for r in self.refused]
+        return {"read": self.read, "imported": self.imported, "refused": refused, "dropped": dict(self.dropped)}
+
+
+def refuse(refused: list[Refused], entry, spanish: str, english: str) -> None:
+    """Record `entry` (an interchange.Entry) as refused, with the reason in both languages."""
+    name = entry.term or entry.source_id or ""
+    refused.append(Refused(name, entry.where, spanish, english))
+
+
+_WEB = re.compile(r"https?://\S+", re.IGNORECASE)
+
+
+def web_url(text: str) -> str:
+    """`text` as a web address when it is one (letters outside ASCII percent-encoded, as RFC 3986 asks), else ""."""
+    text = text.strip()
+    return quote(text, safe=":/?#[]@!$&'()*+,;=%~") if _WEB.fullmatch(text) else ""
+
+
+_CITED = re.compile(r"(?P<text>.*\S)\s*<(?P<url>https?://[^<>\s]+)>", re.IGNORECASE)
+
+
+def source(text: str) -> dict[str, str]:
+    """A source as term files write it: its text, and its url when the text is a web address or ends with one
+    in angle brackets ("Wikipedia <https://…>", as the TBX export writes a source with both)."""
+    cited = _CITED.fullmatch(text.strip())
+    if cited and (url := web_url(cited["url"])):
+        return {"text": cited["text"], "url": url}
+    url = web_url(text)
+    return {"text": text, "url": url} if url else {"text": text}
+
+
+def _keys(text: str) -> set[str]:
+    norm = normalize(text)
+    return {norm, compact(norm)} - {""}
+
+
+def claim_names(entries: list, refused: list[Refused], dropped: Counter) -> list:
+    """The entries whose names are their own: a later entry with a name already taken is refused (another sense
+    of the same name, which term files do not hold yet); an English name or alias taken by another entry is
+    left out of the later entry and counted."""
+    owner: dict[str, int] = {}
+    kept = []
+    for entry in entries:
+        index = len(kept)
+        taken = next((owner[k] for k in _keys(entry.term) if k in owner), None)
+        if taken is not None or not _keys(entry.term):
+            first = kept[taken].term if taken is not None else ""
+            refuse(
+                refused,
+                entry,
+                f"el nombre '{entry.term}' ya lo tiene otra entrada ('{first}'): los sentidos varios de un nombre "
+                "aún no se importan",
+                f"the name '{entry.term}' is taken by another entry ('{first}'): several senses of one name are not "
+                "imported yet",
+            )
+            continue
+        for k in _keys(entry.term):
+            owner[k] = index
+        if entry.en and any(owner.get(k, index) != index for k in _keys(entry.en)):
+            entry.en, dropped["en (taken by another entry)"] = "", dropped["en (taken by another entry)"] + 1
+        aliases = []
+        for alias in entry.aliases:
+            if not _keys(alias) or any(owner.get(k, index) != index for k in _keys(alias)):
+                dropped["aliases (taken by another entry)"] += 1
+                continue
+            aliases.append(alias)
+        entry.aliases = aliases
+        for k in (k for text in (entry.en, *aliases) if text for k in _keys(text)):
+            owner.setdefault(k, index)
+        kept.append(entry)
+    names = {k for entry in kept for k in {normalize(entry.term)}}
+    for entry in kept:
+        related = [r for r in entry.related if normalize(r) in names and normalize(r) != normalize(entry.term)]
+        if len(related) < len(entry.related):
+            dropped["related (to an entry not imported)"] += len(entry.related) - len(related)
+        entry.related = list(dict.fromkeys(related))
+    return kept
+
+
+_META = data_node({"title": "Glosario importado", "subtitle": "Importado", "language": "es"})
+
+
+def _file_name(category: str) -> str:
+    return f"{slug(category) or 'importados'}.yaml"
+
+
+def _by_file(entries: list, category: str) -> dict[str, tuple[str, list[int]]]:
+    """Term file name → (its category, the indexes in `entries` of its entries, in order). An entry without a
+    category goes to `category`."""
+    files: dict[str, tuple[str, list[int]]] = {}
+    for index, entry in enumerate(entries):
+        name = entry.category.strip() or category
+        files.setdefault(_file_name(name), (name, []))[1].append(index)
+    return files
+
+
+def term_files(entries: list, category: str) -> dict[str, str]:
+    """The entries as term files, one per category (an entry without one goes to `category`)."""
+    return _written(_as_nodes(entries, _by_file(entries, category)))
+
+
+def _as_nodes(entries: list, files: dict[str, tuple[str, list[int]]]) -> dict[str, yaml.Node]:
+    return {
+        name: term_file_node(group, [entries[i].to_term_entry() for i in indexes])
+        for name, (group, indexes) in files.items()
+    }
+
+
+def _written(nodes: dict[str, yaml.Node]) -> dict[str, str]:
+    """The term files' text: the very nodes that were checked, written by libyaml's emitter where there is one."""
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return {name: yaml.serialize(root, Dumper=dumper, allow_unicode=True, width=100) for name, root in nodes.items()}
+
+
+def settle(entries: list, category: str, refused: list[Refused], dropped: Counter) -> dict[str, str]:
+    """The term files for `entries`, checked by the loader's own rules as `validate` will check them (on the
+    entries themselves: nothing is written as YAML to be read back). An entry the loader finds a problem with is
+    refused with the loader's own words, and the rest checked again."""
+    entries = claim_names(entries, refused, dropped)
+    for _ in range(5):
+        files = _by_file(entries, category)
+        nodes = _as_nodes(entries, files)
+        try:
+            load_glossary_from_nodes(_META, nodes)
+            return _written(nodes)
+        except GlossaryError as exc:
+            bad = _entries_at(exc, files)
+        if not bad:
+            return _written(nodes)
+        for index, (spanish, english) in sorted(bad.items(), reverse=True):
+            refuse(refused, entries.pop(index), spanish, english)
+        entries = claim_names(entries, [], dropped)
+    return term_files(entries, category)
+
+
+def _entries_at(exc: GlossaryError, files: dict[str, tuple[str, list[int]]]) -> dict[int, tuple[str, str]]:
+    """Which entry each problem is in (its line is the entry's number in its file): index → the problems' words."""
+    bad: dict[int, tuple[str, str]] = {}
+    for problem in exc.problems:
+        indexes = files.get(problem.file, ("", []))[1]
+        if not 0 < problem.line <= len(indexes):
+            continue
+        index = indexes[problem.line - 1]
+        spanish, english = bad.get(index, ("", ""))
+        bad[index] = (
+            "; ".join(filter(None, (spanish, problem.message))),
+            "; ".join(filter(None, (english, problem.english))),
+        )
+    return bad
+
+
+def report(imported, category: str = DEFAULT_CATEGORY) -> Report:
+    """The summary of an import, with the term files that would be written (nothing is written here)."""
+    refused = list(imported.refused)
+    if not refused:  # readers that name their problems only as sentences (JSON)
+        refused = [Refused("", "", spanish, english) for spanish, english in imported.problems]
+    dropped = Counter(imported.dropped)
+    files = settle(list(imported.entries), category, refused, dropped) if imported.entries else {}
+    read = imported.read if imported.read is not None else len(imported.entries) + len(refused)
+    imported_count = sum(text.count("\n- term: ") + text.startswith("- term: ") for text in files.values())
+    return Report(read, imported_count, refused, {k: v for k, v in dropped.items() if v}, files)
+
+
+def clashes(out_dir: Path, files: dict[str, str]) -> list[Path]:
+    """The files an import would overwrite in `out_dir`."""
+    return [out_dir / name for name in files if (out_dir / name).exists()]
+
+
+def write(out_dir: Path, files: dict[str, str], title: str, language: str = "es") -> list[Path]:
+    """Write the term files (and a glossary.yaml when the folder has none); returns the paths written."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    meta = out_dir / META_FILE
+    written = []
+    if not meta.exists():
+        meta.write_text(
+            yaml.safe_dump(
+                {"title": title.strip() or "Glosario importado", "subtitle": "Importado", "language": language},
+                allow_unicode=True,
+            ),
+            encoding="utf-8",
+        )
+        written.append(meta)
+    for name, text in files.items():
+        (out_dir / name).write_text(text, encoding="utf-8")
+        written.append(out_dir / name)
+    return written

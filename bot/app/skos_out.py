@@ -1,0 +1,103 @@
+"""SKOS out (W3C), as Turtle, RDF/XML or JSON-LD through pyoxigraph: a ConceptScheme with the glossary's title, a
+Concept per term, a Collection per category. Every literal carries its true language: the name, aliases, notes
+and example the glossary's, the English name `en`, the definition its own (`definition_language`) when set."""
+
+from __future__ import annotations
+
+import re
+
+from bot.core.model import Glossary, Layered, Term
+from bot.core.normalize import slug
+
+SKOS = "http://www.w3.org/2004/02/skos/core#"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+DCT = "http://purl.org/dc/terms/"
+PREFIXES = {"skos": SKOS, "dct": DCT, "rdfs": RDFS}
+DEFAULT_BASE = "https://glosario-ia.example/terminos/"
+SERIALISERS = {"turtle": "TURTLE", "rdf-xml": "RDF_XML", "json-ld": "JSON_LD"}
+_ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+")
+
+
+def concept_iri(term: Term, base: str) -> str:
+    """The term's IRI: the one it was imported with (its source_id, when that is an absolute IRI), else base + id."""
+    import pyoxigraph as ox
+
+    if _ABSOLUTE.fullmatch(term.source_id):
+        try:
+            return ox.NamedNode(term.source_id).value
+        except ValueError:  # not an IRI after all (a TBX id such as "a:b c")
+            pass
+    return base + term.id
+
+
+def to_skos(
+    glossary: Glossary, *, base: str = DEFAULT_BASE, fmt: str = "turtle", context: Glossary | None = None
+) -> str:
+    """The glossary as SKOS in `fmt` (turtle, rdf-xml, json-ld); related terms it does not hold are looked up in
+    `context` (the published glossary, when `glossary` is a server's own terms)."""
+    import pyoxigraph as ox
+
+    triples: dict = {}  # in order, once each
+
+    def add(subject, predicate: str, value) -> None:
+        triples[ox.Triple(subject, ox.NamedNode(predicate), value)] = None
+
+    lang = glossary.language or "es"
+    scheme = ox.NamedNode(base.rstrip("/#") + "#scheme")
+    add(scheme, RDF_TYPE, ox.NamedNode(SKOS + "ConceptScheme"))
+    add(scheme, DCT + "title", ox.Literal(glossary.title, language=lang))
+    both = Layered(glossary, context)
+    collections: dict[str, list] = {}
+    titles: dict[str, str] = {}
+    for term in glossary.terms:
+        concept = ox.NamedNode(concept_iri(term, base))
+        add(concept, RDF_TYPE, ox.NamedNode(SKOS + "Concept"))
+        add(concept, SKOS + "inScheme", scheme)
+        _concept(add, concept, term, lang, titles)
+        for i in term.related:
+            if (other := both.get(i)) is not None:
+                add(concept, SKOS + "related", ox.NamedNode(concept_iri(other, base)))
+        collections.setdefault(term.category, []).append(concept)
+    for url, title in titles.items():
+        add(ox.NamedNode(url), DCT + "title", ox.Literal(title))
+    for category, concepts in collections.items():
+        collection = ox.NamedNode(base + "categoria-" + slug(category))
+        add(collection, RDF_TYPE, ox.NamedNode(SKOS + "Collection"))
+        add(collection, SKOS + "prefLabel", ox.Literal(category, language=lang))
+        for concept in concepts:
+            add(collection, SKOS + "member", concept)
+    form = getattr(ox.RdfFormat, SERIALISERS[fmt])
+    return ox.serialize(triples, format=form, prefixes=PREFIXES).decode("utf-8")
+
+
+def _concept(add, concept, term: Term, lang: str, titles: dict[str, str]) -> None:
+    """A term's own statements: labels, definition, notes, example, links, sources and tags."""
+    import pyoxigraph as ox
+
+    def text(value: str, language: str = lang):
+        return ox.Literal(value, language=language)
+
+    add(concept, SKOS + "prefLabel", text(term.term))
+    if term.en:
+        add(concept, SKOS + "prefLabel", text(term.en, "en"))
+    for alias in term.aliases:
+        add(concept, SKOS + "altLabel", text(alias))
+    for form in term.deprecated:  # searchable, never shown: what SKOS has for a form to avoid
+        add(concept, SKOS + "hiddenLabel", text(form))
+    add(concept, SKOS + "definition", text(term.definition, term.definition_language or lang))
+    if term.note:
+        add(concept, SKOS + "note", text(term.note))
+    if term.example:
+        add(concept, SKOS + "example", text(term.example))
+    for link in term.links:
+        add(concept, RDFS + "seeAlso", ox.NamedNode(link.url))
+        titles.setdefault(link.url, link.title)
+    for cited in term.sources:
+        if cited.url:
+            add(concept, DCT + "source", ox.NamedNode(cited.url))
+            titles.setdefault(cited.url, cited.text)
+        else:
+            add(concept, DCT + "source", ox.Literal(cited.text))
+    for tag in term.tags:
+        add(concept, DCT + "subject", text(tag))

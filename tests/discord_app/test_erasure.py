@@ -1,0 +1,104 @@
+"""Forgetting through the fake Discord: a member's own /glosario olvidarme, and a server that removed the bot."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.core.gaps import asker_hash
+from bot.discord_app.i18n import t
+from bot.storage.copy import TABLES
+from bot.storage.erasure import GUILD_COLUMN, HASH_COLUMNS, MARK_COLUMNS, OWNER_COLUMNS
+from tests.discord_app.test_server_terms import FORM, ask, open_form, propose, submit
+from tests.fake_discord.server import Guild, message_of, snowflake
+from tests.helpers import eventually
+
+ES = "es-ES"
+NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+EDITOR, MEMBER = 900, 555  # (the editor of test_server_terms' forms asks to be forgotten)
+OTHER_FORM = {
+    "Nombre": "Clúster Orión",
+    "Definición": "El clúster de CPUs del equipo, para preprocesar los datos antes de entrenar.",
+}
+
+
+def naming(harness, user_id: int) -> list[tuple]:
+    """Every row of every table that names the member: by user id, or by the salted hash of it."""
+    (salt,) = harness.rows("SELECT value FROM meta WHERE key = 'asker_salt'")[0]
+    found = []
+    for table, columns in TABLES.items():
+        for column in columns:
+            value = user_id if column in OWNER_COLUMNS | MARK_COLUMNS else asker_hash(salt, user_id)
+            if column in OWNER_COLUMNS | MARK_COLUMNS | HASH_COLUMNS:
+                found += [(table, *r) for r in harness.rows(f"SELECT * FROM {table} WHERE {column} = ?", value)]
+    return found
+
+
+async def test_a_member_is_forgotten_on_their_own_request_and_only_they_can_confirm_it(fake, bot, harness):
+    await submit(fake, await open_form(fake), FORM)  # EDITOR writes a server term
+    await ask(fake, "xyzzy cuántico", user_id=EDITOR)  # a gap they asked
+    await propose(fake, OTHER_FORM, user_id=EDITOR)
+    await propose(fake, {**OTHER_FORM, "Nombre": "Clúster Vega"}, user_id=MEMBER)
+    await harness.flushed(bot)
+    assert len(naming(harness, EDITOR)) >= 4
+
+    iid = await fake.command("glosario olvidarme", user_id=EDITOR)
+    assert (await fake.response(iid))["type"] == 5  # deferred, privately: counting may take a moment
+    prompt = await fake.response(iid, 1)
+    assert prompt["flags"] & 64
+    assert t(ES, "forget_line", what=t(ES, "forget_proposals"), count=1) in prompt["content"]
+    assert t(ES, "forget_line", what=t(ES, "forget_gaps"), count=1) in prompt["content"]
+    assert t(ES, "forget_line", what=t(ES, "forget_terms"), count=1) in prompt["content"]
+    (button,) = [c for row in prompt["components"] for c in row["components"]]
+    assert button["label"] == t(ES, "forget_button")
+    message = message_of(prompt)
+
+    stranger = await fake.response(await fake.click(message, button["custom_id"], user_id=MEMBER))
+    assert stranger["data"]["content"] == t(ES, "forget_not_yours") and stranger["data"]["flags"] & 64
+    forged = {**button, "custom_id": f"glosario:forget:{MEMBER}:{'0' * 12}"}  # a button the bot never made
+    forged_message = message_of({**prompt, "components": [{"type": 1, "components": [forged]}]})
+    refused = await fake.response(await fake.click(forged_message, forged["custom_id"], user_id=MEMBER))
+    assert refused["data"]["content"] == t(ES, "forget_invalid")
+    assert len(naming(harness, EDITOR)) >= 4 and harness.rows("SELECT COUNT(*) FROM proposals") == [(2,)]
+
+    iid = await fake.click(message, button["custom_id"], user_id=EDITOR)
+    assert (await fake.response(iid))["type"] == 6  # the confirmation is edited in place
+    done = await fake.response(iid, 1)
+    assert done["webhook"] == "PATCH" and done["content"].startswith(t(ES, "forget_done", summary="").strip())
+    assert done["components"] == []
+    assert naming(harness, EDITOR) == []  # no row of any table names them any more
+    assert harness.rows("SELECT user_id FROM proposals") == [(MEMBER,)]  # another member's stays
+    assert harness.rows("SELECT count FROM misses WHERE sample = 'xyzzy cuántico'") == [(1,)]  # counts stay
+    (embed,) = (await ask(fake, "nebula"))["data"]["embeds"]
+    assert embed["fields"][-1]["value"].startswith("añadido por un miembro el ")
+    assert "<@" not in embed["fields"][-1]["value"]
+
+
+async def test_a_server_that_removed_the_bot_is_forgotten_after_the_grace_period_unless_it_came_back(fake, harness):
+    now = [NOW]
+    bot = await harness.start(clock=lambda: now[0])
+    gone, back = fake.guilds[0], Guild(id=int(snowflake()), name="Vuelve")
+    await fake.add_bot(back)
+    await eventually(lambda: bot.get_guild(back.id) is not None)
+    for guild in (gone, back):
+        await ask(fake, "xyzzy cuántico", guild=guild)
+        await submit(fake, await open_form(fake, guild=guild), FORM, guild=guild)
+    await harness.flushed(bot)
+
+    await fake.remove_bot(gone)
+    await fake.remove_bot(back)
+    await eventually(lambda: harness.rows("SELECT COUNT(*) FROM guild_departures") == [(2,)])
+    await fake.add_bot(back)  # added back within the grace period
+    await eventually(lambda: harness.rows("SELECT guild_id FROM guild_departures") == [(gone.id,)])
+
+    cog = bot.get_cog("ErasureCog")
+    now[0] = NOW + timedelta(days=29)
+    await cog.tick()
+    assert harness.rows("SELECT COUNT(*) FROM misses WHERE guild_id = ?", gone.id) == [(1,)]  # not yet
+    now[0] = NOW + timedelta(days=30, minutes=1)
+    await cog.tick()
+    for table, columns in TABLES.items():
+        if GUILD_COLUMN in columns:
+            assert harness.rows(f"SELECT COUNT(*) FROM {table} WHERE guild_id = ?", gone.id) == [(0,)], table
+    assert harness.rows("SELECT COUNT(*) FROM miss_askers") == [(1,)]  # the other server's gap keeps its asker
+    assert harness.rows("SELECT COUNT(*) FROM server_terms WHERE guild_id = ?", back.id) == [(1,)]
+    assert harness.rows("SELECT COUNT(*) FROM misses WHERE guild_id = ?", back.id) == [(1,)]

@@ -1,0 +1,123 @@
+"""Asking in one's own words, end to end: the three answers in /termino and /glosario pregunta, *No era esto*, a
+server's own term found by meaning in that server only, and question gaps in `pendientes`. One model, loaded
+once for the module, serves every bot started here (loading it takes seconds)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.discord_app.i18n import t
+from tests.discord_app.test_server_terms import FORM, MODERATOR, open_form, submit
+from tests.fake_discord.server import Guild, message_of, snowflake
+from tests.helpers import eventually
+
+CONFIDENT = "framework de uber para entrenar con mpi"
+NOTHING = "receta de tortilla de patatas con cebolla"
+# Descriptions the question path is unsure about, for the unsure answer (the first one that is, is used).
+UNSURE = (
+    "herramienta para guardar features y servirlas en produccion",
+    "como se ajusta el learning rate en adam",
+    "algo para repartir el trabajo entre muchas maquinas",
+)
+
+
+@pytest.fixture(scope="module")
+def encoder(tmp_path_factory):
+    from bot.app.sentence_model import SentenceModel
+
+    model = SentenceModel(tmp_path_factory.mktemp("model"))
+    model.load()
+    return model
+
+
+@pytest.fixture
+async def bot(harness, encoder):
+    started = await harness.start(questions=encoder)
+    await eventually(lambda: started.questions_ready, timeout=60)
+    return started
+
+
+async def verdict_of(bot, text: str, guild_id: int = 0) -> str:
+    overlay = await bot.app.server_terms.prepare(guild_id)
+    return (await bot.app.questions.ask(text, overlay)).verdict
+
+
+async def unsure(bot) -> str:
+    for text in UNSURE:
+        if await verdict_of(bot, text) == "unsure":
+            return text
+    raise AssertionError("none of the unsure examples is unsure any more: add one")
+
+
+async def ask(fake, command: str, text: str, **kw) -> dict:
+    option = "termino" if command == "termino" else "texto"
+    return (await fake.response(await fake.command(command, {option: text}, **kw)))["data"]
+
+
+@pytest.mark.parametrize("command", ["termino", "glosario pregunta"])
+async def test_the_three_answers(fake, bot, harness, command):
+    confident = await ask(fake, command, CONFIDENT)
+    assert confident["content"] == t("es", "best_match", term="Horovod")
+    assert confident["embeds"][0]["title"] == "Horovod"
+    buttons = [c for row in confident["components"] for c in row["components"]]
+    assert buttons[-1]["label"] == t("es", "not_it")
+    maybe_text = await unsure(bot)
+    maybe = await ask(fake, command, maybe_text)
+    assert maybe["content"].startswith(t("es", "maybe", query="X").split("«")[0]) and maybe["flags"] & 64
+    offered = [c for row in maybe["components"] for c in row["components"]]
+    assert 1 <= len(offered) <= 3 and all(c["custom_id"].startswith("glosario:open:") for c in offered)
+    nothing = await ask(fake, command, NOTHING)
+    assert nothing["content"] == t("es", "not_found", query=NOTHING)
+    await harness.flushed(bot)
+    gaps = harness.rows("SELECT sample, kind, question FROM misses ORDER BY sample")
+    assert gaps == sorted([(maybe_text, "lookup", 1), (NOTHING, "lookup", 1)])  # the answered one is no gap
+    await eventually(lambda: bot.app.lookups._counts == {})
+    bot.app.lookups.flush()
+    await harness.flushed(bot)
+    assert harness.rows("SELECT term_id, count FROM lookups WHERE outcome = 'meaning'") == [("horovod", 1)]
+
+
+async def test_a_name_is_answered_as_before(fake, bot):
+    assert (await ask(fake, "termino", "horovd"))["embeds"][0]["title"] == "Horovod"
+    trap = await ask(fake, "termino", "paralelismo de modelos")  # a different concept: never answered by meaning
+    assert "Quisiste decir" in trap["content"]
+    first = next(c["custom_id"] for row in trap["components"] for c in row["components"])
+    assert first.endswith(":paralelismo-de-datos") and not first.startswith("glosario:open:")  # a suggestion, as before
+
+
+async def test_not_this_makes_the_question_a_gap_once_per_person(fake, bot, harness):
+    answer = await ask(fake, "termino", CONFIDENT, user_id=7)
+    not_it = [c for row in answer["components"] for c in row["components"]][-1]["custom_id"]
+    for _ in range(2):  # pressed twice: counted once
+        reply = await fake.response(await fake.click(message_of(answer), not_it, user_id=7))
+        assert reply["data"]["content"] == t("es", "not_it_thanks")
+    forged = not_it.rsplit(":", 2)[0] + ":ffffff:horovod"  # a signature the bot never made, on a message…
+    message = json.loads(json.dumps(message_of(answer)).replace(not_it, forged))  # …that claims to carry it
+    refused = await fake.response(await fake.click(message, forged, user_id=8))
+    assert refused["data"]["content"] == t("es", "not_it_gone")
+    await harness.flushed(bot)
+    assert harness.rows("SELECT sample, count, question FROM misses") == [(CONFIDENT, 1, 1)]
+
+
+async def test_a_servers_own_term_is_found_by_meaning_in_that_server_only(fake, bot):
+    await submit(fake, await open_form(fake), FORM)  # "Clúster Nebula", the team's GPU cluster
+    question = "el cluster de gpus del equipo donde lanzamos los entrenamientos"
+    here = await ask(fake, "glosario pregunta", question)
+    assert "Clúster Nebula" in str(here)
+    other = Guild(id=int(snowflake()), name="Otro equipo")
+    fake.guilds.append(other)
+    there = await ask(fake, "glosario pregunta", question, guild=other)
+    assert "Nebula" not in str(there)
+
+
+async def test_question_gaps_are_marked_in_the_pending_list(fake, bot, harness):
+    await ask(fake, "termino", NOTHING)
+    await ask(fake, "termino", "tokenizacion")  # a name nobody has: a gap, not a question
+    await harness.flushed(bot)
+    listing = (await fake.response(await fake.command("glosario-admin pendientes", permissions=MODERATOR)))["data"]
+    lines = listing["embeds"][0]["description"].splitlines()
+    assert any(line.startswith("❓") and NOTHING in line for line in lines)
+    assert any("tokenizacion" in line and not line.startswith("❓") for line in lines)
+    assert t("es", "gaps_question_legend") in str(listing["embeds"][0]["fields"])

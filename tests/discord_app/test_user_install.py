@@ -1,0 +1,88 @@
+"""The app installed to a member's own account: /termino, /glosario and "Explicar términos" anywhere (a server the
+bot is not in, a DM, a group DM), private by default, with gaps kept personal; moderators' commands stay with the
+server install. What Discord sends for each context is modelled by the fake (tests/fake_discord/server.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.discord_app.i18n import t
+from tests.fake_discord.server import DM, GROUP_DM, SERVER, USER_IN_SERVER, Guild, message_of, snowflake
+
+EPHEMERAL = 64
+# Discord's documented values: integration_types 0 GUILD_INSTALL, 1 USER_INSTALL; contexts 0 GUILD, 1 BOT_DM,
+# 2 PRIVATE_CHANNEL.
+ANYWHERE = {"integration_types": [0, 1], "contexts": [0, 1, 2]}
+SERVER_ONLY = {"integration_types": [0], "contexts": [0]}
+
+
+def elsewhere() -> Guild:
+    """A server the bot is not in (a member's own install reaches it)."""
+    return Guild(id=int(snowflake()), name="Servidor ajeno")
+
+
+async def test_published_commands_declare_where_they_can_be_installed_and_used(fake, bot):
+    await fake.wait_for(lambda: "global" in fake.commands)
+    published = {(c["name"], c.get("type", 1)): c for c in fake.commands["global"]}
+    for key, expected in (
+        (("termino", 1), ANYWHERE),
+        (("glosario", 1), ANYWHERE),
+        (("Explicar términos", 3), ANYWHERE),
+        (("glosario-admin", 1), SERVER_ONLY),
+        (("termino-del-dia", 1), SERVER_ONLY),
+    ):
+        command = published[key]
+        assert {k: sorted(command[k]) for k in expected} == expected, key
+
+
+@pytest.mark.parametrize("via", [USER_IN_SERVER, DM, GROUP_DM])
+async def test_termino_answers_with_the_card_in_every_context(fake, bot, harness, via):
+    guild = elsewhere() if via == USER_IN_SERVER else None
+    card = await fake.response(await fake.command("termino", {"termino": "horovd"}, guild=guild, via=via))
+    assert card["type"] == 4 and card["data"]["embeds"][0]["title"] == "Horovod"
+    assert card["data"]["flags"] & EPHEMERAL  # private by default where the bot is a guest
+    related = card["data"]["components"][0]["components"][0]["custom_id"]
+    opened = await fake.response(await fake.click(message_of(card["data"]), related, guild=guild, via=via))
+    assert opened["data"]["embeds"][0]["title"] != "Horovod"  # its buttons work there too
+    public = await fake.response(
+        await fake.command("termino", {"termino": "horovod", "privado": False}, guild=guild, via=via)
+    )
+    assert not public["data"].get("flags", 0) & EPHEMERAL  # public when the member asks and Discord allows it
+
+
+async def test_a_miss_through_a_members_own_install_is_a_personal_gap(fake, bot, harness):
+    guest_in = elsewhere()
+    for via, guild in ((USER_IN_SERVER, guest_in), (DM, None), (GROUP_DM, None)):
+        miss = await fake.response(
+            await fake.command("termino", {"termino": f"aprendizaje por refuerzo {via}"}, guild=guild, via=via)
+        )
+        assert "todavía no está en el glosario" in miss["data"]["content"]
+    await harness.flushed(bot)
+    assert {row[0] for row in harness.rows("SELECT guild_id FROM misses")} == {0}  # no server's, ever
+    listing = await fake.response(
+        await fake.command("glosario-admin pendientes", permissions=str(1 << 13 | 1 << 11 | 1 << 10))
+    )
+    assert "aprendizaje por refuerzo" not in str(listing["data"])  # no server's moderators see them
+
+
+async def test_a_servers_own_terms_stay_in_that_server(fake, bot, harness):
+    from tests.discord_app.test_server_terms import FORM, open_form, submit
+
+    await submit(fake, await open_form(fake), FORM)
+    assert (await fake.response(await fake.command("termino", {"termino": "nebula"})))["data"].get("embeds")
+    for via, guild in ((USER_IN_SERVER, elsewhere()), (DM, None)):
+        away = await fake.response(await fake.command("termino", {"termino": "nebula"}, guild=guild, via=via))
+        assert "todavía no está" in away["data"]["content"]
+
+
+async def test_glosario_and_explain_work_in_a_dm_and_proposing_needs_a_server(fake, bot):
+    found = await fake.response(await fake.command("glosario buscar", {"texto": "uber mpi"}, via=DM))
+    assert "Horovod" in str(found["data"])
+    random_card = await fake.response(await fake.command("glosario aleatorio", via=GROUP_DM))
+    assert random_card["data"]["embeds"] and random_card["data"]["flags"] & EPHEMERAL
+    explained = await fake.response(await fake.message_command("Explicar términos", "usamos Horovod y Ray", via=DM))
+    assert "Horovod" in str(explained["data"]) and explained["data"]["flags"] & EPHEMERAL
+    refused = await fake.response(await fake.command("glosario proponer", via=DM))
+    assert refused["data"]["content"] == t("es", "needs_server")
+    in_server = await fake.response(await fake.command("glosario proponer", via=SERVER))
+    assert in_server["type"] == 9  # the form, where the bot and its editors are

@@ -1,0 +1,64 @@
+"""`glosario-bot ask`: a question in one's own words, offline, in text or JSON Lines, with a server's terms."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from bot.cli import main
+from bot.cli_text import Words
+from tests.app.test_server_terms import NEBULA, open_app
+
+
+@pytest.fixture(autouse=True)
+def _cache(monkeypatch, tmp_path_factory):
+    monkeypatch.setenv("GLOSARIO_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "ask-cache"))
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_ask_text_confident(capsys):
+    code, out, _ = run(capsys, "ask", "¿cómo se llama lo de Uber para entrenar con MPI?")
+    assert code == 0
+    assert out.startswith(Words("es")("ask_confident", term="Horovod"))
+    assert "Relacionados: AllReduce" in out
+
+
+def test_ask_json_lines_best_first(capsys):
+    code, out, _ = run(capsys, "ask", "--json", "la plataforma de machine learning de AWS")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and 1 <= len(rows) <= 3
+    assert set(rows[0]) == {"term", "id", "score", "confident"}
+    assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
+    assert not any(r["confident"] for r in rows)
+    assert "sagemaker" in [r["id"] for r in rows]
+    _, out, _ = run(capsys, "ask", "--json", "framework", "de", "uber", "para", "entrenar", "con", "mpi")
+    first, *rest = (json.loads(line) for line in out.splitlines())
+    assert first["id"] == "horovod" and first["confident"] and not any(r["confident"] for r in rest)
+
+
+def test_ask_nothing_in_english(capsys, monkeypatch):
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    code, out, _ = run(capsys, "ask", "what is a convolutional network?")
+    assert code == 1 and out.strip() == Words("en")("ask_nothing")
+
+
+def test_ask_with_a_servers_terms(capsys, tmp_path, monkeypatch):
+    async def define() -> None:
+        app = await open_app(tmp_path)
+        await app.server_terms.save(7, 42, NEBULA)
+        assert await app.close() == []
+
+    asyncio.run(define())
+    monkeypatch.setenv("GLOSARIO_DB", f"sqlite:///{tmp_path / 'g.db'}")
+    question = "el clúster de GPUs A100 del equipo donde lanzamos los entrenamientos"
+    _, out, _ = run(capsys, "ask", "--json", "--guild", "7", question)
+    assert json.loads(out.splitlines()[0])["id"] == "cluster-nebula"
+    _, out, _ = run(capsys, "ask", "--json", "--guild", "8", question)
+    assert "cluster-nebula" not in out
