@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import shlex
 import sys
 from datetime import date
 from pathlib import Path
@@ -116,7 +117,9 @@ def _parser(say: Words) -> argparse.ArgumentParser:
     p = command("import", "import_help")
     p.add_argument("file", type=Path, metavar=say("file_metavar"), help=say("import_file"))
     p.add_argument("--category", help=say("import_category"))
-    p.add_argument("--out", type=Path, default=Path("glossary_import"), help=say("import_out"))
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--out", type=Path, default=Path("glossary_import"), help=say("import_out"))
+    where.add_argument("--into", type=Path, metavar="DIR", help=say("import_into"))
     p.add_argument("--format", choices=formats, help=say("import_format"))
     _import_options(p, say)
     _database_commands(say, command)
@@ -127,7 +130,7 @@ def _parser(say: Words) -> argparse.ArgumentParser:
 
 
 def _import_options(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("--lang", default="es", help=say("import_lang"))
+    p.add_argument("--lang", help=say("import_lang"))
     p.add_argument("--map", dest="column_map", metavar="CAMPO=COLUMNA,…", help=say("import_map"))
     p.add_argument("--encoding", help=say("import_encoding"))
     p.add_argument("--json", action="store_true", help=say("import_json"))
@@ -260,15 +263,21 @@ def _site(args: argparse.Namespace, glossary: Glossary, say: Words) -> int:
 
 
 def _import(args: argparse.Namespace, say: Words) -> int:
-    """`import FILE [--category NAME] [--out DIR] [--lang L] [--map …] [--json] [--dry-run] [--replace]`: term
-    files in our format from TBX, SKOS, CSV or JSON; every entry imported or refused with its reason, every field
-    not kept counted, nothing overwritten unless asked."""
+    """`import FILE [--category NAME] [--out DIR | --into DIR] [--lang L] [--map …] [--json] [--dry-run]
+    [--replace]`: term files in our format from TBX, SKOS, CSV or JSON; every entry imported or refused with its
+    reason, every field not kept counted, nothing overwritten unless asked; `--into DIR` merges into a glossary
+    folder."""
     from bot.app.imports import DEFAULT_CATEGORY, clashes, report, write
 
+    base = _import_base(args, say) if args.into is not None else None
+    if isinstance(base, int):
+        return base
+    args.lang = args.lang or (base.glossary.language if base else "es")
+    args.out = args.into or args.out  # (what is written, and the folder the closing hint validates)
     imported = _read_import(args, say)
     if isinstance(imported, int):
         return imported
-    summary = report(imported, args.category or DEFAULT_CATEGORY)
+    summary = report(imported, args.category or DEFAULT_CATEGORY, base)
     existing = [] if args.replace or args.dry_run else clashes(args.out, summary.files)
     if existing:
         print(say("import_exists", path=existing[0], count=len(existing)), file=sys.stderr)
@@ -280,6 +289,20 @@ def _import(args: argparse.Namespace, say: Words) -> int:
     else:
         _import_summary(args, say, summary)
     return EXIT_OK if summary.imported and not summary.refused else EXIT_FAIL
+
+
+def _import_base(args: argparse.Namespace, say: Words):
+    """The folder `--into` names, or an exit code when it is no valid glossary (said as `validate` says it)."""
+    from bot.app.merge import open_base
+
+    if args.replace:
+        print(say("import_into_replace"), file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return open_base(args.into)
+    except GlossaryError as exc:
+        print(say("invalid_glossary", path=args.into, report=exc.report(lang=say.lang)), file=sys.stderr)
+        return EXIT_FAIL
 
 
 def _read_import(args: argparse.Namespace, say: Words):
@@ -316,8 +339,8 @@ def _import_summary(args: argparse.Namespace, say: Words, summary) -> None:
     elif args.dry_run:
         print(say("import_dry_run_done"))
     else:
-        count = summary.imported
-        print(say.count("imported", count, count=count, path=args.out, skipped=len(summary.refused)))
+        count, path = summary.imported, shlex.quote(str(args.out))  # the hint is a command to paste
+        print(say.count("imported", count, count=count, path=path, skipped=len(summary.refused)))
 
 
 def _health(settings: Settings, say: Words) -> int:

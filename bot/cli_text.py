@@ -80,6 +80,12 @@ TEXT: dict[str, dict[str, str]] = {
         "also": "También",
         "related": "Relacionados",
         "link": "Enlace",
+        "term_avoid": "Evita",
+        "term_definition_language": "Definición en",
+        "term_note": "Nota",
+        "term_example": "Ejemplo",
+        "term_source": "Fuente",
+        "term_tags": "Etiquetas",
         "health_no_heartbeat": "no hay latido en {path}: el bot no está en marcha o aún no se ha conectado a Discord",
         "health_unreadable": "no se puede leer el latido {path}: {error}",
         "health_stale": "conectado a Discord por última vez hace {seconds} s (el límite es {limit} s)",
@@ -144,7 +150,7 @@ TEXT: dict[str, dict[str, str]] = {
         "validate {path}",
         "imported_1": "1 término escrito en {path} ({skipped} sin importar); revísalo con: glosario-bot validate "
         "{path}",
-        "import_lang": "el idioma que se importa como el del glosario (TBX y SKOS; por defecto es)",
+        "import_lang": "el idioma que se importa como el del glosario (TBX y SKOS; por defecto es, o el de --into)",
         "import_map": "qué columna del CSV es cada campo: "
         "name=COL,definition=COL,english=COL,example=COL,category=COL,tags=COL",
         "import_encoding": "la codificación del CSV (por defecto se detecta: UTF-8, con o sin BOM, o Windows-1252)",
@@ -158,6 +164,9 @@ TEXT: dict[str, dict[str, str]] = {
         "import_counts": "{read} entradas leídas: {imported} importadas, {refused} rechazadas.",
         "import_dropped": "Campos no conservados (veces): {fields}",
         "import_dry_run_done": "Prueba: no se ha escrito nada.",
+        "import_into": "añade los términos a esta carpeta de glosario, en archivos nuevos; los que ya tiene (por "
+        "nombre, nombre en inglés o alias) no se añaden y se dicen",
+        "import_into_replace": "--into nunca sobrescribe nada: quita --replace.",
         "server_terms_help": "los términos propios de un servidor, como archivo de términos para glossary_data/",
         "server_terms_guild": "el id del servidor",
         "server_terms_count": "{count} términos del servidor {guild}",
@@ -289,6 +298,12 @@ TEXT: dict[str, dict[str, str]] = {
         "also": "Also known as",
         "related": "Related",
         "link": "Link",
+        "term_avoid": "Avoid",
+        "term_definition_language": "Definition in",
+        "term_note": "Note",
+        "term_example": "Example",
+        "term_source": "Source",
+        "term_tags": "Tags",
         "health_no_heartbeat": "no heartbeat at {path}: the bot is not running or has not connected to Discord yet",
         "health_unreadable": "cannot read the heartbeat file {path}: {error}",
         "health_stale": "last connected to Discord {seconds} s ago (limit {limit} s)",
@@ -350,7 +365,7 @@ TEXT: dict[str, dict[str, str]] = {
         "imported": "{count} terms written to {path} ({skipped} not imported); check them with: glosario-bot "
         "validate {path}",
         "imported_1": "1 term written to {path} ({skipped} not imported); check it with: glosario-bot validate {path}",
-        "import_lang": "the language imported as the glossary's (TBX and SKOS; es by default)",
+        "import_lang": "the language imported as the glossary's (TBX and SKOS; es by default, or --into's)",
         "import_map": "which CSV column is each field: "
         "name=COL,definition=COL,english=COL,example=COL,category=COL,tags=COL",
         "import_encoding": "the CSV's encoding (detected by default: UTF-8, with or without BOM, or Windows-1252)",
@@ -364,6 +379,9 @@ TEXT: dict[str, dict[str, str]] = {
         "import_counts": "{read} entries read: {imported} imported, {refused} refused.",
         "import_dropped": "Fields not kept (times): {fields}",
         "import_dry_run_done": "Dry run: nothing was written.",
+        "import_into": "add the terms to this glossary folder, in new files; those it has already (by name, English "
+        "name or alias) are not added, and are named",
+        "import_into_replace": "--into never overwrites anything: drop --replace.",
         "server_terms_help": "a server's own terms, as a term file for glossary_data/",
         "server_terms_guild": "the server's id",
         "server_terms_count": "{count} terms from server {guild}",

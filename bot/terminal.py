@@ -6,6 +6,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from bot.app.entries import language_matches
 from bot.app.files import load_glossary
 from bot.cli_text import Words
 from bot.core.errors import GlossaryError
@@ -61,7 +62,23 @@ def format_term(term: Term, glossary: Glossary, say: Words) -> str:
     if related:
         lines.append(f"{say('related')}: {', '.join(t.term for t in related if t)}")
     lines.extend(f"{say('link')}: {link.title} <{link.url}>" for link in term.links)
+    lines.extend(_terminology_lines(term, getattr(glossary, "language", ""), say))
     return "\n".join(lines) + "\n"
+
+
+def _terminology_lines(term: Term, language: str, say: Words) -> list[str]:
+    """What the Discord card shows beside (bot/core/card.py): the definition's language when it is not the
+    glossary's, forms to avoid, note, example, sources, tags; each only when the term has it."""
+    lines = []
+    if term.definition_language and not (language and language_matches(term.definition_language, language)):
+        lines.append(f"{say('term_definition_language')}: {term.definition_language}")
+    if term.deprecated:
+        lines.append(f"{say('term_avoid')}: {', '.join(term.deprecated)}")
+    lines += [f"{say(key)}: {text}" for key, text in (("term_note", term.note), ("term_example", term.example)) if text]
+    lines.extend(f"{say('term_source')}: {s.text}" + (f" <{s.url}>" if s.url else "") for s in term.sources)
+    if term.tags:
+        lines.append(f"{say('term_tags')}: {', '.join(term.tags)}")
+    return lines
 
 
 def _wrap(text: str, width: int = 100) -> str:

@@ -638,3 +638,37 @@ def test_lookup_of_a_form_to_avoid_answers_with_the_preferred_term_and_says_so(t
     assert "Un modelo." in out
     code, out, _ = run(capsys, "--data", str(tmp_path), "lookup", "--json", "red neural")
     assert json.loads(out)["avoided"] == "red neural" and json.loads(out)["term"]["term"] == "Red neuronal"
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_lookup_shows_what_the_card_shows_beside_the_definition(tmp_path, capsys, monkeypatch, lang):
+    from bot.cli_text import Words
+
+    if lang == "en":
+        monkeypatch.setenv("LANG", "en_US.UTF-8")
+    (tmp_path / "glossary.yaml").write_text("title: T\nsubtitle: S\nlanguage: es\n", encoding="utf-8")
+    (tmp_path / "c.yaml").write_text(
+        "category: C\nterms:\n"
+        "  - term: Red neuronal\n    definition: A model of connected units.\n    definition_language: en\n"
+        "    deprecated: [red neural, neurored]\n    note: Una nota.\n    example: Un ejemplo.\n"
+        "    sources: [{text: Wikipedia, url: 'https://es.wikipedia.org/wiki/Red'}, {text: 'Un libro, p. 3'}]\n"
+        "    tags: [modelos, básico]\n"
+        "  - term: Capa\n    definition: Un conjunto de unidades.\n    definition_language: es-ES\n",
+        encoding="utf-8",
+    )
+    say = Words(lang)
+    code, out, _ = run(capsys, "--data", str(tmp_path), "lookup", "red neuronal")
+    assert code == 0
+    for line in (
+        f"{say('term_definition_language')}: en",
+        f"{say('term_avoid')}: red neural, neurored",
+        f"{say('term_note')}: Una nota.",
+        f"{say('term_example')}: Un ejemplo.",
+        f"{say('term_source')}: Wikipedia <https://es.wikipedia.org/wiki/Red>",
+        f"{say('term_source')}: Un libro, p. 3",
+        f"{say('term_tags')}: modelos, básico",
+    ):
+        assert line + "\n" in out
+    assert say("term_avoid") == ("Evita" if lang == "es" else "Avoid")
+    code, out, _ = run(capsys, "--data", str(tmp_path), "lookup", "capa")
+    assert code == 0 and say("term_definition_language") not in out  # in the glossary's own language: not said

@@ -1,5 +1,6 @@
 """What every import ends with: entries read, imported, refused (each with its reason and place), fields not kept
-(with counts); the check that what is written validates; term files written without overwriting anything."""
+(with counts); the check that what is written validates (alone, or with the glossary folder it is merged into:
+bot/app/merge.py); term files written without overwriting anything."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ class Refused:
     where: str
     spanish: str
     english: str
+    existing: str = ""  # a collision (`import --into`): where the glossary already has that spelling, file:line
 
     def reason(self, lang: str) -> str:
         return self.english if lang == "en" else self.spanish
@@ -40,7 +42,15 @@ class Report:
     files: dict[str, str] = field(default_factory=dict)  # file name → text, what is (or would be) written
 
     def to_json(self, lang: str) -> dict:
-        refused = [{"entry": r.entry, "where": r.where, "reason": r.reason(lang)} for r in self.refused]
+        refused = [
+            {
+                "entry": r.entry,
+                "where": r.where,
+                "reason": r.reason(lang),
+                **({"existing": r.existing} if r.existing else {}),
+            }
+            for r in self.refused
+        ]
         return {"read": self.read, "imported": self.imported, "refused": refused, "dropped": dict(self.dropped)}
 
 
@@ -72,21 +82,23 @@ def source(text: str) -> dict[str, str]:
     return {"text": text, "url": url} if url else {"text": text}
 
 
-def _keys(text: str) -> set[str]:
+def spelling_keys(text: str) -> set[str]:
+    """The forms under which a spelling collides with another: normalised, and without its spaces."""
     norm = normalize(text)
     return {norm, compact(norm)} - {""}
 
 
-def claim_names(entries: list, refused: list[Refused], dropped: Counter) -> list:
+def claim_names(entries: list, refused: list[Refused], dropped: Counter, known: frozenset[str] = frozenset()) -> list:
     """The entries whose names are their own: a later entry with a name already taken is refused (another sense
     of the same name, which term files do not hold yet); an English name or alias taken by another entry is
-    left out of the later entry and counted."""
+    left out of the later entry and counted. `related` keeps the names of imported entries and of `known`
+    (normalised names of the glossary merged into)."""
     owner: dict[str, int] = {}
     kept = []
     for entry in entries:
         index = len(kept)
-        taken = next((owner[k] for k in _keys(entry.term) if k in owner), None)
-        if taken is not None or not _keys(entry.term):
+        taken = next((owner[k] for k in spelling_keys(entry.term) if k in owner), None)
+        if taken is not None or not spelling_keys(entry.term):
             first = kept[taken].term if taken is not None else ""
             refuse(
                 refused,
@@ -97,21 +109,21 @@ def claim_names(entries: list, refused: list[Refused], dropped: Counter) -> list
                 "imported yet",
             )
             continue
-        for k in _keys(entry.term):
+        for k in spelling_keys(entry.term):
             owner[k] = index
-        if entry.en and any(owner.get(k, index) != index for k in _keys(entry.en)):
+        if entry.en and any(owner.get(k, index) != index for k in spelling_keys(entry.en)):
             entry.en, dropped["en (taken by another entry)"] = "", dropped["en (taken by another entry)"] + 1
         aliases = []
         for alias in entry.aliases:
-            if not _keys(alias) or any(owner.get(k, index) != index for k in _keys(alias)):
+            if not spelling_keys(alias) or any(owner.get(k, index) != index for k in spelling_keys(alias)):
                 dropped["aliases (taken by another entry)"] += 1
                 continue
             aliases.append(alias)
         entry.aliases = aliases
-        for k in (k for text in (entry.en, *aliases) if text for k in _keys(text)):
+        for k in (k for text in (entry.en, *aliases) if text for k in spelling_keys(text)):
             owner.setdefault(k, index)
         kept.append(entry)
-    names = {k for entry in kept for k in {normalize(entry.term)}}
+    names = {normalize(entry.term) for entry in kept} | known
     for entry in kept:
         related = [r for r in entry.related if normalize(r) in names and normalize(r) != normalize(entry.term)]
         if len(related) < len(entry.related):
@@ -123,23 +135,30 @@ def claim_names(entries: list, refused: list[Refused], dropped: Counter) -> list
 _META = data_node({"title": "Glosario importado", "subtitle": "Importado", "language": "es"})
 
 
-def _file_name(category: str) -> str:
-    return f"{slug(category) or 'importados'}.yaml"
+def _file_name(category: str, taken: frozenset[str] = frozenset()) -> str:
+    """The category's file name; in a folder that has it already, the first of name-2.yaml, name-3.yaml… it has
+    not (compared without case, as some file systems do)."""
+    stem = slug(category) or "importados"
+    names = (f"{stem}.yaml", *(f"{stem}-{n}.yaml" for n in range(2, len(taken) + 3)))
+    return next(name for name in names if name not in taken)
 
 
-def _by_file(entries: list, category: str) -> dict[str, tuple[str, list[int]]]:
+def _by_file(entries: list, category: str, taken: frozenset[str] = frozenset()) -> dict[str, tuple[str, list[int]]]:
     """Term file name → (its category, the indexes in `entries` of its entries, in order). An entry without a
-    category goes to `category`."""
+    category goes to `category`. No name is one of `taken`."""
     files: dict[str, tuple[str, list[int]]] = {}
+    by_category: dict[str, str] = {}
     for index, entry in enumerate(entries):
         name = entry.category.strip() or category
-        files.setdefault(_file_name(name), (name, []))[1].append(index)
+        if name not in by_category:
+            by_category[name] = _file_name(name, taken | set(files))
+        files.setdefault(by_category[name], (name, []))[1].append(index)
     return files
 
 
-def term_files(entries: list, category: str) -> dict[str, str]:
+def term_files(entries: list, category: str, taken: frozenset[str] = frozenset()) -> dict[str, str]:
     """The entries as term files, one per category (an entry without one goes to `category`)."""
-    return _written(_as_nodes(entries, _by_file(entries, category)))
+    return _written(_as_nodes(entries, _by_file(entries, category, taken)))
 
 
 def _as_nodes(entries: list, files: dict[str, tuple[str, list[int]]]) -> dict[str, yaml.Node]:
@@ -155,16 +174,19 @@ def _written(nodes: dict[str, yaml.Node]) -> dict[str, str]:
     return {name: yaml.serialize(root, Dumper=dumper, allow_unicode=True, width=100) for name, root in nodes.items()}
 
 
-def settle(entries: list, category: str, refused: list[Refused], dropped: Counter) -> dict[str, str]:
+def settle(entries: list, category: str, refused: list[Refused], dropped: Counter, base=None) -> dict[str, str]:
     """The term files for `entries`, checked by the loader's own rules as `validate` will check them (on the
-    entries themselves: nothing is written as YAML to be read back). An entry the loader finds a problem with is
-    refused with the loader's own words, and the rest checked again."""
-    entries = claim_names(entries, refused, dropped)
+    entries themselves: nothing is written as YAML to be read back), with the folder `base` (a bot.app.merge.Base)
+    when they are merged into one. An entry the loader finds a problem with is refused with the loader's own words,
+    and the rest checked again."""
+    known, taken = (base.names, base.taken) if base else (frozenset(), frozenset())
+    entries = claim_names(entries, refused, dropped, known)
     for _ in range(5):
-        files = _by_file(entries, category)
+        files = _by_file(entries, category, taken)
         nodes = _as_nodes(entries, files)
         try:
-            load_glossary_from_nodes(_META, nodes)
+            # The folder's files first: a spelling both have is then reported at the imported entry.
+            load_glossary_from_nodes(base.meta if base else _META, {**(base.nodes if base else {}), **nodes})
             return _written(nodes)
         except GlossaryError as exc:
             bad = _entries_at(exc, files)
@@ -172,8 +194,8 @@ def settle(entries: list, category: str, refused: list[Refused], dropped: Counte
             return _written(nodes)
         for index, (spanish, english) in sorted(bad.items(), reverse=True):
             refuse(refused, entries.pop(index), spanish, english)
-        entries = claim_names(entries, [], dropped)
-    return term_files(entries, category)
+        entries = claim_names(entries, [], dropped, known)
+    return term_files(entries, category, taken)
 
 
 def _entries_at(exc: GlossaryError, files: dict[str, tuple[str, list[int]]]) -> dict[int, tuple[str, str]]:
@@ -192,14 +214,16 @@ def _entries_at(exc: GlossaryError, files: dict[str, tuple[str, list[int]]]) -> 
     return bad
 
 
-def report(imported, category: str = DEFAULT_CATEGORY) -> Report:
-    """The summary of an import, with the term files that would be written (nothing is written here)."""
+def report(imported, category: str = DEFAULT_CATEGORY, base=None) -> Report:
+    """The summary of an import, with the term files that would be written (nothing is written here). Merged into
+    a folder (`base`, a bot.app.merge.Base), the entries it already has are refused first, as collisions."""
     refused = list(imported.refused)
     if not refused:  # readers that name their problems only as sentences (JSON)
         refused = [Refused("", "", spanish, english) for spanish, english in imported.problems]
-    dropped = Counter(imported.dropped)
-    files = settle(list(imported.entries), category, refused, dropped) if imported.entries else {}
     read = imported.read if imported.read is not None else len(imported.entries) + len(refused)
+    dropped = Counter(imported.dropped)
+    entries = base.without_collisions(list(imported.entries), refused) if base else list(imported.entries)
+    files = settle(entries, category, refused, dropped, base) if entries else {}
     imported_count = sum(text.count("\n- term: ") + text.startswith("- term: ") for text in files.values())
     return Report(read, imported_count, refused, {k: v for k, v in dropped.items() if v}, files)
 

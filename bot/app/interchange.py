@@ -57,9 +57,24 @@ def _related_names(term: Term, glossary: Glossary | Layered) -> list[str]:
 def to_json(glossary: Glossary, context: Glossary | None = None) -> str:
     """The glossary as JSON (bot/app/schemas/glossary.schema.json): related terms by name, as in term files."""
     both = Layered(glossary, context)
-    terms = [{**term.to_dict(), "related": _related_names(term, both)} for term in glossary.terms]
+    terms = [{**term.to_dict(), "related": _related_names(term, both), **_terminology(term)} for term in glossary.terms]
     body = {"title": glossary.title, "subtitle": glossary.subtitle, "language": glossary.language, "terms": terms}
     return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
+
+
+def _terminology(term: Term) -> dict:
+    """The optional fields of real terminology, every key always written (empty when the term has none): a
+    reader gets one shape; a source without an address has no "url"."""
+    sources = [{"text": s.text, **({"url": s.url} if s.url else {})} for s in term.sources]
+    return {
+        "note": term.note,
+        "example": term.example,
+        "sources": sources,
+        "tags": list(term.tags),
+        "source_id": term.source_id,
+        "definition_language": term.definition_language,
+        "deprecated": list(term.deprecated),
+    }
 
 
 def to_csv(glossary: Glossary, context: Glossary | None = None) -> str:
@@ -159,6 +174,14 @@ def from_json(text: str) -> Imported:
             item["related"],
             [{"title": link["title"], "url": link["url"]} for link in item["links"]],
             f"término {n}",
+            # Optional (files written before they existed lack them); the loader checks them as in term files.
+            item.get("note", ""),
+            item.get("example", ""),
+            [dict(s) for s in item.get("sources", [])],
+            item.get("tags", []),
+            item.get("source_id", ""),
+            item.get("definition_language", ""),
+            item.get("deprecated", []),
         )
         _keep(entry, entries, problems)
     return Imported(entries, problems, data["title"])

@@ -67,6 +67,7 @@ def test_links_and_formula_looking_text_survive_the_round_trip(fmt, tmp_path):
 def test_the_json_export_follows_its_schema(shipped_glossary):
     schema = json.loads(resources.files("bot.app").joinpath("schemas/glossary.schema.json").read_text())
     jsonschema.validate(json.loads(interchange.to_json(shipped_glossary)), schema)
+    jsonschema.validate(json.loads(interchange.to_json(terminology())), schema)  # every optional field filled
 
 
 def test_the_csv_opens_as_a_spreadsheet_would_read_it(tmp_path):
@@ -201,7 +202,7 @@ def test_the_tbx_export_of_everything_an_entry_holds_is_valid_tbx_basic():
     ]
 
 
-@pytest.mark.parametrize("fmt", ["tbx", "skos", "skos-jsonld", "skos-rdfxml"])
+@pytest.mark.parametrize("fmt", ["tbx", "skos", "skos-jsonld", "skos-rdfxml", "json"])
 def test_export_then_import_keeps_everything_an_entry_holds(fmt, tmp_path):
     glossary = terminology()
     imported = interchange.read(interchange.export(glossary, fmt), fmt)
@@ -212,7 +213,7 @@ def test_export_then_import_keeps_everything_an_entry_holds(fmt, tmp_path):
         return {t.term: (*(getattr(t, f) for f in HELD), {g.get(i).term for i in t.related}) for t in g}
 
     assert held(again) == held(glossary)
-    expected = "c-uber" if fmt == "tbx" else interchange.DEFAULT_BASE + "uber"
+    expected = interchange.DEFAULT_BASE + "uber" if fmt.startswith("skos") else "c-uber"
     assert again.terms[2].source_id == expected  # a TBX id as itself; in SKOS, the IRI the export gave it
 
 
@@ -264,6 +265,9 @@ ONE_TERM = {
 }
 
 
+OPTIONAL = ("note", "example", "sources", "tags", "source_id", "definition_language", "deprecated")
+
+
 def json_document(*terms: object) -> str:
     return json.dumps({"title": "T", "subtitle": "S", "language": "es", "terms": list(terms)})
 
@@ -291,6 +295,11 @@ def import_json(tmp_path, text: str) -> tuple[int, str, str]:
         (json_document(7), "término 1: /terms/0 debe ser un objeto, no un número; no se ha importado"),
         (json_document({"term": "A", "definition": "D."}), '/terms/0 no tiene "id", "category", "en", "aliases"'),
         (json_document({**ONE_TERM, "defintion": "D."}), '"defintion": ¿querías decir "definition"?'),
+        (json_document({**ONE_TERM, "sources": [{"url": "https://x.org"}]}), '/terms/0/sources/0 no tiene "text"'),
+        (json_document({**ONE_TERM, "sources": [{"text": "T", "url": "x.org"}]}), "/terms/0/sources/0/url"),
+        (json_document({**ONE_TERM, "deprecated": "viejo"}), "/terms/0/deprecated debe ser una lista, no texto"),
+        (json_document({**ONE_TERM, "tags": ["a", "a"]}), "/terms/0/tags tiene elementos repetidos"),
+        (json_document({**ONE_TERM, "definition_language": "inglés"}), "debe ser una etiqueta de idioma (BCP 47)"),
         ('["no", "es", "un", "glosario"]', "el documento debe ser un objeto, no una lista; no se ha importado nada"),
         ('{"title": "T", "subtitle": "S", "language": "es", "terms": {"a": 1}}', "/terms debe ser una lista"),
         ('{"terms": []}', 'el documento no tiene "title", "subtitle", "language", que son obligatorios'),
@@ -312,6 +321,20 @@ def test_the_entries_the_schema_accepts_are_imported_and_the_others_named(tmp_pa
     assert f"{source}: término 1: /terms/0/aliases debe ser una lista, no un número; no se ha importado\n" in err
     assert "término 2" not in err and "(1 sin importar)" in out
     assert [t.term for t in load_glossary(tmp_path / "out").terms] == ["Bueno"]
+
+
+def test_the_json_summary_adds_up_when_an_entry_is_refused_after_it_was_read(tmp_path, capsys):
+    source = tmp_path / "dos.json"
+    source.write_text(json_document(ONE_TERM, {**ONE_TERM, "definition": "Otra."}), encoding="utf-8")
+    assert main(["import", str(source), "--out", str(tmp_path / "out"), "--json"]) == 1
+    summary = json.loads(capsys.readouterr().out)  # the second "Bueno" is refused: its name is taken
+    assert (summary["read"], summary["imported"], len(summary["refused"])) == (2, 1, 1)
+
+
+def test_a_json_file_written_before_the_terminology_fields_still_imports(tmp_path):
+    code, _, _ = import_json(tmp_path, json_document(ONE_TERM))  # no note, example, sources, tags…
+    (term,) = load_glossary(tmp_path / "out").terms
+    assert code == 0 and (term.term, term.note, term.sources, term.deprecated) == ("Bueno", "", (), ())
 
 
 def test_the_json_import_speaks_english_to_an_english_locale(tmp_path, monkeypatch):
@@ -344,7 +367,7 @@ json_values = st.recursive(
 )
 entries = st.builds(
     lambda changes: {**ONE_TERM, **changes},
-    st.dictionaries(st.sampled_from([*ONE_TERM, "defintion"]), json_values, max_size=3),
+    st.dictionaries(st.sampled_from([*ONE_TERM, *OPTIONAL, "defintion"]), json_values, max_size=3),
 )
 documents = json_values | st.fixed_dictionaries(
     {"title": json_values, "subtitle": json_values, "language": json_values, "terms": st.lists(entries | json_values)}
@@ -383,8 +406,9 @@ def test_every_rule_of_the_json_schema_has_its_own_sentence():
 # -- every text `validate` accepts goes out in every format and comes back the same -------------------------
 
 
-def said(glossary: Glossary) -> dict[str, tuple]:
-    """What a glossary says, term by term, links included (related terms by name: ids are derived)."""
+def said(glossary: Glossary, fmt: str = "") -> dict[str, tuple]:
+    """What a glossary says, term by term, links included (related terms by name: ids are derived); what real
+    terminology carries beside too, except in CSV (its columns are those of `interchange.CSV_COLUMNS`)."""
     return {
         t.term: (
             t.definition,
@@ -392,6 +416,7 @@ def said(glossary: Glossary) -> dict[str, tuple]:
             tuple(sorted(t.aliases)),
             tuple(sorted(glossary.get(i).term for i in t.related)),
             tuple(sorted((link.title, link.url) for link in t.links)),
+            *(() if fmt == "csv" else (t.note, t.example, t.sources, t.tags, t.deprecated)),
         )
         for t in glossary.terms
     }
@@ -419,6 +444,13 @@ def glossary_saying(text: str, url: str = "https://example.org/a") -> Glossary:
         "en": f"{text} en",
         "aliases": [f"{text} alias", f"alias {text}"],
         "links": [{"title": text, "url": url}],
+        "note": f"nota {text}",
+        "example": f"ejemplo {text}",
+        # Another address than the link's: in SKOS an address has one title, whatever cites it. A source without
+        # one that ends in "<https://…>" would come back from TBX and SKOS as text and address (README: Limits).
+        "sources": [{"text": f"fuente {text}", "url": url + "/fuente"}, {"text": f"{text}, p. 12"}],
+        "tags": [f"etiqueta {text}"],
+        "deprecated": [f"{text} evitado"],
     }
     second = {"term": "Otro", "definition": "Otro término.", "related": [first["term"]]}
     terms = yaml.safe_dump({"category": f"{text} categoría", "terms": [first, second]}, allow_unicode=True)
@@ -454,7 +486,7 @@ HOSTILE = [
 def test_every_text_validate_accepts_comes_back_the_same_from_every_format(fmt, text):
     glossary = glossary_saying(text)
     again = round_trip(glossary, fmt)
-    assert said(again) == said(glossary)
+    assert said(again, fmt) == said(glossary, fmt)
     if fmt != "csv":  # (a spreadsheet has no place for the glossary's own title)
         assert again.title == glossary.title
 
@@ -466,7 +498,7 @@ def test_the_longest_texts_validate_accepts_come_back_the_same():
     text = yaml.safe_dump({"category": "C", "terms": [term]}, allow_unicode=True, width=10_000)
     glossary = load_glossary_from_texts([("glossary.yaml", META), ("a.yaml", text)])
     for fmt in interchange.FORMATS:
-        assert said(round_trip(glossary, fmt)) == said(glossary)
+        assert said(round_trip(glossary, fmt), fmt) == said(glossary, fmt)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -477,7 +509,7 @@ def test_any_text_validate_accepts_comes_back_the_same_from_every_format(text):
     except GlossaryError:
         return  # refused by `validate` (control characters, invisible ones, no letters…): never exported
     for fmt in interchange.FORMATS:
-        assert said(round_trip(glossary, fmt)) == said(glossary), fmt
+        assert said(round_trip(glossary, fmt), fmt) == said(glossary, fmt), fmt
 
 
 URL_CHARACTERS = st.sampled_from([*"aZ09-._~:/?#[]@!$&'()*+,;=%\"<>\\{}|^` ñ\t", "%20", "%C3%B1", "%zz"])
@@ -489,7 +521,8 @@ def test_every_link_validate_accepts_goes_out_and_comes_back_in_every_format(tai
     try:
         glossary = glossary_saying("Enlace", url="https://example.org/" + tail)
     except GlossaryError as exc:  # refused: and then said, with the line of the url
-        assert [p.line > 0 and "no es una URL http(s) válida" in p.message for p in exc.problems] == [True]
+        problems = [p.line > 0 and "no es una URL http(s) válida" in p.message for p in exc.problems]
+        assert problems and all(problems)  # the link's, the source's or both
         return
     for fmt in interchange.FORMATS:
-        assert said(round_trip(glossary, fmt)) == said(glossary), fmt
+        assert said(round_trip(glossary, fmt), fmt) == said(glossary, fmt), fmt

@@ -206,6 +206,9 @@ def held(glossary) -> dict[str, tuple]:
         ("lisa-tbx-basic-sample.tbx", ("--lang", "en"), "tbx"),
         ("lisa-tbx-basic-sample.tbx", ("--lang", "fr"), "tbx"),
         ("weblate-fr-extended-metadata.tbx", ("--lang", "en"), "tbx"),
+        ("lisa-tbx-basic-sample.tbx", ("--lang", "en"), "json"),
+        ("coar-resource-types-slice.nt", (), "json"),
+        ("glossaria.csv", (), "json"),
     ],
 )
 def test_import_export_import_of_a_real_file_loses_nothing_the_model_holds(tmp_path, capsys, name, options, fmt):
