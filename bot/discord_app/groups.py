@@ -18,30 +18,18 @@ GLOSARIO = "glosario"
 T = TypeVar("T")
 
 
-def attach_to_admin(bot: commands.Bot, group: app_commands.Group) -> None:
-    """Put a cog's own group under /glosario-admin (the admin cog loads first: cogs load in name order)."""
-    parent = bot.tree.get_command(ADMIN)
-    if isinstance(parent, app_commands.Group):
-        parent.add_command(group)
+def attach(bot: commands.Bot, command: app_commands.Command | app_commands.Group, parent: str = ADMIN) -> None:
+    """Put a cog's own command or group under another cog's group (/glosario-admin, /glosario): cogs load in name
+    order, and the groups' owners (admin, discover) load before the cogs that attach to them."""
+    group = bot.tree.get_command(parent)
+    if isinstance(group, app_commands.Group):
+        group.add_command(command)
 
 
-def detach_from_admin(bot: commands.Bot, group: app_commands.Group) -> None:
-    parent = bot.tree.get_command(ADMIN)
-    if isinstance(parent, app_commands.Group):
-        parent.remove_command(group.name)
-
-
-def attach_to_glosario(bot: commands.Bot, command: app_commands.Command) -> None:
-    """Put a cog's own command under /glosario (the discover cog, which owns the group, loads before: by name)."""
-    parent = bot.tree.get_command(GLOSARIO)
-    if isinstance(parent, app_commands.Group):
-        parent.add_command(command)
-
-
-def detach_from_glosario(bot: commands.Bot, command: app_commands.Command) -> None:
-    parent = bot.tree.get_command(GLOSARIO)
-    if isinstance(parent, app_commands.Group):
-        parent.remove_command(command.name)
+def detach(bot: commands.Bot, command: app_commands.Command | app_commands.Group, parent: str = ADMIN) -> None:
+    group = bot.tree.get_command(parent)
+    if isinstance(group, app_commands.Group):
+        group.remove_command(command.name)
 
 
 async def each_server(
@@ -74,12 +62,12 @@ class PostingCog(commands.Cog):
         self.scheduler.before_loop(self.bot.wait_until_ready)
 
     async def cog_load(self) -> None:
-        attach_to_admin(self.bot, self.admin)
+        attach(self.bot, self.admin)
         self.scheduler.start()
 
     async def cog_unload(self) -> None:
         self.scheduler.cancel()
-        detach_from_admin(self.bot, self.admin)
+        detach(self.bot, self.admin)
 
     async def tick(self) -> None:
         raise NotImplementedError

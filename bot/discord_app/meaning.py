@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -18,8 +17,7 @@ from bot.app.lookups import Answer as NameAnswer
 from bot.core.search import Ambiguous, LookupResult
 from bot.discord_app.embeds import echo
 from bot.discord_app.i18n import t
-from bot.discord_app.persistent import Persistent
-from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, asker, button_payload
+from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, SignedButton, asker, button_payload
 
 if TYPE_CHECKING:
     from bot.app.questions import Answer
@@ -86,30 +84,19 @@ async def answer(
 
 
 class NotItButton(
-    Persistent,
-    discord.ui.DynamicItem[discord.ui.Button],
+    SignedButton,
     template=r"glosario:notit:(?P<private>[01]):(?P<qhash>[0-9a-f]{8}):(?P<sig>[0-9a-f]{6}):(?P<id>[^:]{1,72})",
 ):
     """*No era esto* under a question answered by meaning: the question becomes a gap, once per person. Signed
     like a suggestion, so a forged one counts nothing."""
 
-    STYLE = discord.ButtonStyle.secondary
-
-    def __init__(self, term_id: str, qhash: str, private: bool, sig: str) -> None:
-        custom_id = f"glosario:notit:{int(private)}:{qhash}:{sig}:{term_id}"
-        super().__init__(discord.ui.Button(label="…", style=self.STYLE, custom_id=custom_id))
-        self.term_id, self.qhash, self.private, self.sig = term_id, qhash, private, sig
+    @staticmethod
+    def custom_id_for(term_id: str, qhash: str, private: bool, sig: str) -> str:
+        return f"glosario:notit:{int(private)}:{qhash}:{sig}:{term_id}"
 
     @classmethod
     def rendered(cls, label: str, term_id: str, qhash: str, sig: str, private: bool) -> dict:
-        return button_payload(label, f"glosario:notit:{int(private)}:{qhash}:{sig}:{term_id}", cls.STYLE)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(match["id"], match["qhash"], match["private"] == "1", match["sig"])
-
-    async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
-        return await interaction.client.guard.within_rate_limit(interaction)
+        return button_payload(label, cls.custom_id_for(term_id, qhash, private, sig), cls.STYLE)
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         lookups, who = interaction.client.app.lookups, asker(interaction)

@@ -85,22 +85,38 @@ class OpenButton(TermButton, template=r"glosario:open:(?P<id>[^:]{1,72})"):
 Signer = Callable[[bool, str, str], str]  # (private, query hash, term id) → signature (Lookups.sign)
 
 
-class PickButton(
-    Persistent,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"glosario:pk:(?P<private>[01])(?P<qhash>[0-9a-f]{8})(?P<sig>[0-9a-f]{6}):(?P<id>[^:]{1,72})",
-):
-    """A suggestion after an ambiguous query: shows the term and records (query → term) for the editors.
+class SignedButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:signed"):
+    """A button about one question (its hash) and one term, signed by the bot over (privacy, hash, term) with
+    `Lookups.sign`: what it records counts only when the bot itself offered that term for that question.
+    Subclasses set their template and `custom_id_for` (the base is never registered)."""
 
-    The custom_id carries the query's hash and a signature over (privacy, hash, term): a click counts as a
-    proposal only when the bot itself offered that term for that query."""
-
-    STYLE = discord.ButtonStyle.primary
+    STYLE = discord.ButtonStyle.secondary
 
     def __init__(self, term_id: str, qhash: str, private: bool, sig: str = "", label: str = "…") -> None:
         custom_id = self.custom_id_for(term_id, qhash, private, sig)
         super().__init__(discord.ui.Button(label=_label(label), style=self.STYLE, custom_id=custom_id))
         self.term_id, self.qhash, self.private, self.sig = term_id, qhash, private, sig
+
+    @staticmethod
+    def custom_id_for(term_id: str, qhash: str, private: bool, sig: str) -> str:
+        return "glosario:signed"
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
+        return cls(match["id"], match["qhash"], match["private"] == "1", match["sig"])
+
+    async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
+        return await interaction.client.guard.within_rate_limit(interaction)
+
+
+class PickButton(
+    SignedButton,
+    template=r"glosario:pk:(?P<private>[01])(?P<qhash>[0-9a-f]{8})(?P<sig>[0-9a-f]{6}):(?P<id>[^:]{1,72})",
+):
+    """A suggestion after an ambiguous query: shows the term and records (query → term) for the editors, as an
+    alias proposal."""
+
+    STYLE = discord.ButtonStyle.primary
 
     @staticmethod
     def custom_id_for(term_id: str, qhash: str, private: bool, sig: str) -> str:
@@ -111,13 +127,6 @@ class PickButton(
         """This button's payload, for `ButtonsView`."""
         sig = sign(private, qhash, term.id)
         return button_payload(term.term, cls.custom_id_for(term.id, qhash, private, sig), cls.STYLE)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
-        return cls(match["id"], match["qhash"], match["private"] == "1", match["sig"])
-
-    async def interaction_check(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
-        return await interaction.client.guard.within_rate_limit(interaction)
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         # Private suggestions turn into the answer; public ones answer publicly, as the question was.

@@ -14,7 +14,7 @@ from discord.ext import commands, tasks
 
 from bot.app.background import each_tick_outlives_errors, outliving_errors
 from bot.app.erasure import CHECK_DEPARTURES_EVERY
-from bot.discord_app.groups import attach_to_glosario, detach_from_glosario
+from bot.discord_app.groups import GLOSARIO, attach, detach
 from bot.discord_app.i18n import t
 from bot.discord_app.persistent import Persistent
 from bot.discord_app.views import NO_MENTIONS, render_only
@@ -130,14 +130,14 @@ class ErasureCog(commands.Cog):
         self.departures.before_loop(self.bot.wait_until_ready)
 
     async def cog_load(self) -> None:
-        attach_to_glosario(self.bot, self.command)
+        attach(self.bot, self.command, GLOSARIO)
         self.bot.add_dynamic_items(ForgetButton)
         self.departures.start()
 
     async def cog_unload(self) -> None:
         self.departures.cancel()
         self.bot.remove_dynamic_items(ForgetButton)
-        detach_from_glosario(self.bot, self.command)
+        detach(self.bot, self.command, GLOSARIO)
 
     async def tick(self) -> None:
         """Forget this process's servers whose grace period is over (the app's clock says when)."""

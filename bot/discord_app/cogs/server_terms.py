@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.app.server_terms import ServerTerms
 from bot.core.server_terms import TermFields
 from bot.discord_app.embeds import COLOUR, LIMITS, discord_time, echo, fit, join_within
-from bot.discord_app.groups import attach_to_admin, detach_from_admin
+from bot.discord_app.groups import attach, detach
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.term_form import AliasInsteadButton, FixButton, TermModal
@@ -101,11 +101,11 @@ class ServerTermsCog(commands.Cog):
         self.bot, self.group = bot, TermAdmin(terms)
 
     async def cog_load(self) -> None:
-        attach_to_admin(self.bot, self.group)
+        attach(self.bot, self.group)
         self.bot.add_dynamic_items(*self.PERSISTENT)
 
     async def cog_unload(self) -> None:
-        detach_from_admin(self.bot, self.group)
+        detach(self.bot, self.group)
         self.bot.remove_dynamic_items(*self.PERSISTENT)
 
 
