@@ -18,6 +18,7 @@ from bot.discord_app.embeds import LIMITS, discord_time, echo, join_within, shor
 from bot.discord_app.forms import BoundForm
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import moderator_or_denied
+from bot.discord_app.persistent import Persistent
 from bot.discord_app.term_form import TermModal
 from bot.discord_app.views import NO_MENTIONS, ButtonsView, asker, button_payload, related_view, served_guild
 
@@ -39,7 +40,9 @@ _COMMENTED = {
 QUESTION_ID = "glosario:fb:ask"  # the row's question: a disabled button, never pressed
 
 
-class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:fb:(?P<vote>[+-]):(?P<id>[^:]{1,72})"):
+class VoteButton(
+    Persistent, discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:fb:(?P<vote>[+-]):(?P<id>[^:]{1,72})"
+):
     """👍 or 👎 on a term's card: the member's vote on that term in this server (changeable); a 👎 offers the
     "¿Qué faltaba?" form. A term the server does not have (a forged id) counts nothing and says so."""
 
@@ -70,12 +73,6 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
         return await interaction.client.guard.within_rate_limit(interaction)
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
-        try:
-            await self._vote(interaction)
-        except Exception as exc:  # (discord.py only logs a DynamicItem's errors: the member gets the apology)
-            await interaction.client.guard.on_interaction_error(interaction, exc)
-
-    async def _vote(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         feedback, who, loc = interaction.client.app.feedback, asker(interaction), interaction.locale
         term = await feedback.vote(who, self.term_id, self.vote)
         if term is None:
@@ -129,7 +126,9 @@ class CommentForm(BoundForm):
         )
 
 
-class EditTermButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:fbedit:(?P<id>[^:]{1,72})"):
+class EditTermButton(
+    Persistent, discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:fbedit:(?P<id>[^:]{1,72})"
+):
     """Under the least helpful terms: opens the edit form of a server term (editors only)."""
 
     STYLE = discord.ButtonStyle.primary
@@ -155,12 +154,6 @@ class EditTermButton(discord.ui.DynamicItem[discord.ui.Button], template=r"glosa
         return await moderator_or_denied(interaction)
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
-        try:
-            await self._edit(interaction)
-        except Exception as exc:  # (as VoteButton)
-            await interaction.client.guard.on_interaction_error(interaction, exc)
-
-    async def _edit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         guild_id = served_guild(interaction)
         row = await interaction.client.app.server_terms.get(guild_id, self.term_id) if guild_id else None
         if row is None:  # retired meanwhile, or a forged id

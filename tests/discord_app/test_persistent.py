@@ -46,3 +46,21 @@ async def test_a_suggestion_from_before_signatures_still_opens_its_term(fake, bo
     reply = await fake.response(await fake.click(carrying(old), old), timeout=2)
     assert reply["data"]["embeds"][0]["title"] == "Horovod"
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def test_every_persistent_item_of_the_bot_routes_its_errors():
+    """A new button or menu cannot forget: every DynamicItem of the bot mixes in Persistent."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import bot.discord_app as package
+    from bot.discord_app.persistent import Unreadable
+
+    found = set()
+    for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        for _, cls in inspect.getmembers(importlib.import_module(module.name), inspect.isclass):
+            if issubclass(cls, discord.ui.DynamicItem) and cls.__module__.startswith("bot.") and cls is not Unreadable:
+                found.add(cls)
+    assert len(found) >= 10
+    assert [c.__name__ for c in found if not issubclass(c, Persistent)] == []
