@@ -230,3 +230,19 @@ def test_the_bot_starts_without_the_plotting_and_array_libraries():
     code = "import sys, bot.runner, bot.cli; print([m in sys.modules for m in ('matplotlib', 'numpy', 'asyncpg')])"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[False, False, False]"  # imported on the first chart, gaps export, PostgreSQL
+
+
+def test_the_discord_layer_reads_through_one_guild_scoped_view():
+    """A server's own terms are loaded by `Lookups.for_guild`: no Discord handler calls `prepare` itself (a
+    handler that forgot it would answer without the server's terms)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "bot" / "discord_app"
+    calls = [
+        f"{path.relative_to(root)}:{n}"
+        for path in root.rglob("*.py")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\b(server_)?terms\.prepare\(", line)
+    ]
+    assert calls == []

@@ -46,6 +46,44 @@ class Answer:
         return self.overlay is not None and self.overlay.glossary.get(term.id) is term
 
 
+@dataclass(frozen=True, slots=True)
+class GuildGlossary:
+    """What one server sees: the published glossary and that server's own terms, loaded. Every read a surface
+    makes goes through one (`await lookups.for_guild(guild_id)`), so no surface can forget a server's terms.
+    Guild 0 (a DM, or a member's own install where the bot is a guest) sees the published glossary only."""
+
+    lookups: Lookups
+    guild_id: int
+    overlay: Overlay | None
+
+    def asker(self, user_id: int) -> Asker:
+        return Asker(self.guild_id, user_id)
+
+    def lookup(self, user_id: int, query: str, *, gap: bool = True) -> Answer | None:
+        return self.lookups.lookup(self.asker(user_id), query, gap=gap)
+
+    def unanswered(self, user_id: int, query: str, answer: Answer, *, question: bool = False) -> None:
+        self.lookups.unanswered(self.asker(user_id), query, answer, question=question)
+
+    def search(self, user_id: int, text: str) -> list[SearchHit]:
+        return self.lookups.search(self.asker(user_id), text)
+
+    def open(self, user_id: int, term_id: str) -> Term | None:
+        return self.lookups.open(self.asker(user_id), term_id)
+
+    def complete(self, current: str) -> list[Choice]:
+        return self.lookups.complete(current, self.guild_id)
+
+    def terms(self) -> list[Term]:
+        return self.lookups.terms(self.guild_id)
+
+    def mentioned(self, text: str) -> list[Term]:
+        return self.lookups.mentioned(self.guild_id, text)
+
+    def is_server_term(self, term: Term) -> bool:
+        return self.overlay is not None and self.overlay.glossary.get(term.id) is term
+
+
 class Lookups:
     def __init__(
         self,
@@ -63,6 +101,12 @@ class Lookups:
         self._day, self._day_text = date.min, date.min.isoformat()
         # questions answered by meaning, for "No era esto": (guild, handle) → (key, term id, who said so)
         self._answered: dict[tuple[int, str], tuple[GapKey, str, set[int]]] = {}
+
+    async def for_guild(self, guild_id: int) -> GuildGlossary:
+        """What server `guild_id` sees, its own terms loaded (from memory once read)."""
+        terms = self.server_terms
+        overlay = await terms.prepare(guild_id) if terms is not None and guild_id else None
+        return GuildGlossary(self, guild_id, overlay)
 
     def lookup(self, asker: Asker, query: str, *, gap: bool = True) -> Answer | None:
         """Answer a question (a term's id, as autocomplete submits, or anything typed); None when it is empty.

@@ -153,15 +153,15 @@ class UnsignedPickButton(
 async def show_term(interaction: discord.Interaction[GlossaryBot], term_id: str, how: str) -> Term | None:
     """Answer with a term's card (counted as a lookup): "edit" (in place of the clicked message), "private" or
     "public" (a new message). A term a reload removed gets a short private note instead. Returns the term shown."""
-    bot, guild_id = interaction.client, served_guild(interaction)
-    await bot.app.server_terms.prepare(guild_id)
-    term = bot.app.lookups.open(asker(interaction), term_id)
+    bot = interaction.client
+    here = await bot.app.lookups.for_guild(served_guild(interaction))
+    term = here.open(interaction.user.id, term_id)
     if term is None:
         await interaction.response.send_message(
             t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
         )
         return None
-    embed, view = bot.cards.card_for(term, bot.app.lookups.overlay(guild_id), interaction.locale)
+    embed, view = bot.cards.card_for(term, here.overlay, interaction.locale)
     if how == "edit":
         await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
     else:

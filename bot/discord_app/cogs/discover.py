@@ -18,13 +18,12 @@ from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, short
 from bot.discord_app.i18n import t
 from bot.discord_app.pager import Pager
 from bot.discord_app.term_form import ProposalModal
-from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, asker, served_guild, show_term
+from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, served_guild, show_term
 
 if TYPE_CHECKING:
     from bot.app.catalog import CatalogHolder
     from bot.app.lookups import Lookups
     from bot.app.proposals import Proposals
-    from bot.app.server_terms import ServerTerms
     from bot.core.model import Term
     from bot.discord_app.cards import CardCache
     from bot.discord_app.client import GlossaryBot
@@ -56,12 +55,11 @@ class DiscoverCog(commands.Cog):
         self,
         bot: commands.Bot,
         lookups: Lookups,
-        terms: ServerTerms,
         proposals: Proposals,
         cards: CardCache,
         guard: Guard,
     ) -> None:
-        self.bot, self.lookups, self.terms, self.cards, self.guard = bot, lookups, terms, cards, guard
+        self.bot, self.lookups, self.cards, self.guard = bot, lookups, cards, guard
         self.proposals = proposals
         self.catalog: CatalogHolder = lookups.catalog
         self.explain_menu = app_commands.ContextMenu(
@@ -84,9 +82,8 @@ class DiscoverCog(commands.Cog):
     @glosario.command(name="buscar", description="Busca términos por las palabras de su definición")
     @app_commands.describe(texto="Palabras a buscar")
     async def buscar(self, interaction: discord.Interaction, texto: str) -> None:
-        who = asker(interaction)
-        await self.terms.prepare(who.guild_id)
-        hits = self.lookups.search(who, texto)  # a gap is logged before the reply
+        here = await self.lookups.for_guild(served_guild(interaction))
+        hits = here.search(interaction.user.id, texto)  # a gap is logged before the reply
         loc = interaction.locale
         if not hits:
             await interaction.response.send_message(
@@ -114,28 +111,27 @@ class DiscoverCog(commands.Cog):
         texto="Lo que buscas, con tus palabras (por ejemplo: el framework de Uber para entrenar con MPI)"
     )
     async def pregunta(self, interaction: discord.Interaction, texto: str) -> None:
-        loc, who = interaction.locale, asker(interaction)
-        await self.terms.prepare(who.guild_id)
+        loc, user = interaction.locale, interaction.user.id
+        here = await self.lookups.for_guild(served_guild(interaction))
         if not self.bot.questions_ready:  # the model is still loading (the first seconds after a start)
             await interaction.response.send_message(t(loc, "questions_loading"), ephemeral=True)
             return
-        names = self.lookups.lookup(who, texto, gap=False)
+        names = here.lookup(user, texto, gap=False)
         if names is None:
             await interaction.response.send_message(t(loc, "empty_query"), ephemeral=True)
             return
         meant = await meaning.ask(self.bot, texto, names.overlay)
         if meant is None:  # it took too long: the name matcher's answer, and the gap as usual
-            self.lookups.unanswered(who, texto, names, question=True)
+            here.unanswered(user, texto, names, question=True)
             await interaction.response.send_message(t(loc, "questions_loading"), ephemeral=True)
             return
-        await meaning.answer(interaction, texto, meant, names, private=not who.guild_id)
+        await meaning.answer(interaction, texto, meant, names, private=not here.guild_id)
 
     @glosario.command(name="lista", description="Todos los términos, por orden alfabético")
     @app_commands.describe(categoria="Solo los de esta categoría")
     async def lista(self, interaction: discord.Interaction, categoria: str | None = None) -> None:
         loc, guild_id = interaction.locale, served_guild(interaction)
-        await self.terms.prepare(guild_id)
-        every = self.lookups.terms(guild_id)  # the server's own terms too
+        every = (await self.lookups.for_guild(guild_id)).terms()  # the server's own terms too
         categories = list(dict.fromkeys(term.category for term in every))
         if categoria:
             wanted = [
@@ -180,17 +176,16 @@ class DiscoverCog(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         needle, guild_id = normalize(current), served_guild(interaction)
-        await self.terms.prepare(guild_id)
-        every = self.lookups.terms(guild_id)
+        every = (await self.lookups.for_guild(guild_id)).terms()
         names = [c for c in dict.fromkeys(term.category for term in every) if needle in normalize(c)]
         return [app_commands.Choice(name=shorten(c, 100), value=category_value(c)) for c in names[:25]]
 
     @glosario.command(name="aleatorio", description="Un término al azar")
     async def aleatorio(self, interaction: discord.Interaction) -> None:
         guild_id = served_guild(interaction)
-        await self.terms.prepare(guild_id)
-        term = random.choice(self.lookups.terms(guild_id))
-        embed, view = self.cards.card_for(term, self.lookups.overlay(guild_id), interaction.locale)
+        here = await self.lookups.for_guild(guild_id)
+        term = random.choice(here.terms())
+        embed, view = self.cards.card_for(term, here.overlay, interaction.locale)
         await interaction.response.send_message(  # public in the bot's servers; private where it is a guest
             embed=embed, view=view or discord.utils.MISSING, ephemeral=not guild_id, allowed_mentions=NO_MENTIONS
         )
@@ -221,8 +216,7 @@ class DiscoverCog(commands.Cog):
     async def explain(self, interaction: discord.Interaction, message: discord.Message) -> None:
         """Message menu "Explicar términos": the glossary terms the message mentions, privately."""
         loc, guild_id = interaction.locale, served_guild(interaction)
-        await self.terms.prepare(guild_id)
-        terms = self.lookups.mentioned(guild_id, message.content or "")
+        terms = (await self.lookups.for_guild(guild_id)).mentioned(message.content or "")
         if not terms:
             await interaction.response.send_message(
                 t(loc, "explain_none"), ephemeral=True, allowed_mentions=NO_MENTIONS
@@ -239,4 +233,4 @@ class DiscoverCog(commands.Cog):
 
 async def setup(bot: GlossaryBot) -> None:
     app = bot.app
-    await bot.add_cog(DiscoverCog(bot, app.lookups, app.server_terms, app.proposals, bot.cards, bot.guard))
+    await bot.add_cog(DiscoverCog(bot, app.lookups, app.proposals, bot.cards, bot.guard))

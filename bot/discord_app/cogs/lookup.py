@@ -19,13 +19,11 @@ from bot.discord_app.views import (
     PickButton,
     TermButton,
     UnsignedPickButton,
-    asker,
     served_guild,
     suggestions_view,
 )
 
 if TYPE_CHECKING:
-    from bot.app.server_terms import ServerTerms
     from bot.discord_app.cards import CardCache
     from bot.discord_app.client import GlossaryBot
 
@@ -34,8 +32,8 @@ class LookupCog(commands.Cog):
     # Buttons on cards and suggestions, answered by custom_id even after a restart (used by every cog's cards).
     PERSISTENT = (TermButton, OpenButton, PickButton, UnsignedPickButton, meaning.NotItButton)
 
-    def __init__(self, bot: commands.Bot, lookups: Lookups, terms: ServerTerms, cards: CardCache) -> None:
-        self.bot, self.lookups, self.terms, self.cards = bot, lookups, terms, cards
+    def __init__(self, bot: commands.Bot, lookups: Lookups, cards: CardCache) -> None:
+        self.bot, self.lookups, self.cards = bot, lookups, cards
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.PERSISTENT)
@@ -52,18 +50,17 @@ class LookupCog(commands.Cog):
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def termino(self, interaction: discord.Interaction, termino: str, privado: bool | None = None) -> None:
         # (The rate limit is the tree's, shared by every command and button.)
-        who = asker(interaction)
-        await self.terms.prepare(who.guild_id)  # the server's own terms (from memory once loaded)
+        here, user = await self.lookups.for_guild(served_guild(interaction)), interaction.user.id
         by_meaning = self.bot.questions_ready  # then a gap waits for the question path's verdict (a few ms)
-        answer = self.lookups.lookup(who, termino, gap=not by_meaning)
-        privado = privado if privado is not None else not who.guild_id  # private where the bot is a guest
+        answer = here.lookup(user, termino, gap=not by_meaning)
+        privado = privado if privado is not None else not here.guild_id  # private where the bot is a guest
         loc, send = interaction.locale, interaction.response.send_message
         if by_meaning and answer is not None and not isinstance(answer.result, Found):
             meant = await meaning.ask(self.bot, termino, answer.overlay, answer.result)
             if meant is not None:
                 await meaning.answer(interaction, termino, meant, answer, privado)
                 return
-            self.lookups.unanswered(who, termino, answer)  # a name nobody has: as without the question path
+            here.unanswered(user, termino, answer)  # a name nobody has: as without the question path
         if answer is None:
             await send(t(loc, "empty_query"), ephemeral=True, allowed_mentions=NO_MENTIONS)
         elif isinstance(answer.result, Found):
@@ -80,11 +77,10 @@ class LookupCog(commands.Cog):
 
     @termino.autocomplete("termino")
     async def termino_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
-        guild_id = served_guild(interaction)
-        await self.terms.prepare(guild_id)
-        choices = self.lookups.complete(current, guild_id)
+        here = await self.lookups.for_guild(served_guild(interaction))
+        choices = here.complete(current)
         return [app_commands.Choice(name=c.label, value=c.id) for c in choices]
 
 
 async def setup(bot: GlossaryBot) -> None:
-    await bot.add_cog(LookupCog(bot, bot.app.lookups, bot.app.server_terms, bot.cards))
+    await bot.add_cog(LookupCog(bot, bot.app.lookups, bot.cards))
