@@ -84,6 +84,7 @@ class Refused:
     problems: tuple[Problem, ...]
     taken_by: Term | None = None
     taken_spelling: str | None = None  # the spelling that term already has
+    taken_here: bool = False  # that term is one of this server's own (not a published one)
 
 
 def problem(message: str, english: str) -> Problem:
@@ -177,6 +178,7 @@ class ServerTerms:
                 (problem(message, f"«{taken[1]}» is already a name or alias of «{taken[0].term}»"),),
                 taken[0],
                 taken[1],
+                overlay is not None and overlay.glossary.get(taken[0].id) is taken[0],
             )
         unknown = [name for name in fields.related_list() if _resolve(name, self.catalog.index, overlay) is None]
         if unknown:

@@ -147,7 +147,7 @@ async def answer_refused(
     loc = interaction.locale
     english = language(loc) == "en"
     problems = [f"• {p.english if english else p.message}" for p in refused.problems]
-    if refused.taken_by is not None and refused.taken_by.source.startswith("servidor:"):
+    if refused.taken_here:
         problems.append(t(loc, "st_taken_server"))
     text = join_within([t(loc, "st_refused"), *problems], 1900)
     embed = discord.Embed(title=t(loc, "st_typed"), description=shorten(fields.definition or "—", 4000), colour=COLOUR)

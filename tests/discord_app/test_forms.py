@@ -251,3 +251,17 @@ async def test_a_stop_waits_for_a_form_being_saved(fake, harness):
     reply = await fake.response(saving, timeout=1)
     assert "Clúster Fénix" in reply["data"]["content"] and bot.is_closed()
     assert harness.rows("SELECT term_id FROM server_terms") == [("cluster-fenix",)]
+
+
+async def test_a_name_another_server_term_has_points_to_editing_it(fake, bot):
+    bot.guard.rate = RateLimit(1000, 20)
+    await submit(fake, await open_form(fake, "glosario-admin termino nuevo", user_id=10), FORM, user_id=10)
+    again = await submit(fake, await open_form(fake, "glosario-admin termino nuevo", user_id=10), FORM, user_id=10)
+    assert t("es", "st_taken_server") in again["content"]  # the server's own term: edit it instead
+    published = await submit(
+        fake,
+        await open_form(fake, "glosario-admin termino nuevo", user_id=10),
+        form("Horovod", "Otra definición de Horovod."),
+        user_id=10,
+    )
+    assert "ya es un nombre o alias" in published["content"] and t("es", "st_taken_server") not in published["content"]
