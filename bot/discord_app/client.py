@@ -46,7 +46,7 @@ class GlossaryBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
-            allowed_mentions=NO_MENTIONS,
+            allowed_mentions=NO_MENTIONS,  # every send and edit: user text never pings anyone
             guild_ready_timeout=guild_ready_timeout,
             shard_count=app.settings.shards.count if app.settings.shards else None,
             shard_ids=list(app.settings.shards.ids) if app.settings.shards else None,

@@ -20,7 +20,7 @@ from bot.discord_app.i18n import t
 from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.persistent import Persistent
 from bot.discord_app.term_form import TermModal
-from bot.discord_app.views import NO_MENTIONS, ButtonsView, asker, button_payload, related_view, served_guild
+from bot.discord_app.views import ButtonsView, asker, button_payload, related_view, served_guild
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
@@ -76,15 +76,11 @@ class VoteButton(
         feedback, who, loc = interaction.client.app.feedback, asker(interaction), interaction.locale
         term = await feedback.vote(who, self.term_id, self.vote)
         if term is None:
-            await interaction.response.send_message(
-                t(loc, "fb_unknown_term"), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
+            await interaction.response.send_message(t(loc, "fb_unknown_term"), ephemeral=True)
         elif self.vote is Vote.UNHELPFUL and feedback.may_comment(who, term.id):
             await interaction.response.send_modal(CommentForm(interaction, term))
         else:
-            await interaction.response.send_message(
-                t(loc, _THANKS[self.vote]), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
+            await interaction.response.send_message(t(loc, _THANKS[self.vote]), ephemeral=True)
 
 
 def vote_row(term: Term, locale: object) -> list[dict]:
@@ -121,9 +117,7 @@ class CommentForm(BoundForm):
 
     async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         outcome = await interaction.client.app.feedback.comment(asker(interaction), self.term_id, self.text.value)
-        await interaction.response.send_message(
-            t(interaction.locale, _COMMENTED[outcome]), ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.send_message(t(interaction.locale, _COMMENTED[outcome]), ephemeral=True)
 
 
 class EditTermButton(
@@ -161,7 +155,6 @@ class EditTermButton(
             await interaction.response.send_message(
                 t(interaction.locale, "st_unknown", term=echo(self.term_id)),
                 ephemeral=True,
-                allowed_mentions=NO_MENTIONS,
             )
             return
         modal = TermModal(interaction, TermFields.from_dict(row.fields), previous_id=row.term_id)

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, ClassVar
 import discord
 
 from bot.discord_app.i18n import t
-from bot.discord_app.views import NO_MENTIONS
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
@@ -76,15 +75,11 @@ class BoundForm(discord.ui.Modal):
                 interaction.user.id,
                 interaction.guild_id,
             )
-            await interaction.response.send_message(
-                t(interaction.locale, "form_not_yours"), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
+            await interaction.response.send_message(t(interaction.locale, "form_not_yours"), ephemeral=True)
             return False
         if self.sent:
             log.info("form %s submitted again by user %s: refused", self.custom_id, self.user_id)
-            await interaction.response.send_message(
-                t(interaction.locale, "form_sent"), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
+            await interaction.response.send_message(t(interaction.locale, "form_sent"), ephemeral=True)
             return False
         interaction.client.guard.hold(interaction)
         self.sent = True  # before any await: a second submission arriving meanwhile is the repeat

@@ -15,7 +15,6 @@ from bot.app.limits import RateLimit
 from bot.core.normalize import valid_text
 from bot.core.shards import shard_of
 from bot.discord_app.i18n import t
-from bot.discord_app.views import NO_MENTIONS
 from bot.logs import current_shard
 from bot.storage.errors import DatabaseBusy
 
@@ -56,9 +55,9 @@ def _what(interaction: discord.Interaction) -> str:
 
 async def _say(interaction: discord.Interaction, message: str) -> None:
     if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.followup.send(message, ephemeral=True)
     else:
-        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(message, ephemeral=True)
 
 
 def _note_shard(interaction: discord.Interaction) -> None:

@@ -17,7 +17,7 @@ from bot.app.lookups import Answer as NameAnswer
 from bot.core.search import Ambiguous, LookupResult
 from bot.discord_app.embeds import echo
 from bot.discord_app.i18n import t
-from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, SignedButton, asker, button_payload
+from bot.discord_app.views import ButtonsView, OpenButton, SignedButton, asker, button_payload
 
 if TYPE_CHECKING:
     from bot.app.questions import Answer
@@ -73,14 +73,14 @@ async def answer(
         not_it = NotItButton.rendered(t(loc, "not_it"), term.id, qhash, sig, private)
         view = view.with_row([not_it]) if isinstance(view, ButtonsView) else ButtonsView([not_it])
         content = t(loc, "best_match", term=discord.utils.escape_markdown(term.term))
-        await send(content, embed=embed, view=view, ephemeral=private, allowed_mentions=NO_MENTIONS)
+        await send(content, embed=embed, view=view, ephemeral=private)
         return
     bot.app.lookups.unanswered(who, text, names, question=True)
     if meaning.verdict is Verdict.UNSURE and meaning.candidates:
         buttons = ButtonsView([OpenButton.rendered(c.term) for c in meaning.candidates])
-        await send(t(loc, "maybe", query=echo(text)), view=buttons, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await send(t(loc, "maybe", query=echo(text)), view=buttons, ephemeral=True)
         return
-    await send(t(loc, "not_found", query=echo(text)), ephemeral=True, allowed_mentions=NO_MENTIONS)
+    await send(t(loc, "not_found", query=echo(text)), ephemeral=True)
 
 
 class NotItButton(
@@ -105,6 +105,4 @@ class NotItButton(
         if not signed:
             log.info("not-it for %s by user %s was not offered: not counted", self.term_id, who.user_id)
         key = "not_it_thanks" if taken else "not_it_gone"
-        await interaction.response.send_message(
-            t(interaction.locale, key), ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.send_message(t(interaction.locale, key), ephemeral=True)

@@ -11,7 +11,6 @@ import discord
 from bot.core.model import Term
 from bot.discord_app.embeds import fit
 from bot.discord_app.i18n import t
-from bot.discord_app.views import NO_MENTIONS
 
 PageRenderer = Callable[[int], tuple[discord.Embed, list[Term]]]
 
@@ -82,21 +81,17 @@ class Pager(discord.ui.View):
 
     async def send(self, interaction: discord.Interaction) -> None:
         self.interaction = interaction
-        await interaction.response.send_message(
-            embed=self.current(), view=self, ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.send_message(embed=self.current(), view=self, ephemeral=True)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.user.id == self.owner_id:
             return True
-        await interaction.response.send_message(
-            t(interaction.locale, "pager_not_yours"), ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.send_message(t(interaction.locale, "pager_not_yours"), ephemeral=True)
         return False
 
     async def _turn(self, interaction: discord.Interaction, delta: int) -> None:
         self.page = min(max(self.page + delta, 0), self.pages - 1)
-        await interaction.response.edit_message(embed=self.current(), view=self, allowed_mentions=NO_MENTIONS)
+        await interaction.response.edit_message(embed=self.current(), view=self)
 
     async def _go_prev(self, interaction: discord.Interaction) -> None:
         await self._turn(interaction, -1)

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.discord_app.i18n import t
-from bot.discord_app.views import NO_MENTIONS
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
@@ -42,4 +41,4 @@ async def manages_server(interaction: discord.Interaction) -> bool:
 
 
 async def deny(interaction: discord.Interaction, key: str = "admin_denied") -> None:
-    await interaction.response.send_message(t(interaction.locale, key), ephemeral=True, allowed_mentions=NO_MENTIONS)
+    await interaction.response.send_message(t(interaction.locale, key), ephemeral=True)

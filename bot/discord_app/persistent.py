@@ -85,6 +85,4 @@ class Unreadable(discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:
         return cls(getattr(item, "custom_id", ""))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(
-            t(interaction.locale, "stale_interaction"), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await interaction.response.send_message(t(interaction.locale, "stale_interaction"), ephemeral=True)

@@ -21,7 +21,7 @@ from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.persistent import Persistent
 from bot.discord_app.review import gap_ids
 from bot.discord_app.term_form import TermModal
-from bot.discord_app.views import NO_MENTIONS, render_only, served_guild
+from bot.discord_app.views import render_only, served_guild
 from bot.storage.records import ProposalRow
 
 if TYPE_CHECKING:
@@ -81,9 +81,7 @@ class ProposalSelect(
         proposals, guild_id = interaction.client.app.proposals, interaction.guild_id or 0
         row = await proposals.get(guild_id, ids[0]) if ids else None
         if row is None:  # forged, another server's, or decided meanwhile
-            await interaction.response.send_message(
-                t(interaction.locale, "prop_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
+            await interaction.response.send_message(t(interaction.locale, "prop_gone"), ephemeral=True)
         elif self.action == "publish":
             fields = TermFields.from_dict(row.fields)
             await interaction.response.send_modal(TermModal(interaction, fields, proposal_id=row.id))
@@ -113,9 +111,7 @@ class RejectModal(BoundForm):
         row = await bot.app.proposals.reject(guild_id, self.proposal_id, interaction.user.id, self.reason.value or "")
         key = "prop_rejected" if row else "prop_gone"
         name = echo(row.fields.get("term", "")) if row else ""
-        await interaction.response.send_message(
-            t(interaction.locale, key, term=name), ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.send_message(t(interaction.locale, key, term=name), ephemeral=True)
         if row is not None:
             await tell_proposer(bot, guild_id, row.id)
 
@@ -136,7 +132,7 @@ async def tell_proposer(bot: GlossaryBot, guild_id: int, proposal_id: int) -> No
     guild = bot.get_guild(guild_id)
     try:
         channel = await bot.create_dm(discord.Object(row.user_id))
-        await channel.send(outcome(row, guild.name if guild else str(guild_id)), allowed_mentions=NO_MENTIONS)
+        await channel.send(outcome(row, guild.name if guild else str(guild_id)))
     except discord.HTTPException as exc:
         log.info("proposal %s: could not tell member %s by DM (%s); telling them next time", row.id, row.user_id, exc)
         return
@@ -164,5 +160,5 @@ async def _tell_after_reply(bot: GlossaryBot, interaction: discord.Interaction) 
         return
     texts = [outcome(row, g.name if (g := bot.get_guild(row.guild_id)) else str(row.guild_id)) for row in rows]
     with contextlib.suppress(discord.HTTPException):
-        await interaction.followup.send(join_within(texts, 1900), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.followup.send(join_within(texts, 1900), ephemeral=True)
         await bot.app.proposals.told(interaction.user.id, rows)

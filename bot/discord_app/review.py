@@ -19,7 +19,7 @@ from bot.discord_app.i18n import t
 from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.persistent import Persistent
 from bot.discord_app.term_form import TermModal
-from bot.discord_app.views import NO_MENTIONS, render_only
+from bot.discord_app.views import render_only
 from bot.storage.errors import DatabaseBusy, within_a_second
 from bot.storage.records import Miss
 
@@ -187,7 +187,7 @@ class PageButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], template
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         embed, view = await render(interaction.client.app.review, interaction.guild_id, interaction.locale, self.state)
-        await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        await interaction.response.edit_message(content=None, embed=embed, view=view)
 
 
 class ActSelect(
@@ -247,16 +247,12 @@ class ActSelect(
             status = GapStatus.IGNORED if self.action == "ignore" else GapStatus.OPEN
             if await within_a_second(review.set_status(guild_id, ids, status)):
                 embed, view = await render(review, guild_id, loc, self.state)
-                await interaction.response.edit_message(
-                    content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS
-                )
+                await interaction.response.edit_message(content=None, embed=embed, view=view)
                 return
         # Nothing of this server's matched (a forged or stale value): say so, and show the list as it is now.
         log.info("gap action %s with values %r by user %s matched nothing", self.action, ids, interaction.user.id)
         embed, view = await render(review, guild_id, loc, self.state)
-        await interaction.response.edit_message(
-            content=t(interaction.locale, "gaps_gone"), embed=embed, view=view, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.edit_message(content=t(interaction.locale, "gaps_gone"), embed=embed, view=view)
 
     async def _accept(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         """An alias proposal accepted: the spelling answers at once in this server, and its gap is resolved."""
@@ -276,7 +272,7 @@ class ActSelect(
             else t(loc, "gaps_gone")
         )
         embed, view = await render(review, guild_id, loc, self.state)
-        await interaction.response.edit_message(content=note, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        await interaction.response.edit_message(content=note, embed=embed, view=view)
 
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger "id" names no gap
@@ -315,9 +311,8 @@ class ResolveModal(BoundForm):
             await interaction.response.send_message(
                 t(interaction.locale, "gaps_modal_unknown", term=echo(name)),
                 ephemeral=True,
-                allowed_mentions=NO_MENTIONS,
             )
             return
         await within_a_second(review.set_status(guild_id, [self.miss_id], GapStatus.RESOLVED, term_id))
         embed, view = await render(review, guild_id, interaction.locale, self.state)
-        await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        await interaction.response.edit_message(content=None, embed=embed, view=view)

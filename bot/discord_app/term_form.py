@@ -18,7 +18,7 @@ from bot.discord_app.forms import BoundForm
 from bot.discord_app.i18n import language, t
 from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.persistent import Persistent
-from bot.discord_app.views import NO_MENTIONS, ButtonsView, button_payload
+from bot.discord_app.views import ButtonsView, button_payload
 
 if TYPE_CHECKING:
     from bot.discord_app.client import GlossaryBot
@@ -113,9 +113,7 @@ class TermModal(BoundForm):
         if self.proposal_id is not None:  # publishing a member's proposal (as the editor left it)
             saved = await bot.app.proposals.publish(guild_id, self.proposal_id, user_id, fields)
             if saved is None:
-                await interaction.response.send_message(
-                    t(interaction.locale, "prop_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
-                )
+                await interaction.response.send_message(t(interaction.locale, "prop_gone"), ephemeral=True)
                 return
         else:
             saved = await bot.app.server_terms.save(guild_id, user_id, fields, previous_id=self.previous_id)
@@ -135,9 +133,7 @@ async def answer_saved(interaction: discord.Interaction[GlossaryBot], saved: Sav
     text = t(loc, key, term=discord.utils.escape_markdown(saved.term.term), count=saved.resolved)
     overlay = bot.app.lookups.overlay(interaction.guild_id or 0)
     embed, view = bot.cards.card_for(saved.term, overlay, loc)
-    await interaction.response.send_message(
-        text, embed=embed, view=view or discord.utils.MISSING, ephemeral=True, allowed_mentions=NO_MENTIONS
-    )
+    await interaction.response.send_message(text, embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
 
 
 async def answer_refused(
@@ -165,9 +161,7 @@ async def answer_refused(
         label = t(loc, "st_as_alias", spelling=shorten(fields.term, 30), term=shorten(taken.term, 30))
         buttons.append(AliasInsteadButton.rendered(label))
     view = ButtonsView(buttons)
-    await interaction.response.send_message(
-        text, embed=fit(embed), view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
-    )
+    await interaction.response.send_message(text, embed=fit(embed), view=view, ephemeral=True)
 
 
 class _DraftButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:draft"):
@@ -199,9 +193,7 @@ class FixButton(_DraftButton, template=r"glosario:stfix"):
         # whoever submits it like the command that first opened it.
         draft = interaction.client.drafts.take(interaction.guild_id or 0, interaction.user.id)
         if draft is None:
-            await interaction.response.send_message(
-                t(interaction.locale, "st_no_draft"), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
+            await interaction.response.send_message(t(interaction.locale, "st_no_draft"), ephemeral=True)
             return
         if draft.proposing:
             await interaction.response.send_modal(ProposalModal(interaction, draft.fields))
@@ -227,10 +219,10 @@ class AliasInsteadButton(_DraftButton, template=r"glosario:stalias"):
             spelling = draft.fields.term.strip()
             term = await bot.app.server_terms.add_alias(guild_id, interaction.user.id, spelling, draft.taken_by)
         if term is None:
-            await interaction.response.send_message(t(loc, "st_no_draft"), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.response.send_message(t(loc, "st_no_draft"), ephemeral=True)
             return
         text = t(loc, "gaps_accepted", spelling=echo(draft.fields.term.strip()), term=term.term)
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 class ProposalModal(TermModal):
@@ -241,9 +233,7 @@ class ProposalModal(TermModal):
     async def allowed(self, interaction: discord.Interaction[GlossaryBot]) -> bool:
         if await interaction.client.app.proposals.enabled(interaction.guild_id or 0):
             return True
-        await interaction.response.send_message(
-            t(interaction.locale, "prop_off"), ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.send_message(t(interaction.locale, "prop_off"), ephemeral=True)
         return False
 
     async def on_submit(self, interaction: discord.Interaction[GlossaryBot]) -> None:
@@ -255,6 +245,4 @@ class ProposalModal(TermModal):
             await answer_refused(interaction, result, fields)
             return
         name = discord.utils.escape_markdown(fields.term.strip())
-        await interaction.response.send_message(
-            t(interaction.locale, "prop_thanks", term=name), ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.send_message(t(interaction.locale, "prop_thanks", term=name), ephemeral=True)

@@ -157,16 +157,14 @@ async def show_term(interaction: discord.Interaction[GlossaryBot], term_id: str,
     here = await bot.app.lookups.for_guild(served_guild(interaction))
     term = here.open(interaction.user.id, term_id)
     if term is None:
-        await interaction.response.send_message(
-            t(interaction.locale, "term_gone"), ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.send_message(t(interaction.locale, "term_gone"), ephemeral=True)
         return None
     embed, view = bot.cards.card_for(term, here.overlay, interaction.locale)
     if how == "edit":
-        await interaction.response.edit_message(content=None, embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        await interaction.response.edit_message(content=None, embed=embed, view=view)
     else:
         await interaction.response.send_message(
-            embed=embed, view=view or discord.utils.MISSING, ephemeral=how == "private", allowed_mentions=NO_MENTIONS
+            embed=embed, view=view or discord.utils.MISSING, ephemeral=how == "private"
         )
     return term
 

@@ -22,6 +22,7 @@ async def fake():
     server = await FakeDiscord().start()
     yield server
     await server.stop()
+    assert server.mention_leaks == []  # every message the bot sent said allowed_mentions {"parse": []}
 
 
 class Harness:

@@ -177,6 +177,7 @@ class FakeDiscord:
         self.requests: list[tuple[str, str, Any]] = []  # (method, path, json body)
         self.commands: dict[str, list[dict]] = {}  # "global" or guild id → registered commands
         self.responses: dict[str, list[dict]] = {}  # interaction id → callback bodies and follow-ups
+        self.mention_leaks: list[dict] = []  # messages sent without allowed_mentions {"parse": []}: could ping
         self.channel_messages: dict[str, list[dict]] = {}
         self._tokens: dict[str, str] = {}  # interaction token → interaction id
         self.member_roles: dict[int, list[int]] = {}  # user id → role ids they have
@@ -671,6 +672,8 @@ class FakeDiscord:
                 await asyncio.sleep(self.callback_delay)
             self.responses.setdefault(interaction_id, []).append(body)
             data = body.get("data") or {}
+            if body["type"] in (4, 7):
+                self._check_mentions(data)
             message = bot_message(data, "0", flags=data.get("flags") or 0)
             reply: dict[str, Any] = {
                 "interaction": {
@@ -687,6 +690,8 @@ class FakeDiscord:
         if parts[0] == "webhooks":  # follow-ups (POST) and edits of the original (PATCH …/@original)
             interaction_id = self._tokens.get(parts[2], "")
             self.responses.setdefault(interaction_id, []).append({"webhook": method, **(body or {})})
+            if method in ("POST", "PATCH") and isinstance(body, dict):
+                self._check_mentions(body)
             return _json(bot_message(body or {}, "0"))
         if parts == ["users", "@me", "channels"] and method == "POST":  # open a direct-message channel
             user_id = int(body["recipient_id"])
@@ -707,12 +712,20 @@ class FakeDiscord:
             if (earlier := self._same_nonce(parts[1], body)) is not None:
                 return _json(earlier)
             msg = bot_message(body, parts[1])
+            if isinstance(body, dict):
+                self._check_mentions(body)
             if isinstance(body, dict) and body.get("enforce_nonce") and body.get("nonce") is not None:
                 self._nonces[(parts[1], str(body["nonce"]))] = (time.monotonic(), msg)
             files = body.get("_files") if isinstance(body, dict) else None  # attachments, by file name
             self.channel_messages.setdefault(parts[1], []).append({**msg, "_files": files} if files else msg)
             return _json(msg)
         return _json({"message": f"fake Discord has no route {method} /{'/'.join(parts)}", "code": 0}, status=404)
+
+    def _check_mentions(self, body: dict) -> None:
+        """A message with text may ping unless it says `allowed_mentions: {"parse": []}` (Discord's default parses
+        every mention in the content): such a message is recorded, and the tests' fixture fails on it."""
+        if (body.get("content") or body.get("embeds")) and body.get("allowed_mentions") != {"parse": []}:
+            self.mention_leaks.append(body)
 
     def _same_nonce(self, channel_id: str, body: Any) -> dict | None:
         """The message an earlier create with this enforced nonce made in this channel within NONCE_WINDOW (what

@@ -25,7 +25,6 @@ from bot.discord_app.i18n import t
 from bot.discord_app.permissions import manages_server, moderator_or_denied
 from bot.discord_app.proposals import ProposalSelect, proposals_embed, proposals_view
 from bot.discord_app.review import ORDER_CHOICES, STATUS_CHOICES, ActSelect, ListState, PageButton, gap_label, render
-from bot.discord_app.views import NO_MENTIONS
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -152,7 +151,7 @@ class AdminCog(commands.Cog):
     ) -> None:
         state = ListState(0, ORDER_CHOICES.get(orden, "count"), STATUS_CHOICES.get(estado, GapStatus.OPEN))
         embed, view = await render(self.review, interaction.guild_id, interaction.locale, state)
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     @admin.command(name="exportar", description="Descarga las consultas abiertas para los editores")
     @app_commands.describe(formato="Formato del archivo")
@@ -181,14 +180,13 @@ class AdminCog(commands.Cog):
             data, name = await asyncio.to_thread(zipped, name, data), name + ".zip"
         if len(data) > interaction.filesize_limit:
             text = t(loc, "export_too_big", count=export.count, guild=interaction.guild_id, format=formato)
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.followup.send(text, ephemeral=True)
             return
         done = {"terminos": "export_terms_done", "opiniones": "export_feedback_done"}.get(formato, "export_done")
         await interaction.followup.send(
             t(loc, done, count=export.count, format=formato.upper()),
             file=discord.File(io.BytesIO(data), filename=name),
             ephemeral=True,
-            allowed_mentions=NO_MENTIONS,
         )
 
     @admin.command(name="recargar", description="Vuelve a leer el glosario de disco")
@@ -200,10 +198,10 @@ class AdminCog(commands.Cog):
             head = t(loc, "reload_failed", count=len(report.problems), terms=len(self.glossary.holder.glossary))
             body = report.report(relative_to=str(self.glossary.data_dir))
             body = join_within(body.splitlines(), 1900 - len(head), lambda n: t(loc, "reload_more", count=n))
-            await interaction.followup.send(f"{head}\n```\n{body}\n```", ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.followup.send(f"{head}\n```\n{body}\n```", ephemeral=True)
             return
         embed = reload_embed(report, interaction.guild_id, loc)
-        await interaction.followup.send(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.followup.send(embed=embed, ephemeral=True)
 
     @admin.command(name="estadisticas", description="Consultas, aciertos y lagunas de este servidor")
     async def estadisticas(self, interaction: discord.Interaction) -> None:
@@ -216,7 +214,7 @@ class AdminCog(commands.Cog):
         file = chart or discord.utils.MISSING
         edit = edit_buttons(stats.least_helpful, interaction.locale) if stats.least_helpful else None
         view = edit or discord.utils.MISSING  # "Editar" beside the least helpful of the server's own terms
-        await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)
 
     @admin.command(name="propuestas", description="Las propuestas de los miembros, para publicarlas o rechazarlas")
     @app_commands.describe(permitir="Permitir (o no) que los miembros propongan términos")
@@ -231,9 +229,7 @@ class AdminCog(commands.Cog):
         rows = await self.proposals.pending(guild_id)
         view = proposals_view(rows, loc) or discord.utils.MISSING
         embed = proposals_embed(rows, loc)
-        await interaction.response.send_message(
-            note, embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.send_message(note, embed=embed, view=view, ephemeral=True)
 
     @admin.command(name="rol-editor", description="Quién, además de los moderadores, puede revisar el glosario")
     @app_commands.describe(rol="Rol de los editores del glosario")
@@ -241,9 +237,7 @@ class AdminCog(commands.Cog):
         if not await manages_server(interaction):
             return
         await self.roles.set_editor_role(interaction.guild_id, rol.id)
-        await interaction.response.send_message(
-            t(interaction.locale, "role_set", role=rol.mention), ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.send_message(t(interaction.locale, "role_set", role=rol.mention), ephemeral=True)
 
 
 async def setup(bot: GlossaryBot) -> None:

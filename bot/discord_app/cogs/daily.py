@@ -23,7 +23,6 @@ from bot.discord_app.feedback import card_view
 from bot.discord_app.groups import PostingCog, each_server
 from bot.discord_app.i18n import long_date, t
 from bot.discord_app.permissions import manages_server, moderator_or_denied
-from bot.discord_app.views import NO_MENTIONS
 from bot.storage.records import DailySettings
 
 if TYPE_CHECKING:
@@ -140,7 +139,7 @@ class DailyAdmin(app_commands.Group):
         else:
             problem = None
         if problem is not None:
-            await interaction.response.send_message(problem, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.response.send_message(problem, ephemeral=True)
             return
         schedule = Schedule(parsed[0], parsed[1], zone, Days(dias) if dias in set(Days) else Days.EVERY_DAY)
         upcoming = await self.posts.configure(interaction.guild_id, channel.id, schedule, server_terms=propios)
@@ -148,7 +147,7 @@ class DailyAdmin(app_commands.Group):
         text = t(
             loc, "daily_configured", channel=channel.mention, time=time, zone=zone, days=days, next=_stamp(upcoming)
         )
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(text, ephemeral=True)
         settings = await self.posts.settings(interaction.guild_id)
         if settings is not None:
             await self.cog.post_if_due(settings)  # a time already past today: today's term goes out now
@@ -164,16 +163,14 @@ class DailyAdmin(app_commands.Group):
     @app_commands.command(name="desactivar", description="Deja de publicar el término del día")
     async def desactivar(self, interaction: discord.Interaction) -> None:
         key = "daily_disabled" if await self.posts.disable(interaction.guild_id) else "daily_not_configured"
-        await interaction.response.send_message(
-            t(interaction.locale, key), ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.send_message(t(interaction.locale, key), ephemeral=True)
 
     @app_commands.command(name="estado", description="Cómo está configurado el término del día")
     async def estado(self, interaction: discord.Interaction) -> None:
         status = await self.posts.status(interaction.guild_id)
         loc = interaction.locale
         text = status_text(status, interaction.guild_id, loc) if status else t(loc, "daily_not_configured")
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(text, ephemeral=True)
 
 
 class DailyCog(PostingCog):
@@ -192,7 +189,7 @@ class DailyCog(PostingCog):
         pick = await self.posts.todays_term(interaction.guild_id or 0)
         url = self.bot.cards.url_for(pick.term)  # type: ignore[attr-defined]
         embed, view = daily_card(pick.term, pick.entry, pick.glossary, interaction.locale, url)
-        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(embed=embed, view=view)
 
     # -- posting ----------------------------------------------------------------------------------
     async def tick(self) -> None:
@@ -222,7 +219,7 @@ class DailyCog(PostingCog):
         try:
             # the job's nonce (discord.py sends it with enforce_nonce): a retry of a post that did go out, by a
             # process that took over the claim of one that died before marking it, gets the same message back
-            message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS, nonce=job.nonce)
+            message = await channel.send(embed=embed, view=view, nonce=job.nonce)
         except discord.Forbidden as exc:
             return await self._failed(job, f"Discord: {exc.text or 'forbidden'}")
         except discord.HTTPException as exc:

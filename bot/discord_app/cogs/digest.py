@@ -18,7 +18,6 @@ from bot.discord_app.groups import PostingCog, each_server
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import manages_server, moderator_or_denied
 from bot.discord_app.review import gap_label
-from bot.discord_app.views import NO_MENTIONS
 from bot.storage.records import DigestSettings
 
 if TYPE_CHECKING:
@@ -65,14 +64,12 @@ class DigestAdmin(app_commands.Group):
         text = t(
             interaction.locale, "digest_configured", channel=canal.mention, day=t(interaction.locale, WEEKDAYS[weekday])
         )
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="desactivar", description="Deja de publicar el resumen semanal")
     async def desactivar(self, interaction: discord.Interaction) -> None:
         key = "digest_disabled" if await self.digests.disable(interaction.guild_id) else "digest_not_configured"
-        await interaction.response.send_message(
-            t(interaction.locale, key), ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.send_message(t(interaction.locale, key), ephemeral=True)
 
 
 class DigestCog(PostingCog):
@@ -104,7 +101,7 @@ class DigestCog(PostingCog):
         if chart is None:
             embed.set_image(url=None)
         try:
-            await channel.send(embed=embed, file=chart or discord.utils.MISSING, allowed_mentions=NO_MENTIONS)
+            await channel.send(embed=embed, file=chart or discord.utils.MISSING)
         except (discord.HTTPException, OSError) as exc:
             log.warning("weekly digest for guild %s not posted (%s); retrying later", settings.guild_id, exc)
             await self.digests.release(settings, week)

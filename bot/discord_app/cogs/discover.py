@@ -18,7 +18,7 @@ from bot.discord_app.embeds import COLOUR, LIMITS, echo, fit, join_within, short
 from bot.discord_app.i18n import t
 from bot.discord_app.pager import Pager
 from bot.discord_app.term_form import ProposalModal
-from bot.discord_app.views import NO_MENTIONS, ButtonsView, OpenButton, served_guild, show_term
+from bot.discord_app.views import ButtonsView, OpenButton, served_guild, show_term
 
 if TYPE_CHECKING:
     from bot.app.catalog import CatalogHolder
@@ -86,9 +86,7 @@ class DiscoverCog(commands.Cog):
         hits = here.search(interaction.user.id, texto)  # a gap is logged before the reply
         loc = interaction.locale
         if not hits:
-            await interaction.response.send_message(
-                t(loc, "search_none", query=echo(texto)), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
+            await interaction.response.send_message(t(loc, "search_none", query=echo(texto)), ephemeral=True)
             return
         terms = [hit.term for hit in hits]
         title = t(loc, "search_title", query=echo(texto))
@@ -141,7 +139,6 @@ class DiscoverCog(commands.Cog):
                 await interaction.response.send_message(
                     t(loc, "list_unknown_category", category=echo(categoria)),
                     ephemeral=True,
-                    allowed_mentions=NO_MENTIONS,
                 )
                 return
             categories = wanted
@@ -187,21 +184,17 @@ class DiscoverCog(commands.Cog):
         term = random.choice(here.terms())
         embed, view = self.cards.card_for(term, here.overlay, interaction.locale)
         await interaction.response.send_message(  # public in the bot's servers; private where it is a guest
-            embed=embed, view=view or discord.utils.MISSING, ephemeral=not guild_id, allowed_mentions=NO_MENTIONS
+            embed=embed, view=view or discord.utils.MISSING, ephemeral=not guild_id
         )
 
     @glosario.command(name="proponer", description="Propón un término para el glosario de este servidor")
     @app_commands.describe(termino="El término que propones")
     async def proponer(self, interaction: discord.Interaction, termino: str | None = None) -> None:
         if not served_guild(interaction):  # a DM, or a server the bot is not in: there are no editors to propose to
-            await interaction.response.send_message(
-                t(interaction.locale, "needs_server"), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
+            await interaction.response.send_message(t(interaction.locale, "needs_server"), ephemeral=True)
             return
         if not await self.proposals.enabled(interaction.guild_id or 0):
-            await interaction.response.send_message(
-                t(interaction.locale, "prop_off"), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
+            await interaction.response.send_message(t(interaction.locale, "prop_off"), ephemeral=True)
             return
         fields = TermFields((termino or "").strip()[:256], "")
         await interaction.response.send_modal(ProposalModal(interaction, fields))
@@ -211,16 +204,14 @@ class DiscoverCog(commands.Cog):
         loc = interaction.locale
         embed = discord.Embed(title=t(loc, "help_title"), description=t(loc, "help_body"), colour=COLOUR)
         embed.set_footer(text=self.catalog.glossary.title)
-        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
     async def explain(self, interaction: discord.Interaction, message: discord.Message) -> None:
         """Message menu "Explicar términos": the glossary terms the message mentions, privately."""
         loc, guild_id = interaction.locale, served_guild(interaction)
         terms = (await self.lookups.for_guild(guild_id)).mentioned(message.content or "")
         if not terms:
-            await interaction.response.send_message(
-                t(loc, "explain_none"), ephemeral=True, allowed_mentions=NO_MENTIONS
-            )
+            await interaction.response.send_message(t(loc, "explain_none"), ephemeral=True)
             return
         shown = terms[:EXPLAIN_MAX]
         lines = [f"**{term.term}** — {first_sentence(term.definition)}" for term in shown]
@@ -228,7 +219,7 @@ class DiscoverCog(commands.Cog):
             lines.append(t(loc, "explain_more", count=len(terms) - EXPLAIN_MAX))
         embed = fit(discord.Embed(title=t(loc, "explain_title"), description=join_within(lines, 4096), colour=COLOUR))
         view = ButtonsView([OpenButton.rendered(term) for term in shown])
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
 async def setup(bot: GlossaryBot) -> None:

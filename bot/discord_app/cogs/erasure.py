@@ -17,7 +17,7 @@ from bot.app.erasure import CHECK_DEPARTURES_EVERY
 from bot.discord_app.groups import GLOSARIO, attach, detach
 from bot.discord_app.i18n import t
 from bot.discord_app.persistent import Persistent
-from bot.discord_app.views import NO_MENTIONS, render_only
+from bot.discord_app.views import render_only
 from bot.storage.records import Erased
 
 if TYPE_CHECKING:
@@ -89,16 +89,14 @@ class ForgetButton(
         log.info(
             "forget button for user %s pressed by user %s: refused (%s)", self.user_id, interaction.user.id, refusal
         )
-        await interaction.response.send_message(
-            t(interaction.locale, refusal), ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        await interaction.response.send_message(t(interaction.locale, refusal), ephemeral=True)
         return False
 
     async def callback(self, interaction: discord.Interaction[GlossaryBot]) -> None:
         await interaction.response.defer()  # (the queue and the journals may take a moment)
         erased = await interaction.client.app.erasure.forget_member(self.user_id)
         text = t(interaction.locale, "forget_done", summary=summary(erased, interaction.locale, done=True))
-        await interaction.edit_original_response(content=text, view=None, allowed_mentions=NO_MENTIONS)
+        await interaction.edit_original_response(content=text, view=None)
 
 
 async def forget_me(interaction: discord.Interaction[GlossaryBot]) -> None:
@@ -111,7 +109,6 @@ async def forget_me(interaction: discord.Interaction[GlossaryBot]) -> None:
         t(loc, "forget_prompt", summary=summary(planned, loc, done=False)),
         view=render_only([button]),
         ephemeral=True,
-        allowed_mentions=NO_MENTIONS,
     )
 
 

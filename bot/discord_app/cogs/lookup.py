@@ -14,7 +14,6 @@ from bot.discord_app import meaning
 from bot.discord_app.embeds import echo
 from bot.discord_app.i18n import t
 from bot.discord_app.views import (
-    NO_MENTIONS,
     OpenButton,
     PickButton,
     TermButton,
@@ -62,18 +61,18 @@ class LookupCog(commands.Cog):
                 return
             here.unanswered(user, termino, answer)  # a name nobody has: as without the question path
         if answer is None:
-            await send(t(loc, "empty_query"), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await send(t(loc, "empty_query"), ephemeral=True)
         elif isinstance(answer.result, Found):
             embed, view = self.cards.card_for(answer.result.term, answer.overlay, loc)
             found, view = answer.result, view or discord.utils.MISSING  # a form to avoid: the preferred term, said
             said = found.avoided and t(loc, "avoided_form", form=echo(found.avoided), term=echo(found.term.term))
-            await send(said or None, embed=embed, view=view, ephemeral=privado, allowed_mentions=NO_MENTIONS)
+            await send(said or None, embed=embed, view=view, ephemeral=privado)
         elif isinstance(answer.result, Ambiguous):
             view = suggestions_view(answer.result.candidates, answer.qhash, privado, self.lookups.sign)
             text = t(loc, "did_you_mean", query=echo(termino))
-            await send(text, view=view, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await send(text, view=view, ephemeral=True)
         else:
-            await send(t(loc, "not_found", query=echo(termino)), ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await send(t(loc, "not_found", query=echo(termino)), ephemeral=True)
 
     @termino.autocomplete("termino")
     async def termino_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:

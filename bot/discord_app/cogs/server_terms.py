@@ -16,7 +16,6 @@ from bot.discord_app.groups import attach, detach
 from bot.discord_app.i18n import t
 from bot.discord_app.permissions import moderator_or_denied
 from bot.discord_app.term_form import AliasInsteadButton, FixButton, TermModal
-from bot.discord_app.views import NO_MENTIONS
 from bot.storage.erasure import ANONYMOUS
 
 if TYPE_CHECKING:
@@ -34,7 +33,7 @@ class TermAdmin(app_commands.Group):
         return await moderator_or_denied(interaction)
 
     async def _say(self, interaction: discord.Interaction, text: str) -> None:
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="nuevo", description="Define un término propio de este servidor")
     async def nuevo(self, interaction: discord.Interaction) -> None:
@@ -80,7 +79,7 @@ class TermAdmin(app_commands.Group):
             )
         title = t(loc, "st_history_title", term=versions[-1].fields.get("term", termino))
         embed = discord.Embed(title=title, description=join_within(lines, LIMITS["description"]), colour=COLOUR)
-        await interaction.response.send_message(embed=fit(embed), ephemeral=True, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(embed=fit(embed), ephemeral=True)
 
     @editar.autocomplete("termino")
     @retirar.autocomplete("termino")
