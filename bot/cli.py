@@ -24,7 +24,8 @@ from bot.terminal import format_lookup, load_or_report, lookup_json
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 FORGET = ("forget-user", "forget-guild")
-DATABASE = ("misses", "daily", "resolve", "ignore", "migrate", "migrate-data", "server-terms", "feedback", *FORGET)
+ALIASES = {"misses": "gaps"}  # older names of commands, still accepted
+DATABASE = ("gaps", "daily", "resolve", "ignore", "migrate", "migrate-data", "server-terms", "feedback", *FORGET)
 
 
 def _types(say: Words) -> tuple:
@@ -90,7 +91,8 @@ def _parser(say: Words) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar=say("command_metavar"))
 
     def command(name: str, help_key: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=say(help_key), description=say(help_key), say=say)
+        older = [old for old, new in ALIASES.items() if new == name]
+        p = sub.add_parser(name, aliases=older, help=say(help_key), description=say(help_key), say=say)
         # --data is accepted after the command too (`lookup --data DIR q`); given there, it wins.
         p.add_argument("--data", type=Path, default=argparse.SUPPRESS, help=say("data_help"))
         return p
@@ -147,7 +149,7 @@ def _ask_command(say: Words, command) -> None:
 
 def _database_commands(say: Words, command) -> None:
     positive_int, iso_date = _types(say)
-    p = command("misses", "misses_help")
+    p = command("gaps", "misses_help")
     p.add_argument("--guild", type=positive_int, help=say("guild_only"))
     p.add_argument("--status", choices=[*map(str, GapStatus), "all"], default=GapStatus.OPEN, help=say("status_help"))
     p.add_argument("--json", action="store_true", help=say("misses_json"))
@@ -205,7 +207,7 @@ def _main(argv: list[str] | None) -> int:
         print(say("settings_error", error=exc.text(say.lang)), file=sys.stderr)
         return EXIT_USAGE
     data_dir = args.data or settings.data_dir
-    command = args.command or "run"
+    command = ALIASES.get(args.command, args.command) or "run"
     if command in DATABASE or (command in ("export", "ask") and args.guild):
         from bot import offline  # the database, not Discord: discord.py is never imported for these
 

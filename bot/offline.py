@@ -31,7 +31,7 @@ COLUMNS = ("id", "count", "askers", "status", "guild", "last", "query")
 
 def dispatch(command: str, args: argparse.Namespace, settings: Settings, data_dir: Path) -> int:
     actions = {
-        "misses": lambda: _misses(settings, args),
+        "gaps": lambda: _misses(settings, args),
         "daily": lambda: _daily(settings, args, data_dir),
         "migrate": lambda: _migrate(settings, args.say),
         "migrate-data": lambda: _migrate_data(args),

@@ -672,3 +672,14 @@ def test_lookup_shows_what_the_card_shows_beside_the_definition(tmp_path, capsys
     assert say("term_avoid") == ("Evita" if lang == "es" else "Avoid")
     code, out, _ = run(capsys, "--data", str(tmp_path), "lookup", "capa")
     assert code == 0 and say("term_definition_language") not in out  # in the glossary's own language: not said
+
+
+def test_gaps_is_the_command_and_misses_its_older_name(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    assert main(["migrate"]) == 0
+    capsys.readouterr()
+    outputs = []
+    for name in ("gaps", "misses"):
+        code = main([name, "--json"])
+        outputs.append((code, capsys.readouterr().out))
+    assert outputs[0] == outputs[1] and outputs[0][0] in (0, 1)

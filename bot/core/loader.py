@@ -23,7 +23,7 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _YamlLoader = yaml.BaseLoader
 # The base loader tags every scalar as text (PyYAML's own type resolution costs seconds at 100k terms);
 # plain scalars that YAML would read as a number, boolean or null are caught here instead.
-_NOT_TEXT = re.compile(
+NOT_TEXT = re.compile(
     r"[-+]?(?:\d[\d_]*(?:\.[\d_]*)?|\.\d+)(?:[eE][-+]?\d+)?|0x[0-9a-fA-F_]+|0o?[0-7_]+|[-+]?\.(?:inf|Inf|INF)"
     r"|\.(?:nan|NaN|NAN)|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~"
 )
@@ -81,7 +81,7 @@ def data_node(value: object, line: int = 0) -> yaml.Node:
 
     def node(item: object) -> yaml.Node:
         if isinstance(item, str):
-            return yaml.ScalarNode(_STR_TAG, item, mark, mark, '"' if _NOT_TEXT.fullmatch(item) else None)
+            return yaml.ScalarNode(_STR_TAG, item, mark, mark, '"' if NOT_TEXT.fullmatch(item) else None)
         if isinstance(item, dict):
             return yaml.MappingNode(_MAP_TAG, [(node(str(k)), node(v)) for k, v in item.items()], mark, mark)
         if isinstance(item, list | tuple):
@@ -313,7 +313,7 @@ class _Builder:
                 f"'{key}' has the YAML tag '{tag}', which is not allowed: remove it",
             )
             return None
-        if not isinstance(node, yaml.ScalarNode) or (not node.style and _NOT_TEXT.fullmatch(node.value)):
+        if not isinstance(node, yaml.ScalarNode) or (not node.style and NOT_TEXT.fullmatch(node.value)):
             scalar = isinstance(node, yaml.ScalarNode)
             kind = f"'{node.value}' (no es texto)" if scalar else "una lista o un mapa"
             kind_en = (

@@ -10,7 +10,7 @@ import yaml
 
 from bot.core.card import neutral_markup
 from bot.core.errors import GlossaryError, Problem
-from bot.core.loader import META_FILE, load_glossary_from_texts
+from bot.core.loader import META_FILE, NOT_TEXT, load_glossary_from_texts
 from bot.core.model import Term
 
 SERVER_CATEGORY = "Términos del servidor"
@@ -65,11 +65,22 @@ def entry(fields: TermFields, related_names: list[str] | None = None) -> dict:
     return data
 
 
+class _TermFileDumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # libyaml's where PyYAML has it: faster
+    """Text that the loader would read as a number, yes/no or null (stricter than PyYAML's own resolver: "0e-1",
+    "1e5") is written quoted, so that a term file always says what it was given."""
+
+
+def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"' if NOT_TEXT.fullmatch(value) else None)
+
+
+_TermFileDumper.add_representer(str, _text)
+
+
 def term_file(entries: list[dict], category: str = SERVER_CATEGORY) -> str:
     """A term file in the published format, with these entries."""
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's, where PyYAML has it: many times faster
     body = {"category": category, "terms": entries}
-    return yaml.dump(body, Dumper=dumper, allow_unicode=True, sort_keys=False, width=100)
+    return yaml.dump(body, Dumper=_TermFileDumper, allow_unicode=True, sort_keys=False, width=100)
 
 
 def check_many(many: list[TermFields]) -> list[Term | list[Problem]]:
