@@ -18,11 +18,12 @@ from bot.discord_app.client import use_endpoints
 def fixed_card() -> tuple[discord.Embed, discord.ui.View | None]:
     from bot.app.catalog import load_catalog
     from bot.discord_app.embeds import term_embed
-    from bot.discord_app.views import related_view
+    from bot.discord_app.feedback import card_view
 
     glossary = load_catalog(Path(os.environ["GLOSARIO_DATA"])).glossary
     term = next(t for t in glossary.terms if t.en and len(t.related) >= 2)  # a typical card: fields and buttons
-    return term_embed(term, glossary, "es-ES"), related_view(term, glossary)
+    # The same reply as ours: "see also" buttons and the "¿Te ha servido?" row every card carries.
+    return term_embed(term, glossary, "es-ES"), card_view(term, glossary, "es-ES")
 
 
 class MinimalBot(discord.Client):
@@ -33,7 +34,9 @@ class MinimalBot(discord.Client):
 
         @self.tree.command(name="termino", description="fixed")
         async def termino(interaction: discord.Interaction, termino: str) -> None:
-            await interaction.response.send_message(embed=embed, view=view or discord.utils.MISSING)
+            await interaction.response.send_message(
+                embed=embed, view=view or discord.utils.MISSING, allowed_mentions=discord.AllowedMentions.none()
+            )
 
     async def setup_hook(self) -> None:
         await self.tree.sync()
