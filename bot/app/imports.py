@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 import yaml
 
+from bot.app.entries import Imported
 from bot.core.errors import GlossaryError
 from bot.core.loader import META_FILE, data_node, load_glossary_from_nodes, term_file_node
 from bot.core.normalize import compact, normalize, slug
@@ -58,6 +59,25 @@ def refuse(refused: list[Refused], entry, spanish: str, english: str) -> None:
     """Record `entry` (an interchange.Entry) as refused, with the reason in both languages."""
     name = entry.term or entry.source_id or ""
     refused.append(Refused(name, entry.where, spanish, english))
+
+
+def imported(entries: list, refused: list[Refused], title: str, read: int, dropped: Counter) -> Imported:
+    """A reader's result: the entries, and every refusal also as a problem ("where: why")."""
+    problems = [(f"{r.where}: {r.spanish}", f"{r.where}: {r.english}") for r in refused]
+    return Imported(entries, problems, title, read=read, refused=refused, dropped=dict(dropped))
+
+
+def no_language(lang: str, languages: Counter, missing: tuple[str, str], counted: tuple[str, str]) -> tuple[str, str]:
+    """Why a file without language `lang` is refused: what is `missing` in it, and the languages it has, each
+    `counted` (its entries or concepts), with the --lang to choose the most common."""
+    said = ", ".join(f"{code or '?'} ({count})" for code, count in languages.most_common())
+    first = next((code for code, _ in languages.most_common() if code), "en")
+    return (
+        f"El archivo no tiene {missing[0]} en «{lang}», así que no se ha importado nada. Los idiomas que tiene "
+        f"({counted[0]}) son: {said}. Elige uno con --lang, p. ej. --lang {first}.",
+        f"The file has no {missing[1]} in '{lang}', so nothing was imported. The languages it has ({counted[1]}) "
+        f"are: {said}. Choose one with --lang, e.g. --lang {first}.",
+    )
 
 
 _WEB = re.compile(r"https?://\S+", re.IGNORECASE)

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from bot.app.entries import Entry, Imported, language_matches
-from bot.app.imports import Refused, refuse, source, web_url
+from bot.app.imports import Refused, imported, no_language, refuse, source, web_url
 
 SKOS = "http://www.w3.org/2004/02/skos/core#"
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
@@ -72,7 +72,18 @@ def read_skos(text: str, fmt: str = "turtle", lang: str = "es") -> Imported:
         tag for c in concepts for tag in {t for _, t in c.values.get(SKOS + "prefLabel", []) if t is not None}
     )
     if concepts and not any(tag == "" or language_matches(tag, lang) for tag in languages):
-        return Imported([], [_no_language(lang, languages)], read=len(concepts))
+        return Imported(
+            [],
+            [
+                no_language(
+                    lang,
+                    languages,
+                    ("ninguna etiqueta (prefLabel)", "label (prefLabel)"),
+                    ("con cuántos conceptos cada uno", "with how many concepts each"),
+                )
+            ],
+            read=len(concepts),
+        )
     names = {c.iri: _name(c, lang) for c in concepts}
     categories = {
         member: (collection.texts("prefLabel", lang) or [""])[0]
@@ -85,20 +96,8 @@ def read_skos(text: str, fmt: str = "turtle", lang: str = "es") -> Imported:
         entry.category = categories.get(concept.iri, "")
         if not _refused(entry, concept, lang, refused):
             entries.append(entry)
-    problems = [(f"{r.where}: {r.spanish}", f"{r.where}: {r.english}") for r in refused]
     title = _title(_typed(subjects, "ConceptScheme"), lang)
-    return Imported(entries, problems, title, read=len(concepts), refused=refused, dropped=dict(dropped))
-
-
-def _no_language(lang: str, languages: Counter) -> tuple[str, str]:
-    said = ", ".join(f"{code} ({count})" for code, count in languages.most_common())
-    first = next((code for code, _ in languages.most_common() if code), "en")
-    return (
-        f"El archivo no tiene ninguna etiqueta (prefLabel) en «{lang}», así que no se ha importado nada. Los idiomas "
-        f"que tiene (con cuántos conceptos cada uno) son: {said}. Elige uno con --lang, p. ej. --lang {first}.",
-        f"The file has no label (prefLabel) in '{lang}', so nothing was imported. The languages it has (with how "
-        f"many concepts each) are: {said}. Choose one with --lang, e.g. --lang {first}.",
-    )
+    return imported(entries, refused, title, len(concepts), dropped)
 
 
 def _name(concept: _Concept, lang: str) -> str:

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 from bot.app.entries import Entry, Imported, language_matches
-from bot.app.imports import Refused, refuse, source, web_url
+from bot.app.imports import Refused, imported, no_language, refuse, source, web_url
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 _V3 = {"conceptEntry": "termEntry", "langSec": "langSet", "termSec": "tig"}
@@ -59,7 +59,18 @@ def read_tbx(text: str, lang: str = "es") -> Imported:
     concepts = list(root.iter("termEntry"))
     languages = Counter(code for concept in concepts for code in {_lang(s) for s in concept.iter("langSet")})
     if concepts and not any(_matches(code, lang) for code in languages):
-        return Imported([], [_no_language(lang, languages)], read=len(concepts))
+        return Imported(
+            [],
+            [
+                no_language(
+                    lang,
+                    languages,
+                    ("ningún término", "term"),
+                    ("con cuántas entradas cada uno", "with how many entries each"),
+                )
+            ],
+            read=len(concepts),
+        )
     names = {c.get("id"): _forms(c, lang)[0] for c in concepts if c.get("id")}
     entries, refused, dropped = [], [], Counter()
     file_lang = _lang(root)
@@ -70,19 +81,7 @@ def read_tbx(text: str, lang: str = "es") -> Imported:
             continue
         entries.append(entry)
     title = _text(next(root.iter("title"), None)) or _text(root.find(".//sourceDesc/p"))
-    problems = [(f"{r.where}: {r.spanish}", f"{r.where}: {r.english}") for r in refused]
-    return Imported(entries, problems, title, read=len(concepts), refused=refused, dropped=dict(dropped))
-
-
-def _no_language(lang: str, languages: Counter) -> tuple[str, str]:
-    said = ", ".join(f"{code or '?'} ({count})" for code, count in languages.most_common())
-    first = next((code for code, _ in languages.most_common() if code), "en")
-    return (
-        f"El archivo no tiene ningún término en «{lang}», así que no se ha importado nada. Los idiomas que tiene "
-        f"(con cuántas entradas cada uno) son: {said}. Elige uno con --lang, p. ej. --lang {first}.",
-        f"The file has no term in '{lang}', so nothing was imported. The languages it has (with how many entries "
-        f"each) are: {said}. Choose one with --lang, e.g. --lang {first}.",
-    )
+    return imported(entries, refused, title, len(concepts), dropped)
 
 
 def _refused(entry: Entry, lang: str, refused: list[Refused]) -> bool:
