@@ -510,20 +510,32 @@ class _Builder:
                 f"'{key}' together is over {FIELD_LIMIT} characters: remove some",
             )
 
-    def _sources(self, name: str, node: yaml.Node | None) -> list[Source]:
-        """`sources`: a list of {text, url}; the url is optional and, when given, a web address."""
+    def _listed(self, name: str, node: yaml.Node | None, key: str, shape: str) -> list[yaml.Node]:
+        """The items of a list field (`links`, `sources`); none, with the problem said, when it is not a list."""
         if node is None:
             return []
         if not isinstance(node, yaml.SequenceNode):
-            self._add(
-                name,
-                _line(node),
-                "'sources' debe ser una lista de {text: ..., url: https://...}",
-                "'sources' must be a list of {text: ..., url: https://...}",
-            )
+            self._add(name, _line(node), f"'{key}' debe ser una lista de {shape}", f"'{key}' must be a list of {shape}")
             return []
+        return node.value
+
+    def _not_a_web_url(self, name: str, node: yaml.Node, url: str) -> bool:
+        """Whether `url` is not an http(s) address RFC 3986 accepts (the problem is then said, with the fix)."""
+        if _is_web_url(url):
+            return False
+        fix, fix_en = _url_fix(url)
+        self._add(
+            name,
+            _line(node),
+            f"'{url}' no es una URL http(s) válida: {fix}",
+            f"'{url}' is not a valid http(s) URL: {fix_en}",
+        )
+        return True
+
+    def _sources(self, name: str, node: yaml.Node | None) -> list[Source]:
+        """`sources`: a list of {text, url}; the url is optional and, when given, a web address."""
         sources = []
-        for item in node.value:
+        for item in self._listed(name, node, "sources", "{text: ..., url: https://...}"):
             fields = self._mapping(name, item, _SOURCE_KEYS, ("la fuente", "the source"))
             if fields is None:
                 continue
@@ -531,15 +543,10 @@ class _Builder:
             url = self._text(name, fields.get("url"), "url", limit=512) if "url" in fields else ""
             if "text" not in fields:
                 self._add(name, _line(item), "cada fuente necesita 'text'", "every source needs a 'text'")
-            elif url and not _is_web_url(url):
-                fix, fix_en = _url_fix(url)
-                self._add(
-                    name,
-                    _line(fields["url"]),
-                    f"'{url}' no es una URL http(s) válida: {fix}",
-                    f"'{url}' is not a valid http(s) URL: {fix_en}",
-                )
-            elif text is not None and url is not None:
+                continue
+            if url and self._not_a_web_url(name, fields["url"], url):
+                continue
+            if text is not None and url is not None:
                 sources.append(Source(text, url))
         self._joined_fits(name, node, "sources", "\n".join(f"{s.text} {s.url}" for s in sources))
         return sources
@@ -564,18 +571,8 @@ class _Builder:
             )
 
     def _links(self, name: str, node: yaml.Node | None) -> list[Link]:
-        if node is None:
-            return []
-        if not isinstance(node, yaml.SequenceNode):
-            self._add(
-                name,
-                _line(node),
-                "'links' debe ser una lista de {title: ..., url: https://...}",
-                "'links' must be a list of {title: ..., url: https://...}",
-            )
-            return []
         links = []
-        for item in node.value:
+        for item in self._listed(name, node, "links", "{title: ..., url: https://...}"):
             fields = self._mapping(name, item, _LINK_KEYS, ("el enlace", "the link"))
             if fields is None:
                 continue
@@ -586,14 +583,7 @@ class _Builder:
                     name, _line(item), "cada enlace necesita 'title' y 'url'", "every link needs a 'title' and a 'url'"
                 )
                 continue
-            if url is not None and not _is_web_url(url):
-                fix, fix_en = _url_fix(url)
-                self._add(
-                    name,
-                    _line(fields["url"]),
-                    f"'{url}' no es una URL http(s) válida: {fix}",
-                    f"'{url}' is not a valid http(s) URL: {fix_en}",
-                )
+            if url is not None and self._not_a_web_url(name, fields["url"], url):
                 continue
             if title and url:
                 links.append(Link(title, url))
