@@ -165,7 +165,7 @@ def test_misses_without_database(tmp_path, capsys, monkeypatch):
 def test_invite_url_from_app_id_env_or_token(capsys, monkeypatch):
     import base64
 
-    from bot.cli import INVITE_PERMISSIONS, application_id_from_token
+    from bot.cli._hosting import INVITE_PERMISSIONS, application_id_from_token
 
     assert INVITE_PERMISSIONS == 1024 + 2048 + 16384 + 32768
     code, out, _ = run(capsys, "invite-url", "--app-id", "42")
@@ -255,7 +255,7 @@ def test_daily_for_a_past_date_shows_what_was_recorded_that_day_or_says_nothing_
     import asyncio
     from datetime import UTC, datetime, timedelta
 
-    from bot.cli_text import Words
+    from bot.cli._words import Words
     from bot.core.daily import DailyEntry
     from bot.storage.daily import SqlDailyStore
     from bot.storage.db import Database
@@ -417,8 +417,8 @@ def test_the_command_line_speaks_one_language(capsys, monkeypatch):
 
 def test_every_argument_has_help_and_there_is_a_version(capsys):
     from bot import __version__
-    from bot.cli import _parser
-    from bot.cli_text import Words
+    from bot.cli._commands import argument_parser as _parser
+    from bot.cli._words import Words
 
     parser = _parser(Words("es"))
     (commands,) = [a for a in parser._actions if a.dest == "command"]
@@ -429,6 +429,15 @@ def test_every_argument_has_help_and_there_is_a_version(capsys):
     with pytest.raises(SystemExit) as info:
         main(["--version"])
     assert info.value.code == 0 and capsys.readouterr().out.strip() == f"glosario-bot {__version__}"
+
+
+def test_every_subcommand_is_named_once_and_bound_to_a_handler():
+    from bot.cli._commands import COMMANDS
+
+    names = [name for command in COMMANDS for name in (command.name, *command.aliases)]
+    assert len(names) == len(set(names))
+    for command in COMMANDS:
+        assert callable(command.load()), command.handler
 
 
 def test_english_locale_gets_english_reports_and_errors(tmp_path, capsys, monkeypatch):
@@ -491,7 +500,7 @@ def test_migrate_creates_the_database_once_and_then_has_nothing_to_do(tmp_path, 
 def test_resolve_answered_closes_the_gaps_the_term_files_now_answer(tmp_path, capsys, monkeypatch):
     import asyncio
 
-    from bot.cli_text import Words
+    from bot.cli._words import Words
     from bot.storage import open_stores
     from bot.storage.records import MissRecord
 
@@ -521,7 +530,7 @@ def test_resolve_needs_ids_or_answered(capsys):
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_a_mistyped_command_or_option_gets_the_closest_one_and_the_usage_of_its_command(capsys, monkeypatch, lang):
-    from bot.cli_text import Words
+    from bot.cli._words import Words
 
     monkeypatch.setenv("LANG", "en_US.UTF-8" if lang == "en" else "es_ES.UTF-8")
     say = Words(lang)
@@ -569,7 +578,7 @@ def test_counts_agree_with_their_nouns(tmp_path, capsys, monkeypatch, lang):
     """One of a thing is singular in every message that counts: "1 término", never "1 términos" or "término(s)"."""
     import asyncio
 
-    from bot.cli_text import Words
+    from bot.cli._words import Words
 
     monkeypatch.setenv("LANG", "en_US.UTF-8" if lang == "en" else "es_ES.UTF-8")
     say = Words(lang)
@@ -631,7 +640,7 @@ def test_lookup_of_a_form_to_avoid_answers_with_the_preferred_term_and_says_so(t
         "category: C\nterms:\n  - term: Red neuronal\n    definition: Un modelo.\n    deprecated: [red neural]\n",
         encoding="utf-8",
     )
-    from bot.cli_text import Words
+    from bot.cli._words import Words
 
     code, out, _ = run(capsys, "--data", str(tmp_path), "lookup", "red neural")
     assert code == 0 and out.startswith(Words("es")("avoided_form", form="red neural", term="Red neuronal"))
@@ -642,7 +651,7 @@ def test_lookup_of_a_form_to_avoid_answers_with_the_preferred_term_and_says_so(t
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_lookup_shows_what_the_card_shows_beside_the_definition(tmp_path, capsys, monkeypatch, lang):
-    from bot.cli_text import Words
+    from bot.cli._words import Words
 
     if lang == "en":
         monkeypatch.setenv("LANG", "en_US.UTF-8")

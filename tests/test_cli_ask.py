@@ -8,7 +8,7 @@ import json
 import pytest
 
 from bot.cli import main
-from bot.cli_text import Words
+from bot.cli._words import Words
 from tests.app.test_server_terms import NEBULA, open_app
 
 

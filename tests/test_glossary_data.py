@@ -85,8 +85,12 @@ def test_the_wheel_carries_the_glossary(tmp_path):
     # Every module of the source tree is in the wheel (a package missing from pyproject's list breaks `pip install .`).
     modules = {str(p.relative_to(ROOT)) for p in (ROOT / "bot").rglob("*.py")}
     assert modules <= names, sorted(modules - names)
-    # ...and every file a module reads at run time (the JSON schema, the web page's style and script).
+    # ...and every file a module reads at run time (the JSON schema, the web page's style and script, the
+    # database migrations of each dialect).
     assets = {
         str(p.relative_to(ROOT)) for folder in ("schemas", "web") for p in (ROOT / "bot" / "app" / folder).iterdir()
     }
     assert assets and assets <= names, sorted(assets - names)
+    migrations = {str(p.relative_to(ROOT)) for p in (ROOT / "bot" / "storage" / "migrations").glob("*/*.sql")}
+    assert {"sqlite", "postgres"} == {p.split("/")[3] for p in migrations}
+    assert migrations <= names, sorted(migrations - names)

@@ -1,10 +1,12 @@
-"""Background loops outlive errors: each tick's trouble is logged, and the loop goes on at its next tick."""
+"""Background work: one helper starts every background task (kept referenced until done, its failure logged),
+and loops outlive errors (each tick's trouble is logged, and the loop goes on at its next tick)."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import ParamSpec
 
 from bot.storage.errors import DatabaseBusy, StorageError
@@ -35,3 +37,19 @@ def each_tick_outlives_errors(what: str) -> Callable[[Callable[P, Awaitable[None
         return tick
 
     return decorate
+
+
+def start_background(tasks: set[asyncio.Task], work: Coroutine[object, object, object], name: str) -> asyncio.Task:
+    """Start `work` as a task kept in `tasks` until it is done (the event loop holds only a weak reference: an
+    unreferenced task can vanish mid-way), its failure logged with its traceback, never lost (as bot-core's
+    `create_task`). The one way the bot starts background work."""
+    task = asyncio.get_running_loop().create_task(work, name=name)
+    tasks.add(task)
+    task.add_done_callback(functools.partial(_forget_and_log, tasks))
+    return task
+
+
+def _forget_and_log(tasks: set[asyncio.Task], task: asyncio.Task) -> None:
+    tasks.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.error("background task %s failed", task.get_name(), exc_info=task.exception())

@@ -78,10 +78,11 @@ class Digests:
         today = self.clock().date()
         days = [today - timedelta(days=n) for n in range(TREND_DAYS - 1, -1, -1)]
         counts: dict[date, tuple[int, int]] = {}
-        for day, outcome, n in await self.usage.daily_outcomes(guild_id, days[0].isoformat()):
-            answered, total = counts.get(date.fromisoformat(day), (0, 0))
-            found = outcome in (Outcome.FOUND, Outcome.MEANING)  # a question answered by meaning is answered
-            counts[date.fromisoformat(day)] = (answered + (n if found else 0), total + n)
+        for row in await self.usage.daily_outcomes(guild_id, days[0].isoformat()):
+            day = date.fromisoformat(row.day)
+            answered, total = counts.get(day, (0, 0))
+            found = row.outcome in (Outcome.FOUND, Outcome.MEANING)  # a question answered by meaning is answered
+            counts[day] = (answered + (row.lookups if found else 0), total + row.lookups)
         return Trend(days, counts)
 
     async def build(self, guild_id: int) -> Digest:

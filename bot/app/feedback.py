@@ -142,16 +142,16 @@ class Feedback:
 
     async def comments(self, guild_id: int, limit: int = 5) -> Shown:
         """A server's latest comments, with the name of the term each is about: (name, row) pairs."""
-        rows, total = await self.store.comments(guild_id, limit=limit)
+        latest = await self.store.comments(guild_id, limit=limit)
         named = []
-        for row in rows:
+        for row in latest.rows:
             found = await self.term(guild_id, row.term_id)
             named.append((found[0].term if found else row.term_id, row))
-        return Shown(tuple(named), total)
+        return Shown(tuple(named), latest.total)
 
     async def week(self, guild_id: int, since: str) -> WeekOfFeedback:
-        votes, comments = await self.store.since(guild_id, since)
-        return WeekOfFeedback((await self.least_helpful(guild_id, 0)).total, votes, comments)
+        recent = await self.store.since(guild_id, since)
+        return WeekOfFeedback((await self.least_helpful(guild_id, 0)).total, recent.votes, recent.comments)
 
     async def export(self, guild_id: int | None) -> list[FeedbackRow]:
         """Every vote and comment of a server (None: of every server), for the editors' files."""

@@ -29,19 +29,26 @@ class ReloadReport:
     resolved: tuple[tuple[Miss, str], ...]  # (gap, the term that now answers it)
 
 
+RESOLVE_PAGE = 2000  # open gaps read and looked up at a time when a new glossary may answer them
+
+
 async def resolve_answered(
     index: SearchIndex, gaps: GapStore, *, guild_id: int | None = None
 ) -> list[tuple[Miss, str]]:
     """Mark every open gap that `index` now answers with confidence as resolved, naming its term (one update
-    per term). Returns what was resolved."""
-    open_gaps = await gaps.gaps(guild_id=guild_id, status=GapStatus.OPEN, limit=1_000_000)
-    # Thousands of fuzzy lookups take a while: in a worker thread, so that replies go on meanwhile.
-    resolved = await asyncio.to_thread(_answered, index, open_gaps)
-    by_term: dict[str, list[int]] = {}
-    for gap, term_id in resolved:
-        by_term.setdefault(term_id, []).append(gap.id)
-    for term_id, ids in by_term.items():
-        await gaps.set_status(ids, GapStatus.RESOLVED, term_id=term_id)
+    per term and page). Returns what was resolved. The open gaps are read a page at a time (never all at once),
+    and each page is looked up in a worker thread, so that replies go on meanwhile."""
+    resolved: list[tuple[Miss, str]] = []
+    after = 0
+    while page := await gaps.open_after(after, RESOLVE_PAGE, guild_id=guild_id):
+        after = page[-1].id
+        answered = await asyncio.to_thread(_answered, index, page)
+        by_term: dict[str, list[int]] = {}
+        for gap, term_id in answered:
+            by_term.setdefault(term_id, []).append(gap.id)
+        for term_id, ids in by_term.items():
+            await gaps.set_status(ids, GapStatus.RESOLVED, term_id=term_id)
+        resolved += answered
     return resolved
 
 

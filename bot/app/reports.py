@@ -9,7 +9,7 @@ import zipfile
 from dataclasses import dataclass, field
 
 from bot.heap import collector_paused
-from bot.storage.records import Miss
+from bot.storage.records import Miss, Pick
 
 
 @dataclass
@@ -45,7 +45,7 @@ def _group(gaps: list[Miss]) -> list[_Stub]:
 _q = json.encoder.encode_basestring  # type: ignore[attr-defined]
 
 
-def gaps_yaml(gaps: list[Miss], picks: list[tuple[str, str, int]], *, title: str) -> str:
+def gaps_yaml(gaps: list[Miss], picks: list[Pick], *, title: str) -> str:
     """Ready-to-edit stubs: one term per group of gaps that are typos of each other, the gap's spelling (its most
     asked one, from `MissLog.export(most_asked=True)`) as the name, the other gaps' as aliases, `definition: ""`
     to fill. Alias proposals go in comments, so the file loads (once the definitions are written) as it is."""
@@ -59,8 +59,8 @@ def gaps_yaml(gaps: list[Miss], picks: list[tuple[str, str, int]], *, title: str
         lines.append("#")
         lines.append("# Propuestas de alias (la gente eligió este término entre las sugerencias):")
         lines.extend(
-            f"#   {sample!r} → {term_id} ({times} {'vez' if times == 1 else 'veces'})"
-            for sample, term_id, times in picks
+            f"#   {pick.sample!r} → {pick.term_id} ({pick.times} {'vez' if pick.times == 1 else 'veces'})"
+            for pick in picks
         )
     lines += ["category: Pendientes", "terms:" if stubs else "terms: []"]
     for stub in stubs:

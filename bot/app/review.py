@@ -12,7 +12,8 @@ from bot.app.reports import gaps_csv, gaps_yaml
 from bot.app.server_terms import ServerTerms
 from bot.core.gaps import query_hash
 from bot.core.search import Found
-from bot.core.status import GapStatus
+from bot.core.status import GapOrder, GapStatus
+from bot.storage.errors import within_a_second
 from bot.storage.interfaces import GapStore
 from bot.storage.records import Miss
 
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
     from bot.app.feedback import Feedback, Shown
 
 PAGE_SIZE = 10
-ORDERS = ("count", "recent")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +45,7 @@ class Proposal:
 @dataclass(frozen=True)
 class GapPage:
     status: GapStatus
-    order: str
+    order: GapOrder
     page: int  # from 0, within range
     pages: int
     total: int
@@ -78,7 +78,7 @@ class GapReview:
         named = self.catalog.glossary.get(term_id) or (overlay.glossary.get(term_id) if overlay else None)
         return named.term if named else term_id
 
-    async def page(self, guild_id: int, status: GapStatus, order: str, page: int) -> GapPage:
+    async def page(self, guild_id: int, status: GapStatus, order: GapOrder, page: int) -> GapPage:
         """One page of a server's gaps (a page past the end shows the last one), with what goes around it."""
         glossary = self.catalog.glossary
         if self.server_terms is not None:
@@ -95,8 +95,8 @@ class GapReview:
             resolved_as = gap.status == GapStatus.RESOLVED and bool(gap.resolved_term)
             rows.append(GapRow(number, gap, named.term if named else None, resolved_as))
         proposals = [
-            Proposal(sample, self._name(guild_id, term_id), people, query_hash(normalized), term_id)
-            for normalized, sample, term_id, people in await self.gaps.proposals(guild_id, 10)
+            Proposal(s.sample, self._name(guild_id, s.term_id), s.people, query_hash(s.normalized), s.term_id)
+            for s in await self.gaps.proposals(guild_id, 10)
         ]
         unlogged = await self.gaps.unlogged(guild_id=guild_id)
         improvable = None
@@ -116,6 +116,13 @@ class GapReview:
     ) -> int:
         """Ignore, reopen or resolve gaps; only this server's (None: any, for the command line). How many changed."""
         return await self.gaps.set_status(ids, status, guild_id=guild_id, term_id=term_id) if ids else 0
+
+    async def decide(
+        self, guild_id: int, ids: list[int], status: GapStatus, term_id: str | None = None
+    ) -> int:
+        """A moderator's decision from Discord: `set_status`, waiting at most a second for the database (past
+        that, DatabaseBusy with nothing changed), so that the member is answered within Discord's three."""
+        return await within_a_second(self.set_status(guild_id, ids, status, term_id))
 
     def term_named(self, name: str) -> str | None:
         """The id of the term a moderator named (as a lookup would answer it with confidence), or None."""

@@ -23,11 +23,10 @@ from bot.core.model import Glossary, Layered, Term
 from bot.core.normalize import compact, normalize, numbered_slugs
 from bot.core.search import Found, SearchIndex
 from bot.core.server_terms import TermFields
-from bot.core.status import GapStatus
 from bot.storage.erasure import ANONYMOUS
 from bot.storage.errors import within_a_second
 from bot.storage.interfaces import GapStore, ServerTermStore
-from bot.storage.records import ServerTermRow, ServerTermVersion
+from bot.storage.records import ServerAlias, ServerTermRow, ServerTermVersion
 
 log = logging.getLogger(__name__)
 
@@ -230,15 +229,15 @@ class ServerTerms:
         """Members picked `term_id` for the question with handle `qhash`: its spelling becomes an alias of that
         term in this server (`add_alias`), and the proposal is settled. None when there is no such proposal (a
         forged or settled one) or the alias cannot be added."""
-        proposals = await self.gaps.proposals(guild_id, 1000)
-        proposal = next(((n, s) for n, s, t, _ in proposals if t == term_id and query_hash(n) == qhash), None)
-        if proposal is None:
+        suggestions = await self.gaps.proposals(guild_id, 1000)
+        suggestion = next((s for s in suggestions if s.term_id == term_id and query_hash(s.normalized) == qhash), None)
+        if suggestion is None:
             return None
-        term = await self.add_alias(guild_id, user_id, proposal[1], term_id)
+        term = await self.add_alias(guild_id, user_id, suggestion.sample, term_id)
         if term is None:
             return None
-        await self.gaps.drop_proposals(guild_id, proposal[0])
-        return proposal[1], term
+        await self.gaps.drop_proposals(guild_id, suggestion.normalized)
+        return suggestion.sample, term
 
     async def add_alias(self, guild_id: int, user_id: int, spelling: str, term_id: str) -> Term | None:
         """`spelling` answers with `term_id` in this server from now on: a new version of a server term, or a
@@ -271,9 +270,7 @@ class ServerTerms:
             at = self.clock().isoformat(timespec="seconds")
             await within_a_second(self.store.add_alias(guild_id, normalized, spelling, term_id, user_id, at))
             term = published
-        gaps = await self.gaps.gaps(guild_id=guild_id, status=GapStatus.OPEN, limit=1_000_000)
-        ids = [g.id for g in gaps if g.normalized == normalized]
-        await self.gaps.set_status(ids, GapStatus.RESOLVED, guild_id=guild_id, term_id=term_id)
+        await self.gaps.resolve_asked_as(guild_id, normalized, term_id)
         self._overlays.pop(guild_id, None)
         return term
 
@@ -337,15 +334,13 @@ def _resolve(name: str, published: SearchIndex, overlay: Overlay | None) -> str 
     return found.id if found else None
 
 
-def _overlay(
-    published: Catalog, rows: list[ServerTermRow], accepted: list[tuple[str, str, str]], guild_id: int
-) -> Overlay:
+def _overlay(published: Catalog, rows: list[ServerTermRow], accepted: list[ServerAlias], guild_id: int) -> Overlay:
     """A server's overlay: its terms (checked again, as the term files are at every load), those a published term
     with the same name now replaces set aside, related names resolved, one small index."""
     aliases = {}
-    for normalized, _, term_id in accepted:
-        if published.glossary.get(term_id) is not None:  # (a term a reload removed takes its aliases along)
-            aliases[normalized] = aliases[compact(normalized)] = term_id
+    for alias in accepted:
+        if published.glossary.get(alias.term_id) is not None:  # (a term a reload removed takes its aliases along)
+            aliases[alias.normalized] = aliases[compact(alias.normalized)] = alias.term_id
     checked = server_terms.check_many([TermFields.from_dict(row.fields) for row in rows])
     terms: list[Term] = []
     superseded: list[str] = []

@@ -40,6 +40,13 @@ class GapStatus(StrEnum):
     IGNORED = "ignored"
 
 
+class GapOrder(StrEnum):
+    """How a list of gaps is sorted: the most asked first, or the latest asked first."""
+
+    COUNT = "count"
+    RECENT = "recent"
+
+
 class DailyPostStatus(StrEnum):
     """Where a server's term of the day for one date stands: claimed and being sent (a lease: a claim whose
     process died runs out and is taken over), posted, or failed for the day."""

@@ -1,9 +1,10 @@
-"""GlossaryBot: wiring only. The application (bot.app) does the work; cogs (found under cogs/) read interactions
-and render; the guard, the card cache and the command sync are their own modules."""
+"""GlossaryBot: wiring only. The application (bot.app) does the work; each feature (a package beside this module,
+found by itself) reads interactions and renders; what every feature uses is in kit/."""
 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import pkgutil
 
@@ -11,15 +12,19 @@ import discord
 import yarl
 from discord.ext import commands
 
+from bot import discord_app as features_home
 from bot.app.application import Application
-from bot.discord_app import cogs, meaning, proposals
-from bot.discord_app.cards import CardCache
-from bot.discord_app.forms import OpenForms
-from bot.discord_app.guard import Guard, validate_interactions
-from bot.discord_app.sync import CommandSync
-from bot.discord_app.term_form import Drafts
-from bot.discord_app.translator import GlossaryTranslator
-from bot.discord_app.views import NO_MENTIONS
+from bot.app.background import start_background
+from bot.discord_app.cards import card_view
+from bot.discord_app.kit.buttons import NO_MENTIONS
+from bot.discord_app.kit.cards import CardCache
+from bot.discord_app.kit.forms import OpenForms
+from bot.discord_app.kit.guard import Guard, validate_interactions
+from bot.discord_app.kit.sync import CommandSync
+from bot.discord_app.kit.translator import GlossaryTranslator
+from bot.discord_app.lookup import meaning
+from bot.discord_app.proposals import tell_on_next_command
+from bot.discord_app.server_terms import Drafts
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +35,16 @@ def use_endpoints(api_base: str | None, gateway_url: str | None) -> None:
         discord.http.Route.BASE = api_base.rstrip("/")
     if gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def features() -> list[str]:
+    """The feature packages of the Discord layer (every package here with a setup(); kit/ has none)."""
+    found = []
+    for module in pkgutil.iter_modules(features_home.__path__):
+        name = f"{features_home.__name__}.{module.name}"
+        if module.ispkg and hasattr(importlib.import_module(name), "setup"):
+            found.append(name)
+    return sorted(found)
 
 
 class GlossaryBot(commands.AutoShardedBot):
@@ -53,7 +68,7 @@ class GlossaryBot(commands.AutoShardedBot):
         )
         self.app = app
         self.shard_plan = app.settings.shards
-        self.cards = CardCache(app.catalog, app.settings.site_url)
+        self.cards = CardCache(app.catalog, card_view, app.settings.site_url)
         self.drafts = Drafts()  # server-term forms a save refused, for their authors to fix
         self.forms = OpenForms()  # each member's open forms (modals), the oldest closed past a few
         self.questions_ready = False  # the question path (its model) loads in the background after start
@@ -64,20 +79,18 @@ class GlossaryBot(commands.AutoShardedBot):
         self.shutdown_problems: list[str] = []  # what a stop could not do (the process then exits non-zero)
         self.tree.on_error = self.guard.on_tree_error
         self.tree.interaction_check = self.guard.accepting_work
-        self.guard.on_accepted = lambda interaction: proposals.tell_on_next_command(self, interaction)
+        self.guard.on_accepted = lambda interaction: tell_on_next_command(self, interaction)
         validate_interactions(self._connection.parsers)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(GlossaryTranslator())
-        # Every module under cogs/ with a setup() is a cog: a new one needs no line here. Each cog registers its
-        # own persistent buttons and menus as it loads.
-        for module in pkgutil.iter_modules(cogs.__path__):
-            await self.load_extension(f"{cogs.__name__}.{module.name}")
+        # Every feature package beside this module with a setup() is loaded, in name order (admin, which owns
+        # /glosario-admin, first): a new one needs no line here. Each registers its own persistent items.
+        for name in features():
+            await self.load_extension(name)
         await self.app.start()
         if self.app.settings.questions:  # members' questions in their own words: the model loads off the loop
-            task = asyncio.get_running_loop().create_task(meaning.prepare(self), name="glosario-questions")
-            self.background_tasks.add(task)
-            task.add_done_callback(self.background_tasks.discard)
+            start_background(self.background_tasks, meaning.prepare(self), "glosario-questions")
         if self.auto_sync and (self.shard_plan is None or self.shard_plan.publishes_commands):
             await self.commands_sync.sync(guild_id=self.app.settings.dev_guild_id)  # by one process: shard 0's
 
@@ -105,9 +118,6 @@ class GlossaryBot(commands.AutoShardedBot):
         except Exception as exc:  # the process must still end: the runner reports what went wrong
             self.shutdown_problems.append(f"could not disconnect cleanly: {exc}")
             log.exception("shutdown: closing the connection to Discord failed")
-
-    async def tell_proposer(self, guild_id: int, proposal_id: int) -> None:
-        await proposals.tell_proposer(self, guild_id, proposal_id)
 
     async def reload(self) -> None:
         """SIGHUP: reload the glossary (the application logs the outcome)."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from bot.config import DatabaseUrl
 from bot.storage.daily import SqlDailyStore, SqlDigestStore, SqlRoleStore
-from bot.storage.db import MIGRATIONS, Database, SqlAppliedWrites, file_identity
+from bot.storage.db import Database, SqlAppliedWrites, file_identity
 from bot.storage.erasure import SqlErasureStore
 from bot.storage.feedback import SqlFeedbackStore
 from bot.storage.gaps import SqlGapStore, SqlUsageStore
@@ -104,7 +104,7 @@ async def open_stores(database: Path | DatabaseUrl | str, *, read_only: bool = F
         if database.is_postgres:
             from bot.storage.postgres import PgDatabase
 
-            return stores_on(await PgDatabase.open(database, MIGRATIONS, migrate=not read_only))
+            return stores_on(await PgDatabase.open(database, migrate=not read_only))
         database = database.sqlite_path
     path = Path(database)
     db = await (Database.open_read_only(path) if read_only else Database.open(path))

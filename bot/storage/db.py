@@ -1,22 +1,26 @@
-"""SQLite: connect, set PRAGMAs, apply numbered migrations (PRAGMA user_version), own transactions."""
+"""SQLite: connect, set PRAGMAs, apply the numbered migrations (migrations/sqlite/*.sql, PRAGMA user_version), own
+transactions. `migrations()` reads either dialect's files."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import contextvars
+import functools
+import importlib.resources
 import logging
 import os
 import secrets
 import sqlite3
 import tempfile
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Literal
 
 import aiosqlite
 
-from bot.core.status import Days, Outcome
 from bot.storage.errors import DatabaseBusy, StorageError
 
 log = logging.getLogger(__name__)
@@ -25,230 +29,35 @@ STARTUP_ATTEMPTS = 20  # tries to configure and migrate while other processes st
 MIGRATION_WAIT_MS = 120_000  # how long a starting process waits for another one's migrations
 BUSY_TIMEOUT_MS = 1000  # the longest a statement waits for another process's lock (replies wait no longer)
 
-# Numbered migrations: index + 1 is the schema version they bring. Append only; never edit a released one.
-MIGRATIONS: list[str] = [
-    # 1: gaps, spellings picked from suggestions, lookup counts, key/value metadata
-    """
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE misses (
-        id INTEGER PRIMARY KEY,
-        guild_id INTEGER NOT NULL,
-        normalized TEXT NOT NULL,
-        query_hash TEXT NOT NULL,
-        sample TEXT NOT NULL,
-        kind TEXT NOT NULL DEFAULT 'lookup' CHECK (kind IN ('lookup', 'search')),
-        count INTEGER NOT NULL DEFAULT 0,
-        first_seen TEXT NOT NULL,
-        last_seen TEXT NOT NULL,
-        best_guess TEXT,
-        status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'resolved', 'ignored')),
-        resolved_term TEXT,
-        UNIQUE (guild_id, normalized)
-    );
-    CREATE INDEX misses_by_hash ON misses (guild_id, query_hash);
-    CREATE TABLE miss_askers (
-        miss_id INTEGER NOT NULL REFERENCES misses (id) ON DELETE CASCADE,
-        asker TEXT NOT NULL,
-        PRIMARY KEY (miss_id, asker)
-    ) WITHOUT ROWID;
-    CREATE TABLE picks (
-        guild_id INTEGER NOT NULL,
-        normalized TEXT NOT NULL,
-        sample TEXT NOT NULL,
-        term_id TEXT NOT NULL,
-        count INTEGER NOT NULL DEFAULT 0,
-        last_seen TEXT NOT NULL,
-        PRIMARY KEY (guild_id, normalized, term_id)
-    ) WITHOUT ROWID;
-    CREATE TABLE lookups (
-        guild_id INTEGER NOT NULL,
-        day TEXT NOT NULL,
-        outcome TEXT NOT NULL CHECK (outcome IN ('found', 'ambiguous', 'not_found')),
-        term_id TEXT NOT NULL DEFAULT '',
-        count INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (guild_id, day, outcome, term_id)
-    ) WITHOUT ROWID;
-    """,
-    # 2: per-guild settings, term of the day (the pick of each date, and each post, claimed before sending)
-    """
-    CREATE TABLE guild_settings (
-        guild_id INTEGER PRIMARY KEY,
-        daily_enabled INTEGER NOT NULL DEFAULT 0,
-        daily_channel_id INTEGER,
-        daily_hour INTEGER,
-        daily_minute INTEGER,
-        daily_tz TEXT NOT NULL DEFAULT 'UTC',
-        daily_days TEXT NOT NULL DEFAULT 'todos',
-        daily_error TEXT,
-        daily_error_at TEXT
-    );
-    CREATE TABLE daily_picks (
-        guild_id INTEGER NOT NULL,
-        day TEXT NOT NULL,
-        term_id TEXT NOT NULL,
-        cycle INTEGER NOT NULL,
-        PRIMARY KEY (guild_id, day)
-    ) WITHOUT ROWID;
-    CREATE TABLE daily_posts (
-        guild_id INTEGER NOT NULL,
-        day TEXT NOT NULL,
-        channel_id INTEGER NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('posting', 'posted', 'failed')),
-        message_id INTEGER,
-        detail TEXT,
-        at TEXT NOT NULL,
-        PRIMARY KEY (guild_id, day)
-    ) WITHOUT ROWID;
-    """,
-    # 3: the spellings behind each gap (for export stubs), the editor role per guild
-    """
-    CREATE TABLE miss_spellings (
-        miss_id INTEGER NOT NULL REFERENCES misses (id) ON DELETE CASCADE,
-        sample TEXT NOT NULL,
-        count INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (miss_id, sample)
-    ) WITHOUT ROWID;
-    INSERT INTO miss_spellings (miss_id, sample, count) SELECT id, sample, count FROM misses;
-    ALTER TABLE guild_settings ADD COLUMN editor_role_id INTEGER;
-    """,
-    # 4: ids of the writes already applied (journal replays count nothing twice), the people behind each alias
-    # proposal (counted once each, like gap askers), gaps not logged because a member was over budget
-    """
-    CREATE TABLE applied_writes (id TEXT PRIMARY KEY, day TEXT NOT NULL) WITHOUT ROWID;
-    CREATE TABLE pick_askers (
-        guild_id INTEGER NOT NULL,
-        normalized TEXT NOT NULL,
-        term_id TEXT NOT NULL,
-        asker TEXT NOT NULL,
-        PRIMARY KEY (guild_id, normalized, term_id, asker)
-    ) WITHOUT ROWID;
-    CREATE TABLE unlogged_misses (
-        guild_id INTEGER NOT NULL,
-        day TEXT NOT NULL,
-        count INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (guild_id, day)
-    ) WITHOUT ROWID;
-    """,
-    # 5: the days of a daily schedule stored as neutral values (they were Spanish words), held to them
-    f"""
-    CREATE TABLE guild_settings_5 (
-        guild_id INTEGER PRIMARY KEY,
-        daily_enabled INTEGER NOT NULL DEFAULT 0,
-        daily_channel_id INTEGER,
-        daily_hour INTEGER,
-        daily_minute INTEGER,
-        daily_tz TEXT NOT NULL DEFAULT 'UTC',
-        daily_days TEXT NOT NULL DEFAULT '{Days.EVERY_DAY}'
-            CHECK (daily_days IN ('{Days.EVERY_DAY}', '{Days.WEEKDAYS}')),
-        daily_error TEXT,
-        daily_error_at TEXT,
-        editor_role_id INTEGER
-    );
-    INSERT INTO guild_settings_5
-    SELECT guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz,
-           CASE daily_days WHEN 'laborables' THEN '{Days.WEEKDAYS}' ELSE '{Days.EVERY_DAY}' END,
-           daily_error, daily_error_at, editor_role_id
-    FROM guild_settings;
-    DROP TABLE guild_settings;
-    ALTER TABLE guild_settings_5 RENAME TO guild_settings;
-    """,
-    # 6: a server's own terms (the fields as typed, JSON), every version of each (who, when, what), whether the
-    # term of the day may show them, the spellings a server accepted as aliases of published terms, and the
-    # members' proposals (with who proposed, for telling them the outcome), and the moderators' weekly digest
-    """
-    CREATE TABLE server_terms (
-        guild_id INTEGER NOT NULL,
-        term_id TEXT NOT NULL,
-        fields TEXT NOT NULL,
-        author_id INTEGER NOT NULL,
-        created_at TEXT NOT NULL,
-        updated_by INTEGER NOT NULL,
-        updated_at TEXT NOT NULL,
-        retired_at TEXT,
-        PRIMARY KEY (guild_id, term_id)
-    ) WITHOUT ROWID;
-    CREATE TABLE server_term_versions (
-        guild_id INTEGER NOT NULL,
-        term_id TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        action TEXT NOT NULL CHECK (action IN ('created', 'edited', 'retired')),
-        fields TEXT NOT NULL,
-        by_user INTEGER NOT NULL,
-        at TEXT NOT NULL,
-        PRIMARY KEY (guild_id, term_id, version)
-    ) WITHOUT ROWID;
-    ALTER TABLE guild_settings ADD COLUMN daily_server_terms INTEGER NOT NULL DEFAULT 0;
-    CREATE TABLE server_aliases (
-        guild_id INTEGER NOT NULL,
-        normalized TEXT NOT NULL,
-        spelling TEXT NOT NULL,
-        term_id TEXT NOT NULL,
-        by_user INTEGER NOT NULL,
-        at TEXT NOT NULL,
-        PRIMARY KEY (guild_id, normalized)
-    ) WITHOUT ROWID;
-    CREATE TABLE proposals (
-        id INTEGER PRIMARY KEY,
-        guild_id INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        locale TEXT NOT NULL,
-        fields TEXT NOT NULL,
-        status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'published', 'rejected')),
-        reason TEXT,
-        decided_by INTEGER,
-        decided_at TEXT,
-        created_at TEXT NOT NULL,
-        notified INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE INDEX proposals_by_guild ON proposals (guild_id, status);
-    CREATE INDEX proposals_to_tell ON proposals (user_id) WHERE status != 'pending' AND notified = 0;
-    ALTER TABLE guild_settings ADD COLUMN proposals_enabled INTEGER NOT NULL DEFAULT 1;
-    ALTER TABLE guild_settings ADD COLUMN digest_channel_id INTEGER;
-    ALTER TABLE guild_settings ADD COLUMN digest_weekday INTEGER;
-    ALTER TABLE guild_settings ADD COLUMN digest_last TEXT;
-    """,
-    # 7: a daily post's claim is a lease, held until `claimed_until` (a claim its process never finished is taken
-    # over then); claims left by a crash before this version ran out when they were made
-    """
-    ALTER TABLE daily_posts ADD COLUMN claimed_until TEXT;
-    UPDATE daily_posts SET claimed_until = at WHERE status = 'posting';
-    """,
-    # 8: the servers the bot was removed from, and when: their data is removed after a grace period, unless the bot
-    # is added back before it ends
-    """
-    CREATE TABLE guild_departures (guild_id INTEGER PRIMARY KEY, left_at TEXT NOT NULL);
-    """,
-    # 9: feedback: each member's 👍/👎 on a term's card per server (guild 0: their own install), by the salted hash
-    # of their id (`voter`, like a gap's askers), changeable, and what they said was missing (editors only)
-    """
-    CREATE TABLE feedback (
-        guild_id INTEGER NOT NULL,
-        term_id TEXT NOT NULL,
-        voter TEXT NOT NULL,
-        vote TEXT NOT NULL CHECK (vote IN ('helpful', 'unhelpful')),
-        comment TEXT,
-        at TEXT NOT NULL,
-        PRIMARY KEY (guild_id, term_id, voter)
-    ) WITHOUT ROWID;
-    """,
-    # 10: gaps asked as questions (a description, not a name) are marked; questions answered by meaning are counted
-    # as their own lookup outcome (SQLite rebuilds the table to widen its CHECK; PostgreSQL alters it in place)
-    f"""
-    ALTER TABLE misses ADD COLUMN question INTEGER NOT NULL DEFAULT 0;
-    CREATE TABLE lookups_10 (
-        guild_id INTEGER NOT NULL,
-        day TEXT NOT NULL,
-        outcome TEXT NOT NULL CHECK (outcome IN ({", ".join(f"'{o}'" for o in Outcome)})),
-        term_id TEXT NOT NULL DEFAULT '',
-        count INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (guild_id, day, outcome, term_id)
-    ) WITHOUT ROWID;
-    INSERT INTO lookups_10 SELECT guild_id, day, outcome, term_id, count FROM lookups;
-    DROP TABLE lookups;
-    ALTER TABLE lookups_10 RENAME TO lookups;
-    """,
-]
-SCHEMA_VERSION = len(MIGRATIONS)
+MIGRATIONS_PACKAGE = "bot.storage"  # the numbered files: bot/storage/migrations/<dialect>/NNNN_<name>.sql
+Dialect = Literal["sqlite", "postgres"]
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One numbered migration of one dialect: the schema version it brings, its name and its SQL."""
+
+    number: int
+    name: str
+    sql: str
+
+
+@functools.cache
+def migrations(dialect: Dialect) -> tuple[Migration, ...]:
+    """The dialect's migrations in order, read from the package's .sql files (bot/storage/migrations/README.md:
+    append only, never edit a released one, the same numbers in both dialects)."""
+    folder = importlib.resources.files(MIGRATIONS_PACKAGE) / "migrations" / dialect
+    found = []
+    for entry in folder.iterdir():
+        stem, _, ext = entry.name.partition(".")
+        if ext != "sql":
+            continue
+        number, _, name = stem.partition("_")
+        found.append(Migration(int(number), name, entry.read_text(encoding="utf-8")))
+    return tuple(sorted(found, key=lambda m: m.number))
+
+
+SCHEMA_VERSION = migrations("sqlite")[-1].number  # both dialects end at the same number (tests/storage)
 
 
 _in_transaction: contextvars.ContextVar[Database | None] = contextvars.ContextVar("in_transaction", default=None)
@@ -440,16 +249,17 @@ class Database(MetaQueries):
             )
         self.migrated = []
         try:
-            for number in range(version + 1, SCHEMA_VERSION + 1):
-                if await self._apply(number):
-                    self.migrated.append(number)
+            for migration in migrations("sqlite"):
+                if migration.number > version and await self._apply(migration):
+                    self.migrated.append(migration.number)
         finally:
             await self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
 
-    async def _apply(self, number: int) -> bool:
+    async def _apply(self, migration: Migration) -> bool:
         """Apply one migration in its own transaction, under the database's write lock (BEGIN IMMEDIATE): a
         process starting at the same time waits, then finds the schema already there and applies nothing.
         False when another process had applied it."""
+        number = migration.number
         await self.conn.execute("BEGIN IMMEDIATE")
         try:
             (current,) = await (await self.conn.execute("PRAGMA user_version")).fetchone()
@@ -458,7 +268,7 @@ class Database(MetaQueries):
                 log.info("database migration %d was applied by another process", number)
                 return False
             log.info("applying database migration %d to %s", number, self.path)
-            for statement in _statements(MIGRATIONS[number - 1]):
+            for statement in _statements(migration.sql):
                 await self.conn.execute(statement)
             await self.conn.execute(f"PRAGMA user_version = {number}")
             await self.conn.commit()

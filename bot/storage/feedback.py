@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from bot.core.status import Vote
 from bot.storage.db import Database
-from bot.storage.records import CommentRecord, FeedbackRow, TermVotes, VoteRecord
+from bot.storage.records import CommentRecord, FeedbackRow, LatestComments, RecentFeedback, TermVotes, VoteRecord
 
 _UNHELPFUL = f"'{Vote.UNHELPFUL.value}'"
 
@@ -52,7 +52,7 @@ class SqlFeedbackStore:
         ).fetchall()
         return [TermVotes(term_id, int(up), int(down), int(comments)) for term_id, up, down, comments in rows]
 
-    async def comments(self, guild_id: int, *, limit: int = 5) -> tuple[list[FeedbackRow], int]:
+    async def comments(self, guild_id: int, *, limit: int = 5) -> LatestComments:
         """A server's latest comments (newest first, `limit` of them) and how many there are."""
         where = "WHERE guild_id = ? AND comment IS NOT NULL"
         rows = await (
@@ -64,9 +64,9 @@ class SqlFeedbackStore:
         (total,) = await (
             await self.db.reader.execute(f"SELECT COUNT(*) FROM feedback {where}", (guild_id,))
         ).fetchone()
-        return [FeedbackRow(*row) for row in rows], total
+        return LatestComments([FeedbackRow(*row) for row in rows], total)
 
-    async def since(self, guild_id: int, since: str) -> tuple[int, int]:
+    async def since(self, guild_id: int, since: str) -> RecentFeedback:
         """Votes and comments a server's members gave (or changed) at or after `since` (ISO time)."""
         row = await (
             await self.db.reader.execute(
@@ -75,7 +75,7 @@ class SqlFeedbackStore:
                 (guild_id, since),
             )
         ).fetchone()
-        return int(row[0]), int(row[1])
+        return RecentFeedback(int(row[0]), int(row[1]))
 
     async def export(self, *, guild_id: int | None = None) -> list[FeedbackRow]:
         """Every vote and comment (of one server, or all), by server, term and time; who voted is left out."""

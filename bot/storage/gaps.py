@@ -7,10 +7,19 @@ import asyncio
 from collections.abc import Sequence
 
 from bot.core.gaps import query_hash
-from bot.core.status import GapKind, GapStatus, Outcome
+from bot.core.status import GapKind, GapOrder, GapStatus, Outcome
 from bot.heap import collector_paused
 from bot.storage.db import Database
-from bot.storage.records import LookupRecord, Miss, MissRecord, PickRecord, UnloggedRecord
+from bot.storage.records import (
+    AliasSuggestion,
+    DailyOutcome,
+    LookupRecord,
+    Miss,
+    MissRecord,
+    Pick,
+    PickRecord,
+    UnloggedRecord,
+)
 
 _GAP_COLUMNS = """
     SELECT m.id, m.guild_id, m.normalized, m.sample, CASE WHEN m.question = 1 THEN 'question' ELSE m.kind END, m.count,
@@ -129,22 +138,22 @@ class SqlGapStore:
 
     async def get(self, miss_id: int, *, guild_id: int | None = None) -> Miss | None:
         """One gap by id (only within `guild_id` when given)."""
-        for gap in await self.gaps(guild_id=guild_id, status="all", ids=[miss_id]):
+        for gap in await self.gaps(guild_id=guild_id, status=None, ids=[miss_id]):
             return gap
         return None
 
-    async def count(self, *, guild_id: int | None = None, status: str = GapStatus.OPEN) -> int:
+    async def count(self, *, guild_id: int | None = None, status: GapStatus | None = GapStatus.OPEN) -> int:
         where, args = self._where(guild_id, status)
         row = await (await self.db.reader.execute(f"SELECT COUNT(*) FROM misses m {where}", args)).fetchone()
         return row[0]
 
     @staticmethod
-    def _where(guild_id: int | None, status: str) -> tuple[str, list]:
+    def _where(guild_id: int | None, status: GapStatus | None) -> tuple[str, list]:
         where, args = [], []
         if guild_id is not None:
             where.append("m.guild_id = ?")
             args.append(guild_id)
-        if status != "all":
+        if status is not None:  # None: every status
             where.append("m.status = ?")
             args.append(status)
         return ("WHERE " + " AND ".join(where) if where else ""), args
@@ -153,24 +162,24 @@ class SqlGapStore:
         self,
         *,
         guild_id: int | None = None,
-        status: str = GapStatus.OPEN,
-        order: str = "count",
+        status: GapStatus | None = GapStatus.OPEN,
+        order: GapOrder = GapOrder.COUNT,
         limit: int = 100,
         offset: int = 0,
         ids: list[int] | None = None,
     ) -> list[Miss]:
-        """Gaps, most asked (or most recent) first. `status='all'` lists every status."""
+        """Gaps, most asked (or most recent) first. `status=None` lists every status."""
         where, args = self._where(guild_id, status)
         if ids is not None:
             where += (" AND " if where else "WHERE ") + f"m.id IN ({','.join('?' * len(ids))})"
             args.extend(ids)
-        order_by = "m.last_seen DESC" if order == "recent" else "m.count DESC, m.last_seen DESC"
+        order_by = "m.last_seen DESC" if order == GapOrder.RECENT else "m.count DESC, m.last_seen DESC"
         sql = f"{_GAP_COLUMNS} FROM misses m {where} ORDER BY {order_by}, m.id LIMIT ? OFFSET ?"
         rows = await (await self.db.reader.execute(sql, (*args, limit, offset))).fetchall()
         return list(map(Miss._make, rows))
 
     async def set_status(
-        self, ids: list[int], status: str, *, guild_id: int | None = None, term_id: str | None = None
+        self, ids: list[int], status: GapStatus, *, guild_id: int | None = None, term_id: str | None = None
     ) -> int:
         """Mark gaps open, resolved (optionally naming the term that covers them) or ignored. Only within
         `guild_id` when given: a moderator never touches another server's gaps. Returns how many changed."""
@@ -188,8 +197,27 @@ class SqlGapStore:
             cursor = await self.db.conn.execute(sql, args)
         return cursor.rowcount
 
+    async def resolve_asked_as(self, guild_id: int, normalized: str, term_id: str) -> int:
+        """Resolve, naming `term_id`, the open gaps of a server asked as `normalized` (an alias now answers them).
+        Returns how many changed."""
+        sql = "UPDATE misses SET status = ?, resolved_term = ? WHERE guild_id = ? AND normalized = ? AND status = ?"
+        async with self.db.transaction():
+            cursor = await self.db.conn.execute(
+                sql, (GapStatus.RESOLVED, term_id, guild_id, normalized, GapStatus.OPEN)
+            )
+        return cursor.rowcount
+
+    async def open_after(self, after_id: int, limit: int, *, guild_id: int | None = None) -> list[Miss]:
+        """The next `limit` open gaps by id after `after_id` (only `guild_id`'s when given): a walk over every open
+        gap a page at a time, which holds its place while the pages already read change status."""
+        where, args = self._where(guild_id, GapStatus.OPEN)
+        where += (" AND " if where else "WHERE ") + "m.id > ?"
+        sql = f"{_GAP_COLUMNS} FROM misses m {where} ORDER BY m.id LIMIT ?"
+        rows = await (await self.db.reader.execute(sql, (*args, after_id, limit))).fetchall()
+        return list(map(Miss._make, rows))
+
     async def export(
-        self, *, guild_id: int | None, status: str = GapStatus.OPEN, most_asked: bool = False
+        self, *, guild_id: int | None, status: GapStatus | None = GapStatus.OPEN, most_asked: bool = False
     ) -> list[Miss]:
         """Every gap of a guild, most asked first, for exports (with `most_asked`, each gap's `sample` is its most
         asked spelling rather than the latest). The rows become objects in a worker thread, so that 100,000
@@ -218,13 +246,13 @@ class SqlGapStore:
         (highest,) = await (await self.db.reader.execute("SELECT MAX(id) FROM misses")).fetchone()
         return count * 4 > (highest or 0)
 
-    async def proposals(self, guild_id: int, limit: int = 10) -> list[tuple[str, str, str, int]]:
-        """Alias proposals of a server: (normalised query, its sample, the term people chose, how many people)."""
+    async def proposals(self, guild_id: int, limit: int = 10) -> list[AliasSuggestion]:
+        """A server's alias suggestions, the most picked first."""
         sql = (
             "SELECT normalized, MAX(sample), term_id, SUM(count) AS n FROM picks WHERE guild_id = ? "
             "GROUP BY normalized, term_id ORDER BY n DESC, normalized LIMIT ?"
         )
-        return [tuple(r) for r in await (await self.db.reader.execute(sql, (guild_id, limit))).fetchall()]
+        return [AliasSuggestion(*r) for r in await (await self.db.reader.execute(sql, (guild_id, limit))).fetchall()]
 
     async def most_asked_spelling(self, guild_id: int, miss_id: int) -> str | None:
         sql = (
@@ -248,15 +276,15 @@ class SqlGapStore:
                 "DELETE FROM pick_askers WHERE guild_id = ? AND normalized = ?", (guild_id, normalized)
             )
 
-    async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[tuple[str, str, int]]:
-        """(query sample, chosen term id, times) — most frequent first."""
+    async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[Pick]:
+        """The spellings and the terms members picked for them, most frequent first."""
         sql = "SELECT MAX(sample), term_id, SUM(count) AS n FROM picks"
         args: list = []
         if guild_id is not None:
             sql += " WHERE guild_id = ?"
             args.append(guild_id)
         sql += " GROUP BY normalized, term_id ORDER BY n DESC, MAX(sample) LIMIT ?"
-        return [tuple(r) for r in await (await self.db.reader.execute(sql, (*args, limit))).fetchall()]
+        return [Pick(*r) for r in await (await self.db.reader.execute(sql, (*args, limit))).fetchall()]
 
 
 class SqlUsageStore:
@@ -288,12 +316,12 @@ class SqlUsageStore:
         rows = await (await self.db.reader.execute(sql + " GROUP BY outcome", args)).fetchall()
         return {outcome: n for outcome, n in rows}
 
-    async def daily_outcomes(self, guild_id: int, since: str) -> list[tuple[str, str, int]]:
+    async def daily_outcomes(self, guild_id: int, since: str) -> list[DailyOutcome]:
         sql = (
             "SELECT day, outcome, SUM(count) FROM lookups WHERE guild_id = ? AND day >= ? "
             "GROUP BY day, outcome ORDER BY day"
         )
-        return [tuple(r) for r in await (await self.db.reader.execute(sql, (guild_id, since))).fetchall()]
+        return [DailyOutcome(*r) for r in await (await self.db.reader.execute(sql, (guild_id, since))).fetchall()]
 
     async def term_counts(self, *, guild_id: int | None = None) -> dict[str, int]:
         sql = "SELECT term_id, SUM(count) FROM lookups WHERE outcome = ?"

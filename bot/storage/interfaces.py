@@ -13,18 +13,25 @@ from datetime import date
 from typing import Protocol
 
 from bot.core.daily import DailyEntry, Schedule
+from bot.core.status import GapOrder, GapStatus, ProposalStatus
 from bot.storage.records import (
+    AliasSuggestion,
     CommentRecord,
+    DailyOutcome,
     DailyPost,
     DailySettings,
     DigestSettings,
     Erased,
     FeedbackRow,
+    LatestComments,
     LookupRecord,
     Miss,
     MissRecord,
+    Pick,
     PickRecord,
     ProposalRow,
+    RecentFeedback,
+    ServerAlias,
     ServerTermRow,
     ServerTermVersion,
     TermVotes,
@@ -77,28 +84,36 @@ class GapStore(Protocol):
 
     async def get(self, miss_id: int, *, guild_id: int | None = None) -> Miss | None: ...
 
-    async def count(self, *, guild_id: int | None = None, status: str = ...) -> int: ...
+    async def count(self, *, guild_id: int | None = None, status: GapStatus | None = ...) -> int: ...
 
     async def gaps(
         self,
         *,
         guild_id: int | None = None,
-        status: str = ...,
-        order: str = "count",
+        status: GapStatus | None = ...,  # None: every status
+        order: GapOrder = ...,
         limit: int = 100,
         offset: int = 0,
         ids: list[int] | None = None,
     ) -> list[Miss]: ...
 
     async def set_status(
-        self, ids: list[int], status: str, *, guild_id: int | None = None, term_id: str | None = None
+        self, ids: list[int], status: GapStatus, *, guild_id: int | None = None, term_id: str | None = None
     ) -> int: ...
 
-    async def export(self, *, guild_id: int | None, status: str = ..., most_asked: bool = False) -> list[Miss]: ...
+    async def resolve_asked_as(self, guild_id: int, normalized: str, term_id: str) -> int: ...
 
-    async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[tuple[str, str, int]]: ...
+    async def open_after(self, after_id: int, limit: int, *, guild_id: int | None = None) -> list[Miss]: ...
 
-    async def proposals(self, guild_id: int, limit: int = 10) -> list[tuple[str, str, str, int]]: ...
+    async def export(
+        self, *, guild_id: int | None, status: GapStatus | None = ..., most_asked: bool = False
+    ) -> list[Miss]: ...
+
+    async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[Pick]: ...
+
+    async def proposals(self, guild_id: int, limit: int = 10) -> list[AliasSuggestion]:
+        """A server's alias suggestions, the most picked first."""
+        ...
 
     async def most_asked_spelling(self, guild_id: int, miss_id: int) -> str | None:
         """How a gap of this server was asked most often (None for another server's or an unknown gap)."""
@@ -118,8 +133,8 @@ class UsageStore(Protocol):
 
     async def term_counts(self, *, guild_id: int | None = None) -> dict[str, int]: ...
 
-    async def daily_outcomes(self, guild_id: int, since: str) -> list[tuple[str, str, int]]:
-        """(day, outcome, lookups) for each day from `since` (YYYY-MM-DD) on."""
+    async def daily_outcomes(self, guild_id: int, since: str) -> list[DailyOutcome]:
+        """The lookups of each day and outcome from `since` (YYYY-MM-DD) on."""
         ...
 
 
@@ -173,8 +188,8 @@ class ServerTermStore(Protocol):
 
     async def versions(self, guild_id: int, term_id: str) -> list[ServerTermVersion]: ...
 
-    async def aliases(self, guild_id: int) -> list[tuple[str, str, str]]:
-        """(normalised spelling, spelling, term id) of the aliases a server accepted for published terms."""
+    async def aliases(self, guild_id: int) -> list[ServerAlias]:
+        """The aliases a server accepted for published terms."""
         ...
 
     async def add_alias(
@@ -198,7 +213,7 @@ class ProposalStore(Protocol):
     async def get(self, guild_id: int, proposal_id: int) -> ProposalRow | None: ...
 
     async def decide(
-        self, guild_id: int, proposal_id: int, status: str, by_user: int, at: str, reason: str | None = None
+        self, guild_id: int, proposal_id: int, status: ProposalStatus, by_user: int, at: str, reason: str | None = None
     ) -> bool:
         """Mark a pending proposal published or rejected; False when it was not pending (decided already)."""
         ...
@@ -266,12 +281,12 @@ class FeedbackStore(Protocol):
         """The votes on each term of a server with at least `min_votes` of them."""
         ...
 
-    async def comments(self, guild_id: int, *, limit: int = 5) -> tuple[list[FeedbackRow], int]:
+    async def comments(self, guild_id: int, *, limit: int = 5) -> LatestComments:
         """A server's latest comments, newest first, and how many there are in all."""
         ...
 
-    async def since(self, guild_id: int, since: str) -> tuple[int, int]:
-        """(votes, comments) given or changed at or after `since` (ISO time)."""
+    async def since(self, guild_id: int, since: str) -> RecentFeedback:
+        """Votes and comments given or changed at or after `since` (ISO time)."""
         ...
 
     async def export(self, *, guild_id: int | None = None) -> list[FeedbackRow]: ...

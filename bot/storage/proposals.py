@@ -71,7 +71,7 @@ class SqlProposalStore:
         return _row(row) if row else None
 
     async def decide(
-        self, guild_id: int, proposal_id: int, status: str, by_user: int, at: str, reason: str | None = None
+        self, guild_id: int, proposal_id: int, status: ProposalStatus, by_user: int, at: str, reason: str | None = None
     ) -> bool:
         async with self.db.transaction():
             cursor = await self.db.conn.execute(

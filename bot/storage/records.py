@@ -129,6 +129,54 @@ class Miss(NamedTuple):
         return self._asdict()
 
 
+class AliasSuggestion(NamedTuple):
+    """Members picked the same term among the suggestions for one question: a spelling offered to the editors as
+    an alias of that term (SqlGapStore.proposals)."""
+
+    normalized: str  # the question, normalised (its query_hash is the suggestion's handle)
+    sample: str  # how it was asked
+    term_id: str  # the term they picked
+    people: int  # how many picked it
+
+
+class Pick(NamedTuple):
+    """A spelling and the term members picked for it, over every server or one (SqlGapStore.picks)."""
+
+    sample: str
+    term_id: str
+    times: int
+
+
+class DailyOutcome(NamedTuple):
+    """The lookups of one day with one outcome, in one server (SqlUsageStore.daily_outcomes)."""
+
+    day: str  # YYYY-MM-DD
+    outcome: str  # an Outcome value
+    lookups: int
+
+
+class ServerAlias(NamedTuple):
+    """A spelling a server accepted as an alias of a published term (SqlServerTermStore.aliases)."""
+
+    normalized: str
+    spelling: str
+    term_id: str
+
+
+class LatestComments(NamedTuple):
+    """A server's latest feedback comments, newest first, and how many it has in all (SqlFeedbackStore.comments)."""
+
+    rows: list[FeedbackRow]
+    total: int
+
+
+class RecentFeedback(NamedTuple):
+    """Votes and comments given or changed since a moment (SqlFeedbackStore.since)."""
+
+    votes: int
+    comments: int
+
+
 @dataclass(frozen=True, slots=True)
 class DailySettings:
     guild_id: int

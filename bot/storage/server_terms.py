@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from bot.storage.db import Database
-from bot.storage.records import ServerTermRow, ServerTermVersion
+from bot.storage.records import ServerAlias, ServerTermRow, ServerTermVersion
 
 _COLUMNS = "guild_id, term_id, fields, author_id, created_at, updated_by, updated_at, retired_at"
 
@@ -117,14 +117,14 @@ class SqlServerTermStore:
         ).fetchall()
         return [ServerTermVersion(v, action, json.loads(fields), by, at) for v, action, fields, by, at in rows]
 
-    async def aliases(self, guild_id: int) -> list[tuple[str, str, str]]:
+    async def aliases(self, guild_id: int) -> list[ServerAlias]:
         rows = await (
             await self.db.reader.execute(
                 "SELECT normalized, spelling, term_id FROM server_aliases WHERE guild_id = ? ORDER BY at, normalized",
                 (guild_id,),
             )
         ).fetchall()
-        return [tuple(r) for r in rows]
+        return [ServerAlias(*r) for r in rows]
 
     async def add_alias(
         self, guild_id: int, normalized: str, spelling: str, term_id: str, by_user: int, at: str

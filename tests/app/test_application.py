@@ -14,7 +14,7 @@ from bot.app.review import GapPage, GapRow
 from bot.config import Settings
 from bot.core.search import Ambiguous, Found, NotFound
 from bot.core.status import GapStatus
-from bot.discord_app.review import gap_lines
+from bot.discord_app.gaps import gap_lines
 from bot.storage.records import Miss, MissRecord
 from tests.conftest import SHIPPED
 

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.discord_app.pager import Pager
+from bot.discord_app.kit.pager import Pager
 from tests.fake_discord.server import message_of
 from tests.synthetic import generate
 

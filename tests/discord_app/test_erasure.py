@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.core.gaps import asker_hash
-from bot.discord_app.i18n import t
+from bot.discord_app.kit.i18n import t
 from bot.storage.copy import TABLES
 from bot.storage.erasure import GUILD_COLUMN, HASH_COLUMNS, MARK_COLUMNS, OWNER_COLUMNS
 from tests.discord_app.test_server_terms import FORM, ask, open_form, propose, submit

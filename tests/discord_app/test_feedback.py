@@ -7,7 +7,7 @@ import csv
 import io
 
 from bot.app.limits import RateLimit
-from bot.discord_app.i18n import t
+from bot.discord_app.kit.i18n import t
 from tests.discord_app.test_review import MODERATOR, admin, export
 from tests.discord_app.test_server_terms import FORM, open_form, submit
 from tests.fake_discord.server import DM, MEMBER_PERMISSIONS, message_of
@@ -177,7 +177,7 @@ def test_the_term_of_the_day_asks_too(shipped_glossary):
     from datetime import date
 
     from bot.core.daily import DailyEntry
-    from bot.discord_app.cogs.daily import daily_card
+    from bot.discord_app.daily import daily_card
 
     term = shipped_glossary.get("horovod")
     _, view = daily_card(term, DailyEntry(date(2026, 12, 3), "horovod", 0), shipped_glossary, "en-US")
@@ -191,7 +191,7 @@ def test_the_vote_buttons_render_like_their_items_and_their_ids_are_read_back(sh
 
     from bot.core.status import Vote
     from bot.discord_app.feedback import VoteButton
-    from bot.discord_app.views import render_only
+    from bot.discord_app.kit.buttons import render_only
 
     longest = max(shipped_glossary.terms, key=lambda term: len(term.id))
     for vote in Vote:
@@ -209,7 +209,7 @@ def test_the_weekly_digest_has_a_line_for_the_definitions_to_improve():
 
     from bot.app.digest import Digest, Trend
     from bot.app.feedback import WeekOfFeedback
-    from bot.discord_app.cogs.digest import digest_embed
+    from bot.discord_app.digest import digest_embed
 
     digest = Digest("2026-W49", 0, [], 0, None, None, Trend([date(2026, 12, 3)], {}), WeekOfFeedback(2, 9, 1))
     fields = {f.name: f.value for f in digest_embed(digest, "es-ES").fields}

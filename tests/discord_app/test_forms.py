@@ -11,8 +11,8 @@ import sqlite3
 from bot.app.limits import RateLimit
 from bot.app.server_terms import Refused
 from bot.core.server_terms import TermFields
-from bot.discord_app.forms import MAX_OPEN_PER_MEMBER
-from bot.discord_app.i18n import t
+from bot.discord_app.kit.forms import MAX_OPEN_PER_MEMBER
+from bot.discord_app.kit.i18n import t
 from tests.discord_app.test_server_terms import FORM, MODERATOR, ask
 from tests.fake_discord.server import MEMBER_PERMISSIONS, Guild, snowflake
 from tests.helpers import eventually

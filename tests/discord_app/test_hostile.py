@@ -9,7 +9,7 @@ import re
 
 from bot.app.limits import RateLimit
 from bot.core.normalize import normalize
-from bot.discord_app.i18n import t
+from bot.discord_app.kit.i18n import t
 from bot.storage.gaps import query_hash
 from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS, bot_message
 

@@ -2,7 +2,7 @@
 
 import string
 
-from bot.discord_app.i18n import COMMANDS_EN, STRINGS, language, t
+from bot.discord_app.kit.i18n import COMMANDS_EN, STRINGS, language, t
 
 
 def test_every_key_exists_in_both_languages_with_the_same_placeholders():
@@ -32,17 +32,17 @@ def _literals(pattern: str) -> set[str]:
     import re
     from pathlib import Path
 
-    tables = {"i18n.py", "cli_text.py"}  # where the strings are defined: not a use
+    tables = {"i18n.py", "_words.py"}  # where the strings are defined: not a use
     files = [p for p in (Path(__file__).parents[2] / "bot").rglob("*.py") if p.name not in tables]
     source = "\n".join(p.read_text(encoding="utf-8") for p in files)
-    i18n = (Path(__file__).parents[2] / "bot" / "discord_app" / "i18n.py").read_text(encoding="utf-8")
+    i18n = (Path(__file__).parents[2] / "bot" / "discord_app" / "kit" / "i18n.py").read_text(encoding="utf-8")
     source += i18n[i18n.index("def language(") :]  # its functions use keys too (long_date)
     return set(re.findall(pattern, source))
 
 
 def test_every_ui_string_is_used_and_every_key_used_exists():
     """Keys are written out in the code (no keys built at run time), so both lists can be read from it."""
-    from bot.cli_text import TEXT
+    from bot.cli._words import TEXT
 
     for table, calls in ((STRINGS, r"\bt\([^,()]+,\s*\"(\w+)\""), (TEXT, r"\bsay(?:\.count)?\(\s*\"(\w+)\"")):
         keys = set(table["es"])

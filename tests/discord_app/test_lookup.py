@@ -234,16 +234,15 @@ def _no_real_discord(monkeypatch):
     assert "127.0.0.1" in discord.http.Route.BASE or discord.http.Route.BASE.startswith("https://discord.com")
 
 
-async def test_every_cog_module_is_loaded(bot):
-    """(Each cog registers its own persistent buttons: the click tests of test_review and test_lookup use them.)"""
+async def test_every_feature_package_is_loaded(bot):
+    """(Each feature registers its own persistent buttons: the click tests of test_review and test_lookup use them.)"""
     from pathlib import Path
 
-    import bot.discord_app.cogs as cogs_package
+    import bot.discord_app as package
 
-    modules = {f"bot.discord_app.cogs.{p.stem}" for p in Path(cogs_package.__file__).parent.glob("*.py")} - {
-        "bot.discord_app.cogs.__init__"
-    }
-    assert set(bot.extensions) == modules  # found, not listed by hand
+    folders = {p.parent.name for p in Path(package.__file__).parent.glob("*/__init__.py")} - {"kit"}
+    assert len(folders) >= 10
+    assert set(bot.extensions) == {f"bot.discord_app.{name}" for name in folders}  # found, not listed by hand
 
 
 async def test_a_definition_with_paragraphs_keeps_them_on_the_card(fake, harness, tmp_path):

@@ -61,7 +61,7 @@ async def test_a_reload_frees_the_replaced_glossary_and_keeps_the_new_one_out_of
 
 
 async def test_an_unexpected_failure_gets_a_short_apology_not_the_exception(fake, harness):
-    from bot.discord_app.i18n import STRINGS
+    from bot.discord_app.kit.i18n import STRINGS
     from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS
 
     bot = await harness.start()
@@ -76,8 +76,8 @@ async def test_an_unexpected_failure_gets_a_short_apology_not_the_exception(fake
 
 def _loops(bot) -> dict:
     """Every background loop of the bot, by name: (the loop, what its tick calls, where to make that fail)."""
-    import bot.discord_app.cogs.daily as daily_module
-    import bot.discord_app.cogs.digest as digest_module
+    import bot.discord_app.daily._cog as daily_module
+    import bot.discord_app.digest._cog as digest_module
 
     operation = bot.get_cog("OperationCog")
     return {

@@ -7,8 +7,8 @@ import logging
 
 import discord
 
-from bot.discord_app.i18n import t
-from bot.discord_app.persistent import Persistent
+from bot.discord_app.kit.i18n import t
+from bot.discord_app.kit.persistent import Persistent
 from tests.fake_discord.server import message_of
 
 
@@ -55,7 +55,7 @@ def test_every_persistent_item_of_the_bot_routes_its_errors():
     import pkgutil
 
     import bot.discord_app as package
-    from bot.discord_app.persistent import Unreadable
+    from bot.discord_app.kit.persistent import Unreadable
 
     found = set()
     for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):

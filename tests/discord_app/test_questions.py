@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from bot.discord_app.i18n import t
+from bot.discord_app.kit.i18n import t
 from tests.discord_app.test_server_terms import FORM, MODERATOR, open_form, submit
 from tests.fake_discord.server import Guild, message_of, snowflake
 from tests.helpers import eventually

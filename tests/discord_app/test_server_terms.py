@@ -129,6 +129,23 @@ async def test_define_a_gap_from_the_pending_list(fake, bot, harness):
     assert "resuelve 1 consulta(s)" in saved["data"]["content"]
 
 
+async def test_definir_resolves_that_gap_even_when_the_term_is_named_otherwise(fake, bot, harness):
+    """The moderator renames the term in the form (the gap was asked as "cluster gpu del equipo"): the gap defined
+    is resolved by its id, naming the term saved, although the new term does not answer its spelling."""
+    await ask(fake, "cluster gpu del equipo")
+    await harness.flushed(bot)
+    listing = (await fake.response(await fake.command("glosario-admin pendientes", permissions=MODERATOR)))["data"]
+    define = [c for row in listing["components"] for c in row["components"]][-1]
+    gap_id = define["options"][0]["value"]
+    modal = await fake.response(
+        await fake.click(message_of(listing), define["custom_id"], permissions=MODERATOR, values=[gap_id], user_id=900)
+    )
+    saved = await submit(fake, modal, FORM)  # named "Clúster Nebula"
+    assert saved["data"]["embeds"][0]["title"] == "Clúster Nebula"
+    sql = f"SELECT status, resolved_term FROM misses WHERE id = {int(gap_id)}"
+    await eventually(lambda: harness.rows(sql) == [("resolved", "cluster-nebula")])  # (after the answer)
+
+
 async def test_a_form_with_an_invisible_character_is_refused_and_what_was_typed_is_kept(fake, bot, harness):
     typed = {**FORM, "Definición": "El clúster de GPUs\u200b del equipo."}
     refused = (await submit(fake, await open_form(fake), typed))["data"]

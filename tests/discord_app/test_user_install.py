@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord_app.i18n import t
+from bot.discord_app.kit.i18n import t
 from tests.fake_discord.server import DM, GROUP_DM, SERVER, USER_IN_SERVER, Guild, message_of, snowflake
 
 EPHEMERAL = 64

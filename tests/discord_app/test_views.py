@@ -4,7 +4,9 @@ import re
 
 import pytest
 
-from bot.discord_app.views import ButtonsView, OpenButton, PickButton, TermButton, render_only
+from bot.discord_app.cards import OpenButton, TermButton
+from bot.discord_app.kit.buttons import ButtonsView, render_only
+from bot.discord_app.lookup import PickButton
 
 
 def sign(private: bool, qhash: str, term_id: str) -> str:
@@ -58,7 +60,7 @@ async def test_cards_sent_with_buttons_leave_no_view_behind_in_discord_py(fake, 
 
 def test_gap_list_ids_are_read_back_as_written():
     from bot.core.status import GapStatus
-    from bot.discord_app.review import ActSelect, ListState, PageButton
+    from bot.discord_app.gaps import ActSelect, ListState, PageButton
 
     for state in (ListState(0, "count", GapStatus.OPEN), ListState(12345, "recent", GapStatus.IGNORED)):
         for item in (PageButton(state), ActSelect("reopen", state)):

@@ -3,7 +3,6 @@ is taken over once its lease runs out, a live one never is, and each post is mar
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -12,7 +11,8 @@ from bot.app.daily import CLAIM_LEASE, DailyPosts
 from bot.core.daily import Schedule
 from bot.core.status import DailyPostStatus
 from bot.storage.daily import SqlDailyStore
-from bot.storage.db import MIGRATIONS, Database
+from bot.storage.db import Database
+from tests.storage.schemas import sqlite_at
 
 G, CHANNEL = 424242424242424242, 434343434343434343  # real snowflakes' size: more than 32 bits
 AFTER_NINE = datetime(2026, 12, 2, 9, 1, tzinfo=UTC)  # a 09:00 (UTC) slot has passed today
@@ -102,9 +102,7 @@ async def test_failed_posts_still_free_the_day_or_keep_it(db):
 
 async def test_a_claim_stuck_before_the_upgrade_is_retried_after_it(tmp_path):
     path = tmp_path / "g.db"
-    with sqlite3.connect(path) as conn:  # a database as version 6 of the bot left it after a crash mid-post
-        for number, script in enumerate(MIGRATIONS[:6], start=1):
-            conn.executescript(script + f"; PRAGMA user_version = {number};")
+    with sqlite_at(path, 6) as conn:  # a database as version 6 of the bot left it after a crash mid-post
         conn.execute(
             "INSERT INTO daily_posts (guild_id, day, channel_id, status, at) VALUES (?, ?, ?, 'posting', ?)",
             (G, AFTER_NINE.date().isoformat(), CHANNEL, AFTER_NINE.isoformat(timespec="seconds")),

@@ -14,7 +14,7 @@ from bot.app.lookups import Asker
 from bot.core.gaps import asker_hash
 from bot.core.status import Vote
 from bot.storage import stores_on
-from bot.storage.records import CommentRecord, VoteRecord
+from bot.storage.records import CommentRecord, LatestComments, RecentFeedback, VoteRecord
 from tests.conftest import SHIPPED
 
 G, H = 424242424242424242, 535353535353535353  # two servers (snowflake-sized)
@@ -47,13 +47,13 @@ async def test_a_comment_is_kept_as_typed_and_a_thumbs_up_takes_it_back(store):
     text = "Falta un ejemplo con **PyTorch** y <@123>\ny el enlace al artículo"
     await store.record_votes([VoteRecord(G, "horovod", voter(1), DOWN, AT)])
     await store.record_comments([CommentRecord(G, "horovod", voter(1), text, AT)])
-    rows, total = await store.comments(G)
-    assert total == 1 and rows[0].comment == text and rows[0].vote == DOWN
+    latest = await store.comments(G)
+    assert latest.total == 1 and latest.rows[0].comment == text and latest.rows[0].vote == DOWN
     await store.record_votes([VoteRecord(G, "horovod", voter(1), DOWN, LATER)])  # 👎 again: the comment stays
-    assert (await store.comments(G))[1] == 1
+    assert (await store.comments(G)).total == 1
     await store.record_votes([VoteRecord(G, "horovod", voter(1), UP, LATER)])  # changed their mind
-    assert await store.comments(G) == ([], 0)
-    assert (await store.since(G, AT)) == (1, 0)
+    assert await store.comments(G) == LatestComments(rows=[], total=0)
+    assert await store.since(G, AT) == RecentFeedback(votes=1, comments=0)
 
 
 async def test_the_export_names_no_voter(store):

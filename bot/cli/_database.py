@@ -1,0 +1,407 @@
+"""The editors' database commands: gaps, resolve, ignore, daily, migrate, migrate-data, server-terms, feedback,
+forget-user, forget-guild, and ask and export with --guild. They call the same application actions and stores as
+the bot, and never import discord.py (they start as fast as `lookup`); the bot itself (`run`, `sync`) is _run.py.
+Each handler is a coroutine of a Call, run by the command line's main."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from bot.cli._call import EVERY_STATUS, Call
+from bot.cli._terminal import answer_lines, format_term, load_or_report
+from bot.cli._words import Words
+from bot.config import Settings
+from bot.core import daily
+from bot.core.model import Glossary
+from bot.core.status import GapStatus, Vote
+from bot.storage import Stores, open_stores
+from bot.storage.errors import StorageError
+from bot.storage.records import Miss
+
+MARKED = {GapStatus.RESOLVED: "marked_resolved", GapStatus.IGNORED: "marked_ignored"}
+STATUS_WORDS = {
+    GapStatus.OPEN: "status_open",
+    GapStatus.RESOLVED: "status_resolved",
+    GapStatus.IGNORED: "status_ignored",
+}
+COLUMNS = ("id", "count", "askers", "status", "guild", "last", "query")
+
+
+async def _open_existing(settings: Settings, missing: str, say: Words, *, read_only: bool = False) -> Stores | None:
+    """The database for an editor's command, or None after saying why (missing, or unusable). Every message
+    names the database's absolute path and how to point at another one."""
+    database = settings.database
+    if isinstance(database, Path) and not database.exists():
+        print(say(missing, path=database) + " " + say("elsewhere"), file=sys.stderr)
+        return None
+    try:
+        return await open_stores(database, read_only=read_only)
+    except StorageError as exc:
+        print(exc.text(say.lang), file=sys.stderr)
+        return None
+
+
+async def _with_server_terms(call: Call, use) -> int:
+    """Run `use(terms, catalog)` with a server's own terms (read-only) beside the published glossary."""
+    from bot.app.catalog import CatalogHolder, load_catalog
+    from bot.app.server_terms import ServerTerms
+    from bot.core.errors import GlossaryError
+
+    say = call.say
+    try:
+        catalog = load_catalog(call.data_dir)
+    except GlossaryError as exc:
+        print(exc.report(lang=say.lang), file=sys.stderr)
+        return 1
+    stores = await _open_existing(call.settings, "no_database", say, read_only=True)
+    if stores is None:
+        return 1
+    try:
+        terms = ServerTerms(stores.server_terms, CatalogHolder(catalog), stores.gaps, lambda: datetime.now(UTC))
+        return await use(terms, catalog)
+    finally:
+        await stores.close()
+
+
+async def server_terms(call: Call) -> int:
+    """`server-terms --guild ID`: a server's own terms as a term file (stdout), ready for glossary_data/."""
+    args = call.args
+
+    async def write(terms, catalog) -> int:
+        text, count = await terms.export(args.guild)
+        print(text, end="")
+        print(call.say.count("server_terms_count", count, count=count, guild=args.guild), file=sys.stderr)
+        return 0
+
+    return await _with_server_terms(call, write)
+
+
+async def export_guild(call: Call) -> int:
+    """`export --guild ID --format F`: a server's own terms in another format (related published terms named)."""
+    from bot.app.interchange import DEFAULT_BASE, export
+
+    args = call.args
+
+    async def write(terms, catalog) -> int:
+        overlay = await terms.prepare(args.guild)
+        own = overlay.glossary if overlay else Glossary(catalog.glossary.title, "", "es", ())
+        text = export(own, args.format, base=args.base or DEFAULT_BASE, context=catalog.glossary)
+        if args.out is None:
+            sys.stdout.write(text)
+        else:
+            args.out.write_text(text, encoding="utf-8")
+        print(call.say.count("server_terms_count", len(own), count=len(own), guild=args.guild), file=sys.stderr)
+        return 0
+
+    return await _with_server_terms(call, write)
+
+
+async def ask_guild(call: Call) -> int:
+    """`ask QUESTION --guild ID`: the question asked of the published glossary and that server's own terms."""
+    from bot.app.questions import Questions, Verdict
+    from bot.core.model import Layered
+
+    args = call.args
+
+    async def answer(terms, catalog) -> int:
+        from bot.app.catalog import CatalogHolder
+
+        overlay = await terms.prepare(args.guild)
+        found = await Questions(CatalogHolder(catalog), call.settings.cache_dir).ask(" ".join(args.text), overlay)
+        names = Layered(catalog.glossary, overlay.glossary if overlay else None)
+        for line in answer_lines(found, names, call.say, args.json):
+            print(line)
+        return 0 if found.verdict is Verdict.CONFIDENT else 1
+
+    return await _with_server_terms(call, answer)
+
+
+async def forget_user(call: Call) -> int:
+    """`forget-user USER_ID [--yes]`: a member, in every server."""
+    return await _forget(call, member=True)
+
+
+async def forget_guild(call: Call) -> int:
+    """`forget-guild GUILD_ID [--yes]`: a server, in every table."""
+    return await _forget(call, member=False)
+
+
+async def _forget(call: Call, *, member: bool) -> int:
+    """`forget-user USER_ID` / `forget-guild GUILD_ID`: what names the member (or is the server's), per table, and
+    the journals' records; removed only with --yes (the bot's own action: bot.app.erasure)."""
+    from datetime import timedelta
+
+    from bot.app.erasure import Erasure
+    from bot.storage.errors import DatabaseBusy
+
+    settings, args, say = call.settings, call.args, call.say
+    stores = await _open_existing(settings, "no_database", say, read_only=not args.yes)
+    if stores is None:
+        return 1
+    try:
+        grace = timedelta(days=settings.forget_guild_after_days)
+        salt = await stores.meta.existing_salt()
+        erasure = Erasure(stores.erasure, salt, settings.journal_files, lambda: datetime.now(UTC), grace=grace)
+        forget = erasure.forget_member if member else erasure.forget_server
+        erased = await forget(args.target, dry_run=not args.yes)
+    except (DatabaseBusy, OSError) as exc:
+        print(say("forget_failed", error=exc), file=sys.stderr)
+        return 1
+    finally:
+        await stores.close()
+    what = say("forget_user_what" if member else "forget_guild_what", id=args.target)
+    print(say("forget_done" if args.yes else "forget_dry_run", what=what))
+    lines = [say("forget_table", table=t, rows=say.amount("rows_n", n)) for t, n in erased.removed.items() if n]
+    lines += [
+        say("forget_table_anonymised", table=t, rows=say.amount("rows_n", n)) for t, n in erased.anonymised.items() if n
+    ]
+    for line in lines or [say("forget_nothing")]:
+        print(line)
+    print(say("forget_journaled", count=erased.journaled))
+    if not args.yes:
+        print(say("forget_then_yes"))
+    return 0
+
+
+async def feedback(call: Call) -> int:
+    """`feedback [--guild ID] [--json]`: every vote and comment on the definitions (who voted is never stored), by
+    server, term and time; --json gives JSON Lines, one object per vote."""
+    args, say = call.args, call.say
+    stores = await _open_existing(call.settings, "no_database_yet", say, read_only=True)
+    if stores is None:
+        return 1
+    try:
+        rows = await stores.feedback.export(guild_id=args.guild)
+    finally:
+        await stores.close()
+    if args.json:
+        for row in rows:
+            print(json.dumps(row.to_dict(), ensure_ascii=False))
+        return 0
+    if not rows:
+        print(say("no_feedback"))
+        return 0
+    names = dict(zip(("guild", "term", "vote", "at", "comment"), say("feedback_columns").split("|"), strict=True))
+    print(say("feedback_header", **names))
+    for row in rows:
+        vote = say("vote_helpful" if row.vote == Vote.HELPFUL else "vote_unhelpful")
+        comment = printable(row.comment or "")
+        print(say("feedback_header", guild=row.guild_id, term=row.term_id, vote=vote, at=row.at, comment=comment))
+    helpful = sum(row.vote == Vote.HELPFUL for row in rows)
+    counts = {"helpful": helpful, "unhelpful": len(rows) - helpful, "comments": sum(bool(r.comment) for r in rows)}
+    print(say.count("feedback_total", len(rows), count=len(rows), **counts))
+    return 0
+
+
+def printable(text: str) -> str:
+    """Members' text for a terminal: control characters (escape sequences, line breaks) shown as escapes."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+async def migrate(call: Call) -> int:
+    """`migrate`: create the database, or bring its schema up to this version's (what a start does too)."""
+    say = call.say
+    try:
+        stores = await open_stores(call.settings.database)
+    except StorageError as exc:
+        print(exc.text(say.lang), file=sys.stderr)
+        return 1
+    try:
+        version, applied = await stores.schema_version(), stores.migrated
+    finally:
+        await stores.close()
+    if applied:
+        numbers = ", ".join(map(str, applied))
+        print(say.count("migrated", len(applied), path=stores.location, version=version, applied=numbers))
+    else:
+        print(say("migrate_current", path=stores.location, version=version))
+    return 0
+
+
+async def migrate_data(call: Call) -> int:
+    """`migrate-data --from URL --to URL`: every row of one database into another, empty one (created and
+    migrated if needed): SQLite → PostgreSQL when the bot outgrows one process, or back."""
+    from bot.config import SettingsError, database_path, is_postgres
+    from bot.storage.copy import copy_all
+
+    args, say = call.args, call.say
+    try:
+        source, target = (url if is_postgres(url) else database_path(url) for url in (args.source, args.target))
+    except SettingsError as exc:
+        print(exc.text(say.lang), file=sys.stderr)
+        return 2
+    if isinstance(source, Path) and not source.exists():
+        print(say("no_database", path=source), file=sys.stderr)
+        return 1
+    opened = []
+    try:
+        opened.append(await open_stores(source, read_only=True))
+        opened.append(await open_stores(target))
+        copied = await copy_all(*opened)
+    except StorageError as exc:
+        print(exc.text(say.lang), file=sys.stderr)
+        return 1
+    finally:
+        for stores in opened:
+            await stores.close()
+    rows, tables = say.amount("rows_n", sum(copied.rows.values())), say.amount("tables_n", len(copied.rows))
+    print(say("migrated_data", rows=rows, tables=tables, to=opened[1].location))
+    return 0
+
+
+async def resolve(call: Call) -> int:
+    """`resolve ID… [--term T]` and `resolve --answered` on the gaps log."""
+    return await _set_status(call, GapStatus.RESOLVED)
+
+
+async def ignore(call: Call) -> int:
+    """`ignore ID…` on the gaps log."""
+    return await _set_status(call, GapStatus.IGNORED)
+
+
+async def _set_status(call: Call, status: GapStatus) -> int:
+    args, say, term_id, index = call.args, call.say, None, None
+    if status is GapStatus.RESOLVED and (args.term or args.answered):
+        # (Imported here, not for a cycle: only these two need the search index, and the rest start faster.)
+        from bot.app.catalog import build_index
+
+        glossary = load_or_report(call.data_dir, say)
+        if glossary is None:
+            return 1
+        index = build_index(glossary)
+        if args.term:
+            from bot.core.search import Found
+
+            result = index.lookup(args.term)
+            if not isinstance(result, Found):
+                print(say("not_a_term", term=args.term), file=sys.stderr)
+                return 1
+            term_id = result.term.id
+    stores = await _open_existing(call.settings, "no_database", say)
+    if stores is None:
+        return 1
+    try:
+        if getattr(args, "answered", False):
+            from bot.app.glossary import resolve_answered
+
+            resolved = await resolve_answered(index, stores.gaps)
+            print(say.count("resolved_answered", len(resolved), count=len(resolved)))
+            return 0
+        gaps = stores.gaps
+        known = {gap.id for gap in await gaps.gaps(status=None, ids=args.ids, limit=len(args.ids))}
+        changed = await gaps.set_status(sorted(known), status, term_id=term_id) if known else 0
+    finally:
+        await stores.close()
+    unknown = [str(i) for i in dict.fromkeys(args.ids) if i not in known]
+    if unknown:
+        print(say.count("unknown_ids", len(unknown), ids=", ".join(unknown)), file=sys.stderr)
+    total = len(set(args.ids))
+    marked = say.count(MARKED[status], total, changed=changed, total=total)
+    print(marked + (f" (→ {term_id})" if term_id else ""))
+    return 0 if not unknown else 1
+
+
+async def daily_term(call: Call) -> int:
+    """Print the term of the day for a guild and date: for a past date, the one recorded then (or that none was);
+    for today or a later date, the pick for that date."""
+    settings, args, say = call.settings, call.args, call.say
+    glossary = load_or_report(call.data_dir, say)
+    if glossary is None:
+        return 1
+    history, schedule = [], None
+    if settings.postgres or settings.db_path.exists():  # without a database: the deterministic pick, no history
+        stores = await _open_existing(settings, "no_database", say, read_only=True)
+        if stores is None:
+            return 1
+        try:
+            found = await stores.daily.settings(args.guild)
+            schedule = found.schedule if found else None
+            history = await stores.daily.history(args.guild)
+        finally:
+            await stores.close()
+    today = daily.local_date(datetime.now(UTC), schedule)
+    day = args.date or today
+    if day < today:  # the past is what was recorded, not a pick made now
+        return _daily_recorded(glossary, call, day, history)
+    found = daily.forecast(glossary, args.guild, day, history, today, schedule)
+    if found is None:
+        print(say("forecast_refused", day=day.isoformat(), years=daily.FORECAST_YEARS), file=sys.stderr)
+        return 1
+    term, _ = found
+    note = say("forecast_note") if day > today else ""
+    print(say("daily_heading", day=day.isoformat(), guild=args.guild, note=note))
+    print(format_term(term, glossary, say))
+    return 0
+
+
+def _daily_recorded(glossary: Glossary, call: Call, day: date, history: list[daily.DailyEntry]) -> int:
+    """A past date: the term recorded for it in the daily post history, or a sentence saying there is none (a
+    normal answer, like a lookup that finds nothing: on stdout, exit status 1)."""
+    args, say = call.args, call.say
+    entry = next((e for e in history if e.day == day), None)
+    if entry is None:
+        print(say("daily_not_recorded", day=day.isoformat(), guild=args.guild))
+        return 1
+    term = glossary.get(entry.term_id)
+    if term is None:  # a server's own term, or one removed from the term files since
+        print(say("daily_recorded_elsewhere", day=day.isoformat(), guild=args.guild, id=entry.term_id))
+        return 0
+    print(say("daily_heading", day=day.isoformat(), guild=args.guild, note=""))
+    print(format_term(term, glossary, say))
+    return 0
+
+
+async def gaps(call: Call) -> int:
+    """`gaps [--guild ID] [--status S] [--json | --format F] [--limit N]`: the questions nobody could answer."""
+    args, say = call.args, call.say
+    stores = await _open_existing(call.settings, "no_database_yet", say, read_only=True)
+    if stores is None:
+        return 1
+    fmt, gaps_store = args.format or "table", stores.gaps
+    status = None if args.status == EVERY_STATUS else GapStatus(args.status)  # (None: every status)
+    try:
+        total = await gaps_store.count(guild_id=args.guild, status=status)
+        gaps = await gaps_store.export(guild_id=args.guild, status=status, most_asked=fmt == "yaml")
+        gaps = gaps[: args.limit] if args.limit else gaps
+        picks = await gaps_store.picks(guild_id=args.guild) if fmt == "yaml" else []
+    finally:
+        await stores.close()
+    from bot.app.reports import gaps_csv, gaps_yaml  # (only for files: the table starts faster without it)
+
+    if fmt == "yaml":
+        where = say("export_guild", guild=args.guild) if args.guild is not None else say("export_everywhere")
+        print(gaps_yaml(gaps, picks, title=say("export_title", where=where)), end="")
+    elif fmt == "csv":
+        print(gaps_csv(gaps), end="")
+    elif args.json:
+        for gap in gaps:
+            print(json.dumps(gap.to_dict(), ensure_ascii=False))
+    else:
+        _print_table(gaps, say)
+    if len(gaps) < total:  # a limited list says so (on stderr: files and pipes get only the data)
+        print(
+            say("limited", shown=len(gaps), total=total), file=sys.stderr if fmt != "table" or args.json else sys.stdout
+        )
+    return 0
+
+
+def _print_table(gaps: list[Miss], say: Words) -> None:
+    if not gaps:
+        print(say("no_gaps"))
+        return
+    print(say("gaps_header", **dict(zip(COLUMNS, say("gaps_columns").split("|"), strict=True))))
+    for g in gaps:
+        row = say(
+            "gaps_header",
+            id=g.id,
+            count=g.count,
+            askers=g.askers,
+            status=say(STATUS_WORDS[g.status]),
+            guild=g.guild_id,
+            last=g.last_seen,
+            query=g.sample,
+        )
+        print(row + (f"  ({g.best_guess}?)" if g.best_guess else ""))

@@ -1,0 +1,110 @@
+"""What the command line prints for terms and lookups, and the glossary it loads (shared by its commands)."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+from bot.app.entries import language_matches
+from bot.app.files import load_glossary
+from bot.cli._words import Words
+from bot.core.errors import GlossaryError
+from bot.core.model import Glossary, Term
+from bot.core.paragraphs import paragraphs
+from bot.core.search import Ambiguous, Found, LookupResult, NotFound
+from bot.core.status import Outcome
+
+
+def load_or_report(data_dir: Path, say: Words) -> Glossary | None:
+    if not Path(data_dir).is_dir():
+        print(say("no_glossary_dir", path=Path(data_dir).resolve()), file=sys.stderr)
+        return None
+    try:
+        return load_glossary(data_dir)
+    except GlossaryError as exc:
+        print(say("invalid_glossary", path=data_dir, report=exc.report(lang=say.lang)), file=sys.stderr)
+        return None
+
+
+def lookup_json(query: str, result: LookupResult) -> dict:
+    """The machine-readable form of one lookup (one line of `lookup --json`)."""
+    if isinstance(result, Found):
+        found = {"query": query, "status": Outcome.FOUND, "term": result.term.to_dict(), "suggestions": []}
+        return found | ({"avoided": result.avoided} if result.avoided else {})  # the query named a form to avoid
+    if isinstance(result, Ambiguous):
+        suggestions = [{"id": s.term.id, "term": s.term.term, "score": s.score} for s in result.candidates]
+        return {"query": query, "status": Outcome.AMBIGUOUS, "term": None, "suggestions": suggestions}
+    return {"query": query, "status": Outcome.NOT_FOUND, "term": None, "suggestions": []}
+
+
+def format_lookup(query: str, result: LookupResult, glossary: Glossary, say: Words) -> str:
+    """The terminal form of one lookup."""
+    if isinstance(result, Found) and result.avoided:
+        said = say("avoided_form", form=result.avoided, term=result.term.term)
+        return said + "\n\n" + format_term(result.term, glossary, say)
+    if isinstance(result, Found):
+        return format_term(result.term, glossary, say)
+    missing = say("not_in_glossary", query=query)
+    if isinstance(result, Ambiguous):
+        return f"{missing} {say('did_you_mean', names=', '.join(s.term.term for s in result.candidates))}\n"
+    assert isinstance(result, NotFound)
+    return missing + "\n"
+
+
+def format_term(term: Term, glossary: Glossary, say: Words) -> str:
+    definition = "\n\n".join(_wrap(paragraph) for paragraph in paragraphs(term.definition))
+    lines = [term.term + (f" ({term.en})" if term.en else ""), "", definition, ""]
+    lines.append(f"{say('category')}: {term.category}")
+    if term.aliases:
+        lines.append(f"{say('also')}: {', '.join(term.aliases)}")
+    related = [glossary.get(r) for r in term.related]
+    if related:
+        lines.append(f"{say('related')}: {', '.join(t.term for t in related if t)}")
+    lines.extend(f"{say('link')}: {link.title} <{link.url}>" for link in term.links)
+    lines.extend(_terminology_lines(term, getattr(glossary, "language", ""), say))
+    return "\n".join(lines) + "\n"
+
+
+def _terminology_lines(term: Term, language: str, say: Words) -> list[str]:
+    """What the Discord card shows beside (bot/core/card.py): the definition's language when it is not the
+    glossary's, forms to avoid, note, example, sources, tags; each only when the term has it."""
+    lines = []
+    if term.definition_language and not (language and language_matches(term.definition_language, language)):
+        lines.append(f"{say('term_definition_language')}: {term.definition_language}")
+    if term.deprecated:
+        lines.append(f"{say('term_avoid')}: {', '.join(term.deprecated)}")
+    lines += [f"{say(key)}: {text}" for key, text in (("term_note", term.note), ("term_example", term.example)) if text]
+    lines.extend(f"{say('term_source')}: {s.text}" + (f" <{s.url}>" if s.url else "") for s in term.sources)
+    if term.tags:
+        lines.append(f"{say('term_tags')}: {', '.join(term.tags)}")
+    return lines
+
+
+def _wrap(text: str, width: int = 100) -> str:
+    return textwrap.fill(text, width=width, initial_indent="  ", subsequent_indent="  ")
+
+
+def answer_lines(answer, glossary, say: Words, as_json: bool) -> list[str]:
+    """What `ask` prints for an Answer (bot/core/questions.py): JSON Lines, best first, the first line's
+    `confident` being the verdict (no line without candidates); or one sentence and the best term's card.
+    `glossary` names related terms (a Glossary, or a Layered one with a server's own terms)."""
+    import json
+
+    from bot.core.questions import Verdict
+
+    confident = answer.verdict is Verdict.CONFIDENT
+    if as_json:
+        return [
+            json.dumps(
+                {"term": c.term.term, "id": c.term.id, "score": c.score, "confident": confident and not n},
+                ensure_ascii=False,
+            )
+            for n, c in enumerate(answer.candidates)
+        ]
+    if confident:
+        term = answer.candidates[0].term
+        return [say("ask_confident", term=term.term), "", format_term(term, glossary, say).rstrip("\n")]
+    if answer.verdict is Verdict.UNSURE:
+        return [say("ask_unsure", names=", ".join(c.term.term for c in answer.candidates))]
+    return [say("ask_nothing")]

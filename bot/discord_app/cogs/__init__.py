@@ -1,1 +1,0 @@
-"""Cogs: one feature each, thin."""

@@ -1,0 +1,244 @@
+"""Term of the day: /termino-del-dia, /glosario-admin diario …, and the scheduler that posts it. The bookkeeping
+(which term, the schedule, claiming each post) is the application's (bot.app.daily); sending is done here."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from datetime import datetime
+from typing import TYPE_CHECKING
+from zoneinfo import available_timezones
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app.daily import DailyPosts, DailySettings, DailyStatus, PostJob
+from bot.app.limits import Pacer
+from bot.core import daily
+from bot.core.daily import DailyEntry, Schedule
+from bot.core.status import DailyPostStatus, Days
+from bot.discord_app.cards import card_view
+from bot.discord_app.kit.embeds import term_embed
+from bot.discord_app.kit.groups import PostingCog, each_server
+from bot.discord_app.kit.i18n import long_date, t
+from bot.discord_app.kit.permissions import manages_server, moderator_or_denied
+from bot.discord_app.kit.services import services
+
+if TYPE_CHECKING:
+    from bot.core.model import Glossary, Term
+
+log = logging.getLogger(__name__)
+CHECK_EVERY_SECONDS = 30
+DAYS_NAMES = {Days.EVERY_DAY: "daily_days_every_day", Days.WEEKDAYS: "daily_days_weekdays"}
+_REQUIRED = (
+    ("view_channel", "perm_view_channel"),
+    ("send_messages", "perm_send_messages"),
+    ("embed_links", "perm_embed_links"),
+)
+
+
+@functools.cache
+def _zones() -> list[str]:
+    """Every IANA zone name, read from tzdata on first use (not at import)."""
+    return sorted(available_timezones())
+
+
+def _stamp(moment: datetime) -> str:
+    ts = int(moment.timestamp())
+    return f"<t:{ts}:F> (<t:{ts}:R>)"
+
+
+def missing_permissions(channel: discord.abc.GuildChannel, locale: object) -> str | None:
+    """The permissions the bot lacks to post the term of the day in `channel`, named; None when it has them."""
+    me = channel.guild.me
+    perms = channel.permissions_for(me) if me is not None else None
+    missing = [t(locale, key) for attr, key in _REQUIRED if perms is None or not getattr(perms, attr)]
+    return ", ".join(missing) or None
+
+
+def daily_card(
+    term: Term, entry: DailyEntry, glossary: Glossary, locale: object, url: str | None = None
+) -> tuple[discord.Embed, object]:
+    heading = t(locale, "daily_heading", date=long_date(locale, entry.day))
+    embed = term_embed(term, glossary, locale, heading=heading, url=url)
+    return embed, card_view(term, glossary, locale)
+
+
+def status_text(status: DailyStatus, guild_id: int, loc: object) -> str:
+    """`/glosario-admin diario estado`: the schedule, the next post and how the last one went."""
+    settings, schedule, last = status.settings, status.schedule, status.last
+    if last is None:
+        last_text = t(loc, "daily_last_none")
+    elif last.status == DailyPostStatus.FAILED:
+        last_text = t(loc, "daily_last_failed", date=long_date(loc, last.day), detail=last.detail or "?")
+    else:
+        link = f" — https://discord.com/channels/{guild_id}/{last.channel_id}/{last.message_id}"
+        last_text = long_date(loc, last.day) + (link if last.message_id else "")
+    text = t(
+        loc,
+        "daily_status",
+        state=t(loc, "daily_state_on" if settings.enabled else "daily_state_off"),
+        channel=f"<#{settings.channel_id}>",
+        time=f"{schedule.hour:02d}:{schedule.minute:02d}",
+        zone=schedule.tz,
+        days=t(loc, DAYS_NAMES[schedule.days]),
+        next=_stamp(status.next_post) if status.next_post else "—",
+        last=last_text,
+    )
+    if settings.error:
+        text += t(loc, "daily_error_line", at=settings.error_at or "?", detail=settings.error)
+    return text
+
+
+class DailyAdmin(app_commands.Group):
+    """/glosario-admin diario: set up the term of the day (Manage Server)."""
+
+    def __init__(self, cog: DailyCog) -> None:
+        super().__init__(name="diario", description="Término del día")
+        self.cog, self.posts = cog, cog.posts
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await moderator_or_denied(interaction) and await manages_server(interaction)
+
+    @app_commands.command(name="configurar", description="Publica un término cada día en un canal")
+    @app_commands.describe(
+        canal="Canal donde publicar",
+        hora="Hora local, HH:MM",
+        zona="Zona horaria IANA (por defecto UTC)",
+        dias="Qué días publicar",
+        propios="Incluir los términos propios de este servidor",
+    )
+    @app_commands.choices(
+        dias=[
+            app_commands.Choice(name="todos los días", value=Days.EVERY_DAY.value),
+            app_commands.Choice(name="de lunes a viernes", value=Days.WEEKDAYS.value),
+        ]
+    )
+    async def configurar(
+        self,
+        interaction: discord.Interaction,
+        canal: discord.TextChannel,
+        hora: str,
+        zona: str = "UTC",
+        dias: str = Days.EVERY_DAY.value,
+        propios: bool = False,
+    ) -> None:
+        loc = interaction.locale
+        parsed, zone = daily.parse_time(hora), daily.parse_zone(zona)
+        channel = interaction.guild.get_channel(canal.id) if interaction.guild else None
+        if parsed is None:
+            problem = t(loc, "daily_bad_time", value=hora[:40])
+        elif zone is None:
+            problem = t(loc, "daily_bad_zone", value=zona[:60])
+        elif not isinstance(channel, discord.TextChannel):
+            problem = t(loc, "daily_bad_channel")
+        elif missing := missing_permissions(channel, loc):
+            problem = t(loc, "daily_missing_perms", channel=channel.mention, perms=missing)
+        else:
+            problem = None
+        if problem is not None:
+            await interaction.response.send_message(problem, ephemeral=True)
+            return
+        schedule = Schedule(parsed[0], parsed[1], zone, Days(dias) if dias in set(Days) else Days.EVERY_DAY)
+        upcoming = await self.posts.configure(interaction.guild_id, channel.id, schedule, server_terms=propios)
+        time, days = f"{schedule.hour:02d}:{schedule.minute:02d}", t(loc, DAYS_NAMES[schedule.days])
+        text = t(
+            loc, "daily_configured", channel=channel.mention, time=time, zone=zone, days=days, next=_stamp(upcoming)
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+        settings = await self.posts.settings(interaction.guild_id)
+        if settings is not None:
+            await self.cog.post_if_due(settings)  # a time already past today: today's term goes out now
+
+    @configurar.autocomplete("zona")
+    async def zona_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        """Time zone names: prefix matches first, then anywhere."""
+        needle = current.strip().lower().replace(" ", "_")
+        starts = [z for z in _zones() if z.lower().startswith(needle)]
+        inside = [z for z in _zones() if needle in z.lower() and z not in starts]
+        return [app_commands.Choice(name=z, value=z) for z in (starts + inside)[:25]]
+
+    @app_commands.command(name="desactivar", description="Deja de publicar el término del día")
+    async def desactivar(self, interaction: discord.Interaction) -> None:
+        key = "daily_disabled" if await self.posts.disable(interaction.guild_id) else "daily_not_configured"
+        await interaction.response.send_message(t(interaction.locale, key), ephemeral=True)
+
+    @app_commands.command(name="estado", description="Cómo está configurado el término del día")
+    async def estado(self, interaction: discord.Interaction) -> None:
+        status = await self.posts.status(interaction.guild_id)
+        loc = interaction.locale
+        text = status_text(status, interaction.guild_id, loc) if status else t(loc, "daily_not_configured")
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class DailyCog(PostingCog):
+    EVERY = CHECK_EVERY_SECONDS
+
+    def __init__(self, bot: commands.Bot, posts: DailyPosts, posts_per_second: float) -> None:
+        self.posts = posts
+        # under Discord's global 50 requests a second, with room for replies and other calls (settings: 40)
+        self.pacer = Pacer(posts_per_second)
+        super().__init__(bot, DailyAdmin(self))
+
+    @app_commands.command(name="termino-del-dia", description="El término del día de este servidor")
+    @app_commands.allowed_installs(guilds=True, users=False)
+    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+    async def termino_del_dia(self, interaction: discord.Interaction) -> None:
+        pick = await self.posts.todays_term(interaction.guild_id or 0)
+        url = services(self.bot).cards.url_for(pick.term)
+        embed, view = daily_card(pick.term, pick.entry, pick.glossary, interaction.locale, url)
+        await interaction.response.send_message(embed=embed, view=view)
+
+    # -- posting ----------------------------------------------------------------------------------
+    async def tick(self) -> None:
+        """One look at every server with a daily post: post the ones that are due (what the scheduler does every
+        CHECK_EVERY_SECONDS)."""
+        await each_server(self.posts.enabled, self.post_if_due, "term of the day")
+
+    async def post_if_due(self, settings: DailySettings) -> bool:
+        """Post today's term in this guild if it is due and nobody posted it yet. True when posted. Only a server
+        this bot is connected to is claimed: another process's server is left to it."""
+        if not services(self.bot).owns(settings.guild_id) or self.bot.get_guild(settings.guild_id) is None:
+            return False  # another process's shard, or a server this one cannot see (yet)
+        job = await self.posts.claim_if_due(settings)
+        if job is None:
+            return False
+        guild = self.bot.get_guild(job.guild_id)
+        locale = guild.preferred_locale if guild else "es-ES"
+        channel = guild.get_channel(job.channel_id) if guild else None
+        if not isinstance(channel, discord.TextChannel):
+            return await self._failed(job, t(locale, "daily_err_channel_gone", channel=f"<#{job.channel_id}>"))
+        if missing := missing_permissions(channel, locale):
+            return await self._failed(job, t(locale, "daily_err_perms", perms=missing, channel=channel.mention))
+        pick = await self.posts.todays_term(job.guild_id)
+        term = pick.term
+        await self.pacer.wait()
+        embed, view = daily_card(term, pick.entry, pick.glossary, locale, services(self.bot).cards.url_for(term))
+        try:
+            # the job's nonce (discord.py sends it with enforce_nonce): a retry of a post that did go out, by a
+            # process that took over the claim of one that died before marking it, gets the same message back
+            message = await channel.send(embed=embed, view=view, nonce=job.nonce)
+        except discord.Forbidden as exc:
+            return await self._failed(job, f"Discord: {exc.text or 'forbidden'}")
+        except discord.HTTPException as exc:
+            # Discord trouble (5xx, 429) frees the day for the next tick; a refusal of the message itself (another
+            # 4xx) would be refused again every 30 s all day: it is recorded as the day's problem instead.
+            retry = exc.status >= 500 or exc.status == 429
+            return await self._failed(job, f"Discord {exc.status}: {exc.text or exc}", retry=retry)
+        except OSError as exc:  # the network: free the day for the next tick
+            return await self._failed(job, f"Discord: {exc}", retry=True)
+        await self.posts.posted(job, message.id)
+        log.info("term of the day for guild %s posted: %s", job.guild_id, term.id)
+        return True
+
+    async def _failed(self, job: PostJob, detail: str, *, retry: bool = False) -> bool:
+        await self.posts.failed(job, detail, retry=retry)
+        log.warning(
+            "term of the day for guild %s %s: %s", job.guild_id, "will be retried" if retry else "failed", detail
+        )
+        return False
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(DailyCog(bot, services(bot).app.daily, services(bot).app.settings.daily_posts_per_second))

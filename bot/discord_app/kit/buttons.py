@@ -1,0 +1,87 @@
+"""Buttons as every feature sends them: payloads in a shared view (their clicks reach the persistent items
+registered by custom_id), the label limit, and whose server an interaction is about."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.app.lookups import Asker
+
+log = logging.getLogger(__name__)
+NO_MENTIONS = discord.AllowedMentions.none()
+MAX_BUTTONS = 5
+
+
+def served_guild(interaction: discord.Interaction) -> int:
+    """The server whose glossary this interaction reads and whose moderators see its gaps: the one it comes from
+    when the bot is installed there; 0 otherwise (a DM, a group DM, or a server the bot is not in, reached through
+    a member's own install of the app: personal, never attributed to that server)."""
+    guild_id = interaction.guild_id
+    return guild_id if guild_id and interaction.is_guild_integration() else 0
+
+
+def asker(interaction: discord.Interaction) -> Asker:
+    """Who asked, and in which server (0 outside one the bot serves), as the application wants it."""
+    return Asker(served_guild(interaction), interaction.user.id)
+
+
+def button_label(text: str) -> str:
+    """A button's label within Discord's 80 characters."""
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+def render_only(items: list[discord.ui.Item]) -> discord.ui.View:
+    """A view used only to render buttons. Clicks reach the DynamicItems registered on the bot, so the view is
+    stopped: discord.py then keeps no copy of it, where it would otherwise store one per message, forever."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
+def button_payload(label: str, custom_id: str, style: discord.ButtonStyle) -> dict:
+    """A button as Discord's payload, for `ButtonsView`."""
+    return {"type": 2, "style": style.value, "label": button_label(label), "custom_id": custom_id, "disabled": False}
+
+
+class ButtonsView(discord.ui.View):
+    """Buttons kept as their payload, for the messages sent on every lookup (cards, suggestions, lists).
+
+    Their clicks reach the DynamicItems registered on the bot by custom_id, so this view needs no items:
+    building discord.py's item objects for every reply cost more than the lookup itself. It never dispatches,
+    is finished from the start (discord.py then keeps no copy of it) and can be shared by any number of messages.
+    """
+
+    def __init__(self, buttons: list[dict]) -> None:
+        super().__init__(timeout=None)
+        self._rows = [
+            {"type": 1, "components": buttons[i : i + MAX_BUTTONS]} for i in range(0, len(buttons), MAX_BUTTONS)
+        ]
+
+    def is_finished(self) -> bool:
+        return True
+
+    def to_components(self) -> list[dict]:
+        return self._rows
+
+    def with_row(self, buttons: list[dict]) -> ButtonsView:
+        """A view of these rows and one more below them (a card's "¿Te ha servido?")."""
+        view = ButtonsView([])
+        view._rows = [*self._rows, {"type": 1, "components": buttons[:MAX_BUTTONS]}]
+        return view
+
+
+MAX_ID = 2**63 - 1  # SQLite's largest integer: a larger "id" names no row
+
+
+def chosen_ids(values: list) -> list[int]:
+    """The ids (gaps, proposals) chosen in a menu; anything else (text, huge or negative numbers) is dropped."""
+    ids = []
+    for value in values[:25]:
+        text = str(value)
+        if text.isascii() and text.isdigit() and len(text) <= 19 and int(text) <= MAX_ID:
+            ids.append(int(text))
+    return ids

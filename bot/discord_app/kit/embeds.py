@@ -1,0 +1,175 @@
+"""Pure builders: Term → discord.Embed, and safe echoes of user text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+import discord
+
+from bot.core.card import CardText, card_text, footer
+from bot.core.model import Glossary, Term
+from bot.discord_app.kit.i18n import t
+
+COLOUR = discord.Colour(0x2B6CB0)
+MAX_ECHO = 100
+# Discord's limits for one embed: each part, the number of fields, and the total across a message's embeds.
+LIMITS = {"title": 256, "description": 4096, "field_name": 256, "field_value": 1024, "footer": 2048, "author": 256}
+MAX_FIELDS, TOTAL = 25, 6000
+ELLIPSIS = "…"
+
+
+def shorten(text: str, limit: int) -> str:
+    """At most `limit` characters; a cut text ends in "…"."""
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - 1, 0)] + ELLIPSIS if limit > 0 else ""
+
+
+def join_within(lines: list[str], limit: int, more: Callable[[int], str] = lambda n: f"… (+{n})") -> str:
+    """Whole lines, one per row, within `limit` characters; the lines left out are counted on a last row."""
+    out: list[str] = []
+    used = 0
+    for i, line in enumerate(lines):
+        left = len(lines) - i - 1
+        tail = len(more(left)) + 1 if left else 0
+        line = shorten(line, limit - tail) if not out else line
+        if used + len(line) + (1 if out else 0) + tail > limit:
+            return "\n".join([*out, more(len(lines) - i)])
+        out.append(line)
+        used += len(line) + (1 if len(out) > 1 else 0)
+    return "\n".join(out)
+
+
+def fit(embed: discord.Embed) -> discord.Embed:
+    """Fit an embed to Discord's limits in place, per part and in total (the one place that does it).
+
+    Each part is first cut to its own limit. If the whole is still over 6,000 characters, parts are shortened
+    in this order until it fits: the footer, the author line, the fields from the last to the first, then the
+    description; the title and field names stay. A cut part ends in "…"; nothing is dropped silently."""
+    if _within_limits(embed):
+        return embed  # the usual case, checked in one pass
+    _cut_each_part(embed)
+    _shorten_to_total(embed)
+    return embed
+
+
+def _within_limits(embed: discord.Embed) -> bool:
+    fields = [(f.name, f.value) for f in embed.fields]
+    return parts_within(embed.title, embed.description, fields, embed.footer.text, embed.author.name)
+
+
+def parts_within(
+    title: str | None,
+    description: str | None,
+    fields: list[tuple[str | None, str | None]],
+    footer: str | None,
+    author: str | None,
+) -> bool:
+    """Whether an embed made of these parts is within every limit `fit` enforces (then `fit` would change nothing)."""
+    total = sum(len(part or "") for part in (title, description, footer, author))
+    for name, value in fields:
+        if not name or not value or len(name) > LIMITS["field_name"] or len(value) > LIMITS["field_value"]:
+            return False
+        total += len(name) + len(value)
+    return (
+        total <= TOTAL
+        and len(fields) <= MAX_FIELDS
+        and len(title or "") <= LIMITS["title"]
+        and len(description or "") <= LIMITS["description"]
+        and len(footer or "") <= LIMITS["footer"]
+        and len(author or "") <= LIMITS["author"]
+    )
+
+
+def _cut_each_part(embed: discord.Embed) -> None:
+    fields = embed.fields
+    if embed.title:
+        embed.title = shorten(embed.title, LIMITS["title"])
+    if embed.description:
+        embed.description = shorten(embed.description, LIMITS["description"])
+    while len(embed.fields) > MAX_FIELDS:
+        embed.remove_field(len(embed.fields) - 1)
+    for i, f in enumerate(fields[:MAX_FIELDS]):
+        name, value = (
+            shorten(f.name or ELLIPSIS, LIMITS["field_name"]),
+            shorten(f.value or ELLIPSIS, LIMITS["field_value"]),
+        )
+        if (name, value) != (f.name, f.value):
+            embed.set_field_at(i, name=name, value=value, inline=f.inline)
+    if embed.footer.text:
+        embed.set_footer(text=shorten(embed.footer.text, LIMITS["footer"]), icon_url=embed.footer.icon_url)
+    if embed.author.name:
+        embed.set_author(name=shorten(embed.author.name, LIMITS["author"]), url=embed.author.url)
+
+
+def _shorten_to_total(embed: discord.Embed) -> None:
+    """Over 6,000 characters in all: the footer, the author line, the fields from the last, then the description."""
+    excess = len(embed) - TOTAL
+    if excess <= 0:
+        return
+    if embed.footer.text:
+        kept = max(len(embed.footer.text) - excess, 0)
+        excess -= len(embed.footer.text) - kept
+        embed.set_footer(text=shorten(embed.footer.text, kept) or None)
+    if excess > 0 and embed.author.name:
+        kept = max(len(embed.author.name) - excess, 0)
+        excess -= len(embed.author.name) - kept
+        embed.set_author(name=shorten(embed.author.name, kept) or ELLIPSIS)
+    for i in reversed(range(len(embed.fields))):
+        if excess <= 0:
+            break
+        f = embed.fields[i]
+        kept = max(len(f.value) - excess, 1)
+        excess -= len(f.value) - kept
+        embed.set_field_at(i, name=f.name, value=shorten(f.value, kept), inline=f.inline)
+    if excess > 0 and embed.description:
+        kept = max(len(embed.description) - excess, 1)
+        embed.description = shorten(embed.description, kept)
+
+
+def echo(text: str) -> str:
+    """User text made safe to show: one line, trimmed, markdown and mentions neutralised."""
+    line = " ".join(text.split())
+    if len(line) > MAX_ECHO:
+        line = line[: MAX_ECHO - 1] + "…"
+    line = discord.utils.escape_markdown(line)
+    # A zero-width space after every @ breaks @everyone, @here, <@user>, <@&role> whatever the id looks like.
+    return line.replace("@", "@\u200b") or "…"
+
+
+def discord_time(iso: str, style: str) -> str:
+    """An ISO time as a Discord timestamp (shown in each reader's own time zone and language); the text as it is
+    when it is not a time."""
+    try:
+        return f"<t:{int(datetime.fromisoformat(iso).timestamp())}:{style}>"
+    except ValueError:
+        return iso
+
+
+def term_embed(
+    term: Term, glossary: Glossary, locale: object, *, heading: str | None = None, url: str | None = None
+) -> discord.Embed:
+    """The card for one term, shared by /termino, buttons and the term of the day (its title links to `url`: the
+    term on the glossary's web page, when there is one)."""
+    related = [r.term for r in (glossary.get(i) for i in term.related) if r is not None]
+    card = card_text(term, related, footer(glossary.title, glossary.subtitle))
+    return card_embed(card, locale, heading=heading, url=url)
+
+
+def card_embed(
+    card: CardText, locale: object, *, heading: str | None = None, url: str | None = None, attribution: str = ""
+) -> discord.Embed:
+    """A card's text as an embed, labels in the reader's language (the attribution value last, when given)."""
+    embed = discord.Embed(title=card.title, description=card.description, colour=COLOUR, url=url)
+    if heading:
+        embed.set_author(name=heading)
+    fields = [(t(locale, key), value, inline) for key, value, inline in card.fields]
+    if attribution:
+        fields.append((t(locale, "st_card_field"), attribution, False))
+    for name, value, inline in fields:
+        embed.add_field(name=name, value=value, inline=inline)
+    embed.set_footer(text=card.footer)
+    # The usual card is checked on its own strings (reading them back through the embed costs more than the rest).
+    parts = [(name, value) for name, value, _ in fields]
+    return embed if parts_within(card.title, card.description, parts, card.footer, heading) else fit(embed)

@@ -1,0 +1,40 @@
+"""Who may do what, checked on the server side for every command, button, menu and modal (Discord's
+`default_permissions` is only a hint to clients)."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.discord_app.kit.i18n import t
+from bot.discord_app.kit.services import Services, services
+
+
+async def is_moderator(bot: Services, interaction: discord.Interaction) -> bool:
+    """Manage Messages, or the editor role this server chose. default_permissions is only Discord's hint."""
+    if interaction.guild is None:
+        return False
+    if interaction.permissions.manage_messages or interaction.permissions.manage_guild:
+        return True
+    role_id = await bot.app.roles.editor_role(interaction.guild.id)
+    roles = getattr(interaction.user, "roles", [])
+    return role_id is not None and any(role.id == role_id for role in roles)
+
+
+async def moderator_or_denied(interaction: discord.Interaction) -> bool:
+    """True for a moderator; anyone else gets the short private refusal."""
+    if await is_moderator(services(interaction), interaction):
+        return True
+    await deny(interaction)
+    return False
+
+
+async def manages_server(interaction: discord.Interaction) -> bool:
+    """Manage Server (the term of the day, the editor role); anyone else gets the short private refusal."""
+    if interaction.permissions.manage_guild:
+        return True
+    await deny(interaction, "admin_denied_guild")
+    return False
+
+
+async def deny(interaction: discord.Interaction, key: str = "admin_denied") -> None:
+    await interaction.response.send_message(t(interaction.locale, key), ephemeral=True)

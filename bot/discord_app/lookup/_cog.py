@@ -1,0 +1,83 @@
+"""/termino: look a term up, with autocomplete on every keystroke."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.app.lookups import Lookups
+from bot.core.search import Ambiguous, Found
+from bot.discord_app.kit.buttons import served_guild
+from bot.discord_app.kit.embeds import echo
+from bot.discord_app.kit.i18n import t
+from bot.discord_app.kit.services import services
+from bot.discord_app.lookup.meaning import NotItButton
+from bot.discord_app.lookup.meaning import answer as answer_by_meaning
+from bot.discord_app.lookup.meaning import ask as ask_by_meaning
+from bot.discord_app.lookup.suggestions import PickButton, UnsignedPickButton, suggestions_view
+
+if TYPE_CHECKING:
+    from bot.discord_app.kit.services import Cards
+
+
+class LookupCog(commands.Cog):
+    # Suggestions and the answer to a question, answered by custom_id even after a restart (the cards' own
+    # buttons are the cards feature's).
+    PERSISTENT = (PickButton, UnsignedPickButton, NotItButton)
+
+    def __init__(self, bot: commands.Bot, lookups: Lookups, cards: Cards) -> None:
+        self.bot, self.lookups, self.cards = bot, lookups, cards
+        self.host = services(bot)  # the same client, as what handlers may use of it
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*self.PERSISTENT)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self.PERSISTENT)
+
+    @app_commands.command(name="termino", description="Explica un término del glosario de IA")
+    @app_commands.describe(
+        termino="El término que quieres consultar",
+        privado="Solo tú verás la respuesta (por defecto, fuera de los servidores del bot)",
+    )
+    @app_commands.allowed_installs(guilds=True, users=True)
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    async def termino(self, interaction: discord.Interaction, termino: str, privado: bool | None = None) -> None:
+        # (The rate limit is the tree's, shared by every command and button.)
+        here, user = await self.lookups.for_guild(served_guild(interaction)), interaction.user.id
+        by_meaning = self.host.questions_ready  # then a gap waits for the question path's verdict (a few ms)
+        answer = here.lookup(user, termino, gap=not by_meaning)
+        privado = privado if privado is not None else not here.guild_id  # private where the bot is a guest
+        loc, send = interaction.locale, interaction.response.send_message
+        if by_meaning and answer is not None and not isinstance(answer.result, Found):
+            meant = await ask_by_meaning(self.host, termino, answer.overlay, answer.result)
+            if meant is not None:
+                await answer_by_meaning(interaction, termino, meant, answer, privado)
+                return
+            here.unanswered(user, termino, answer)  # a name nobody has: as without the question path
+        if answer is None:
+            await send(t(loc, "empty_query"), ephemeral=True)
+        elif isinstance(answer.result, Found):
+            embed, view = self.cards.card_for(answer.result.term, answer.overlay, loc)
+            found, view = answer.result, view or discord.utils.MISSING  # a form to avoid: the preferred term, said
+            said = found.avoided and t(loc, "avoided_form", form=echo(found.avoided), term=echo(found.term.term))
+            await send(said or None, embed=embed, view=view, ephemeral=privado)
+        elif isinstance(answer.result, Ambiguous):
+            view = suggestions_view(answer.result.candidates, answer.qhash, privado, self.lookups.sign)
+            text = t(loc, "did_you_mean", query=echo(termino))
+            await send(text, view=view, ephemeral=True)
+        else:
+            await send(t(loc, "not_found", query=echo(termino)), ephemeral=True)
+
+    @termino.autocomplete("termino")
+    async def termino_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
+        here = await self.lookups.for_guild(served_guild(interaction))
+        choices = here.complete(current)
+        return [app_commands.Choice(name=c.label, value=c.id) for c in choices]
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(LookupCog(bot, services(bot).app.lookups, services(bot).cards))

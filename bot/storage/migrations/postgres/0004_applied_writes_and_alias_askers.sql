@@ -1,0 +1,16 @@
+-- ids of the writes already applied (journal replays count nothing twice), the people behind each alias
+-- proposal (counted once each, like gap askers), gaps not logged because a member was over budget
+CREATE TABLE applied_writes (id TEXT PRIMARY KEY, day TEXT NOT NULL);
+CREATE TABLE pick_askers (
+    guild_id BIGINT NOT NULL,
+    normalized TEXT NOT NULL,
+    term_id TEXT NOT NULL,
+    asker TEXT NOT NULL,
+    PRIMARY KEY (guild_id, normalized, term_id, asker)
+);
+CREATE TABLE unlogged_misses (
+    guild_id BIGINT NOT NULL,
+    day TEXT NOT NULL,
+    count INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (guild_id, day)
+);
