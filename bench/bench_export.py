@@ -30,7 +30,7 @@ from bot.core.normalize import normalize
 from bot.core.search import typo_distance
 from bot.storage.db import Database
 from bot.storage.gaps import SqlGapStore
-from bot.storage.records import MissRecord
+from bot.storage.records import GapRecord
 from tests.fake_discord.process import env_for
 from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS, FakeDiscord, Guild
 
@@ -63,9 +63,9 @@ def fill(path: Path, queries: list[str]) -> None:
         db = await Database.open(path)
         misses = SqlGapStore(db)
         at = "2026-12-03T10:00:00"
-        batch = [MissRecord(GUILD, q, normalize(q), f"a{i % 97}", None, "lookup", at) for i, q in enumerate(queries)]
+        batch = [GapRecord(GUILD, q, normalize(q), f"a{i % 97}", None, "lookup", at) for i, q in enumerate(queries)]
         for start in range(0, len(batch), 5000):
-            await misses.record_misses(batch[start : start + 5000])
+            await misses.record_gaps(batch[start : start + 5000])
         await db.close()
 
     asyncio.run(run())

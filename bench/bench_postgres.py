@@ -28,7 +28,7 @@ from pathlib import Path
 from bench.bench_shards import one_setup
 from bot.core.normalize import normalize
 from bot.storage import open_stores
-from bot.storage.records import MissRecord
+from bot.storage.records import GapRecord
 from tests.fake_discord.server import Guild
 from tests.postgres import Cluster, binaries, sql
 
@@ -37,12 +37,12 @@ async def gap_writes(database, n: int) -> float:
     stores = await open_stores(database)
     try:
         records = [
-            MissRecord(1 + i % 20, f"consulta {i}", normalize(f"consulta {i}"), f"a{i % 97}", None, "lookup", "t")
+            GapRecord(1 + i % 20, f"consulta {i}", normalize(f"consulta {i}"), f"a{i % 97}", None, "lookup", "t")
             for i in range(n)
         ]
         began = time.perf_counter()
         for start in range(0, n, 50):
-            await stores.gaps.record_misses(records[start : start + 50])
+            await stores.gaps.record_gaps(records[start : start + 50])
         return n / (time.perf_counter() - began)
     finally:
         await stores.close()

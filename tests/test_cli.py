@@ -128,11 +128,11 @@ def test_module_entry_point(entry):
 
 async def _seed_misses(path):
     from bot.storage import open_stores
-    from bot.storage.records import MissRecord
+    from bot.storage.records import GapRecord
 
     stores = await open_stores(path)
     for guild, text, asker in [(5, "embeddings", "a"), (5, "embeddings", "b"), (6, "rag", "a")]:
-        await stores.gaps.record_misses([MissRecord(guild, text, text, asker, None, "lookup", "2026-12-02T10:00:00")])
+        await stores.gaps.record_gaps([GapRecord(guild, text, text, asker, None, "lookup", "2026-12-02T10:00:00")])
     await stores.close()
 
 
@@ -331,14 +331,14 @@ def test_misses_is_whole_by_default_and_a_limited_list_says_so(tmp_path, capsys,
     import asyncio
 
     from bot.storage import open_stores
-    from bot.storage.records import MissRecord
+    from bot.storage.records import GapRecord
 
     path = tmp_path / "g.db"
 
     async def seed():
         stores = await open_stores(path)
-        await stores.gaps.record_misses(
-            [MissRecord(1, f"q{n:03d}", f"q{n:03d}", "a", None, "lookup", "t") for n in range(154)]
+        await stores.gaps.record_gaps(
+            [GapRecord(1, f"q{n:03d}", f"q{n:03d}", "a", None, "lookup", "t") for n in range(154)]
         )
         await stores.close()
 
@@ -502,14 +502,14 @@ def test_resolve_answered_closes_the_gaps_the_term_files_now_answer(tmp_path, ca
 
     from bot.cli._words import Words
     from bot.storage import open_stores
-    from bot.storage.records import MissRecord
+    from bot.storage.records import GapRecord
 
     path = tmp_path / "g.db"
 
     async def seed():
         stores = await open_stores(path)
         for text in ("horovd", "computación cuántica"):  # a typo of a term, and a real gap
-            await stores.gaps.record_misses([MissRecord(1, text, text, "a", None, "lookup", "t")])
+            await stores.gaps.record_gaps([GapRecord(1, text, text, "a", None, "lookup", "t")])
         await stores.close()
 
     asyncio.run(seed())

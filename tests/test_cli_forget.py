@@ -9,7 +9,7 @@ import sqlite3
 from bot.cli import main
 from bot.core.gaps import asker_hash
 from bot.storage import open_stores
-from bot.storage.records import MissRecord, record_fields
+from bot.storage.records import GapRecord, record_fields
 from tests.storage.test_erasure import AT, MEMBER, OTHER, G, H, fill
 
 
@@ -27,7 +27,7 @@ def seed(path) -> str:
 
 
 def journal_line(guild: int, asker: str) -> str:
-    record = MissRecord(guild, "pendiente", "pendiente", asker, None, "lookup", AT)
+    record = GapRecord(guild, "pendiente", "pendiente", asker, None, "lookup", AT)
     return json.dumps({"op": record.OP, "id": f"x-{guild}-{asker}", **record_fields(record)})
 
 

@@ -30,8 +30,8 @@ from bot.core.model import Glossary
 from bot.storage import Stores, open_stores
 from bot.storage.records import (
     CommentRecord,
+    GapRecord,
     LookupRecord,
-    MissRecord,
     PickRecord,
     UnloggedRecord,
     VoteRecord,
@@ -63,7 +63,7 @@ class Application:
         gaps = stores.gaps
         self.writer = WriteQueue(
             {
-                MissRecord: gaps.record_misses,
+                GapRecord: gaps.record_gaps,
                 PickRecord: gaps.record_picks,
                 LookupRecord: stores.usage.record_lookups,
                 UnloggedRecord: gaps.record_unlogged,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from bot.app.chart import trend_png
 from bot.core.status import GapStatus, Outcome
 from bot.storage.interfaces import DigestStore, GapStore, ProposalStore, UsageStore
-from bot.storage.records import DigestSettings, Miss
+from bot.storage.records import DigestSettings, Gap
 
 if TYPE_CHECKING:
     from bot.app.feedback import Feedback, WeekOfFeedback
@@ -46,7 +46,7 @@ def _rate_of(counts: dict[date, tuple[int, int]], days: list[date]) -> float | N
 class Digest:
     week: str  # ISO week, "2026-W49"
     new_gaps: int  # gaps first asked in the last 7 days
-    top_gaps: list[Miss]
+    top_gaps: list[Gap]
     proposals: int  # waiting for the editors
     rate: float | None  # answer rate of the last 7 days
     previous_rate: float | None  # of the 7 days before

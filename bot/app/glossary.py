@@ -17,7 +17,7 @@ from bot.core.search import Found, SearchIndex
 from bot.core.status import GapStatus
 from bot.storage.errors import StorageError
 from bot.storage.interfaces import GapStore, MetaStore
-from bot.storage.records import Miss
+from bot.storage.records import Gap
 
 log = logging.getLogger(__name__)
 
@@ -26,19 +26,17 @@ log = logging.getLogger(__name__)
 class ReloadReport:
     catalog: Catalog
     changes: GlossaryDiff
-    resolved: tuple[tuple[Miss, str], ...]  # (gap, the term that now answers it)
+    resolved: tuple[tuple[Gap, str], ...]  # (gap, the term that now answers it)
 
 
 RESOLVE_PAGE = 2000  # open gaps read and looked up at a time when a new glossary may answer them
 
 
-async def resolve_answered(
-    index: SearchIndex, gaps: GapStore, *, guild_id: int | None = None
-) -> list[tuple[Miss, str]]:
+async def resolve_answered(index: SearchIndex, gaps: GapStore, *, guild_id: int | None = None) -> list[tuple[Gap, str]]:
     """Mark every open gap that `index` now answers with confidence as resolved, naming its term (one update
     per term and page). Returns what was resolved. The open gaps are read a page at a time (never all at once),
     and each page is looked up in a worker thread, so that replies go on meanwhile."""
-    resolved: list[tuple[Miss, str]] = []
+    resolved: list[tuple[Gap, str]] = []
     after = 0
     while page := await gaps.open_after(after, RESOLVE_PAGE, guild_id=guild_id):
         after = page[-1].id
@@ -52,7 +50,7 @@ async def resolve_answered(
     return resolved
 
 
-def _answered(index: SearchIndex, open_gaps: list[Miss]) -> list[tuple[Miss, str]]:
+def _answered(index: SearchIndex, open_gaps: list[Gap]) -> list[tuple[Gap, str]]:
     found = ((gap, index.lookup(gap.sample)) for gap in open_gaps)
     return [(gap, result.term.id) for gap, result in found if isinstance(result, Found)]
 

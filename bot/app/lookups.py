@@ -19,7 +19,7 @@ from bot.core.model import Glossary, Term
 from bot.core.normalize import normalize
 from bot.core.search import Ambiguous, Choice, Found, LookupResult, NotFound, SearchHit
 from bot.core.status import GapKind, Outcome
-from bot.storage.records import LookupRecord, MissRecord, PickRecord, UnloggedRecord
+from bot.storage.records import GapRecord, LookupRecord, PickRecord, UnloggedRecord
 from bot.storage.writer import WriteQueue
 
 log = logging.getLogger(__name__)
@@ -247,7 +247,7 @@ class Lookups:
             return
         at = now.isoformat(timespec="seconds")
         self.writer.submit(
-            MissRecord(asker.guild_id, key.sample, key.normalized, self._asker(asker), best_guess, kind, at)
+            GapRecord(asker.guild_id, key.sample, key.normalized, self._asker(asker), best_guess, kind, at)
         )
 
     def _asker(self, asker: Asker) -> str:

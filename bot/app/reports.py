@@ -9,7 +9,7 @@ import zipfile
 from dataclasses import dataclass, field
 
 from bot.heap import collector_paused
-from bot.storage.records import Miss, Pick
+from bot.storage.records import Gap, Pick
 
 
 @dataclass
@@ -21,7 +21,7 @@ class _Stub:
     spellings: list[str] = field(default_factory=list)
 
 
-def _group(gaps: list[Miss]) -> list[_Stub]:
+def _group(gaps: list[Gap]) -> list[_Stub]:
     """Gaps that are typos of each other, as one stub each (most asked first; a gap joins the first stub it is a
     typo of: `group_typos`, linear in the number of gaps). numpy is imported here, on the first export."""
     from bot.core.typo_groups import group_typos
@@ -45,7 +45,7 @@ def _group(gaps: list[Miss]) -> list[_Stub]:
 _q = json.encoder.encode_basestring  # type: ignore[attr-defined]
 
 
-def gaps_yaml(gaps: list[Miss], picks: list[Pick], *, title: str) -> str:
+def gaps_yaml(gaps: list[Gap], picks: list[Pick], *, title: str) -> str:
     """Ready-to-edit stubs: one term per group of gaps that are typos of each other, the gap's spelling (its most
     asked one, from `MissLog.export(most_asked=True)`) as the name, the other gaps' as aliases, `definition: ""`
     to fill. Alias proposals go in comments, so the file loads (once the definitions are written) as it is."""
@@ -105,7 +105,7 @@ def spreadsheet_plain(value: str) -> str:
     return value[1:] if value.startswith("'") and value.lstrip("'").startswith(FORMULA_STARTS) else value
 
 
-def gaps_csv(gaps: list[Miss]) -> str:
+def gaps_csv(gaps: list[Gap]) -> str:
     """The gaps as CSV, one row each; text that would start a formula is neutralised."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

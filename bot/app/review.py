@@ -15,7 +15,7 @@ from bot.core.search import Found
 from bot.core.status import GapOrder, GapStatus
 from bot.storage.errors import within_a_second
 from bot.storage.interfaces import GapStore
-from bot.storage.records import Miss
+from bot.storage.records import Gap
 
 if TYPE_CHECKING:
     from bot.app.feedback import Feedback, Shown
@@ -26,7 +26,7 @@ PAGE_SIZE = 10
 @dataclass(frozen=True, slots=True)
 class GapRow:
     number: int  # its place in the whole list, from 1
-    gap: Miss
+    gap: Gap
     term: str | None  # the name of the term that resolved it, or of the best guess
     resolved_as: bool  # True when `term` is the one that resolved it
 
@@ -104,7 +104,7 @@ class GapReview:
             improvable = await self.feedback.least_helpful(guild_id)
         return GapPage(status, order, page, pages, total, rows, unlogged, proposals, improvable)
 
-    async def get(self, guild_id: int, gap_id: int) -> Miss | None:
+    async def get(self, guild_id: int, gap_id: int) -> Gap | None:
         return await self.gaps.get(gap_id, guild_id=guild_id)
 
     async def most_asked_spelling(self, guild_id: int, gap_id: int) -> str | None:
@@ -117,9 +117,7 @@ class GapReview:
         """Ignore, reopen or resolve gaps; only this server's (None: any, for the command line). How many changed."""
         return await self.gaps.set_status(ids, status, guild_id=guild_id, term_id=term_id) if ids else 0
 
-    async def decide(
-        self, guild_id: int, ids: list[int], status: GapStatus, term_id: str | None = None
-    ) -> int:
+    async def decide(self, guild_id: int, ids: list[int], status: GapStatus, term_id: str | None = None) -> int:
         """A moderator's decision from Discord: `set_status`, waiting at most a second for the database (past
         that, DatabaseBusy with nothing changed), so that the member is answered within Discord's three."""
         return await within_a_second(self.set_status(guild_id, ids, status, term_id))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from bot.core.model import Glossary, Term
 from bot.core.status import GapStatus, Outcome
 from bot.storage.interfaces import GapStore, UsageStore
-from bot.storage.records import Miss
+from bot.storage.records import Gap
 
 if TYPE_CHECKING:
     from bot.app.feedback import Shown
@@ -25,7 +25,7 @@ class Statistics:
     rates: dict[Outcome, float | None]  # outcome → share of all lookups, 0–100 (None with no lookups yet)
     most_looked_up: list[tuple[Term, int]]  # most first
     never_looked_up: list[Term]  # in glossary order
-    top_gaps: list[Miss] = field(default_factory=list)  # the most asked open gaps
+    top_gaps: list[Gap] = field(default_factory=list)  # the most asked open gaps
     superseded: tuple[str, ...] = ()  # server terms a published term with the same name replaces
     least_helpful: Shown | None = None  # feedback: the terms with the largest share of 👎 (bot.app.feedback)
     comments: Shown | None = None  # feedback: the latest comments, for the editors

@@ -19,7 +19,7 @@ from bot.core.model import Glossary
 from bot.core.status import GapStatus, Vote
 from bot.storage import Stores, open_stores
 from bot.storage.errors import StorageError
-from bot.storage.records import Miss
+from bot.storage.records import Gap
 
 MARKED = {GapStatus.RESOLVED: "marked_resolved", GapStatus.IGNORED: "marked_ignored"}
 STATUS_WORDS = {
@@ -388,7 +388,7 @@ async def gaps(call: Call) -> int:
     return 0
 
 
-def _print_table(gaps: list[Miss], say: Words) -> None:
+def _print_table(gaps: list[Gap], say: Words) -> None:
     if not gaps:
         print(say("no_gaps"))
         return

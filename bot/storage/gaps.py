@@ -13,9 +13,9 @@ from bot.storage.db import Database
 from bot.storage.records import (
     AliasSuggestion,
     DailyOutcome,
+    Gap,
+    GapRecord,
     LookupRecord,
-    Miss,
-    MissRecord,
     Pick,
     PickRecord,
     UnloggedRecord,
@@ -32,21 +32,21 @@ def _kind(kind: str) -> tuple[str, int]:
     return ("lookup", 1) if kind == GapKind.QUESTION else (kind, 0)
 
 
-def _misses(rows: list) -> list[Miss]:
+def _misses(rows: list) -> list[Gap]:
     with collector_paused():
-        return list(map(Miss._make, rows))
+        return list(map(Gap._make, rows))
 
 
 class SqlGapStore:
     def __init__(self, db: Database):
         self.db = db
 
-    async def record_misses(self, misses: Sequence[MissRecord]) -> None:
+    async def record_gaps(self, misses: Sequence[GapRecord]) -> None:
         """Count asks of queries, aggregated per guild and normalised form (in the caller's transaction, if any)."""
         async with self.db.transaction():
-            await self._record_misses(misses)
+            await self._record_gaps(misses)
 
-    async def _record_misses(self, misses: Sequence[MissRecord]) -> None:
+    async def _record_gaps(self, misses: Sequence[GapRecord]) -> None:
         conn = self.db.conn
         await conn.executemany(
             """
@@ -136,9 +136,9 @@ class SqlGapStore:
             sql, args = sql + " WHERE guild_id = ?", (guild_id,)
         return (await (await self.db.reader.execute(sql, args)).fetchone())[0]
 
-    async def get(self, miss_id: int, *, guild_id: int | None = None) -> Miss | None:
+    async def get(self, gap_id: int, *, guild_id: int | None = None) -> Gap | None:
         """One gap by id (only within `guild_id` when given)."""
-        for gap in await self.gaps(guild_id=guild_id, status=None, ids=[miss_id]):
+        for gap in await self.gaps(guild_id=guild_id, status=None, ids=[gap_id]):
             return gap
         return None
 
@@ -167,7 +167,7 @@ class SqlGapStore:
         limit: int = 100,
         offset: int = 0,
         ids: list[int] | None = None,
-    ) -> list[Miss]:
+    ) -> list[Gap]:
         """Gaps, most asked (or most recent) first. `status=None` lists every status."""
         where, args = self._where(guild_id, status)
         if ids is not None:
@@ -176,7 +176,7 @@ class SqlGapStore:
         order_by = "m.last_seen DESC" if order == GapOrder.RECENT else "m.count DESC, m.last_seen DESC"
         sql = f"{_GAP_COLUMNS} FROM misses m {where} ORDER BY {order_by}, m.id LIMIT ? OFFSET ?"
         rows = await (await self.db.reader.execute(sql, (*args, limit, offset))).fetchall()
-        return list(map(Miss._make, rows))
+        return list(map(Gap._make, rows))
 
     async def set_status(
         self, ids: list[int], status: GapStatus, *, guild_id: int | None = None, term_id: str | None = None
@@ -207,18 +207,18 @@ class SqlGapStore:
             )
         return cursor.rowcount
 
-    async def open_after(self, after_id: int, limit: int, *, guild_id: int | None = None) -> list[Miss]:
+    async def open_after(self, after_id: int, limit: int, *, guild_id: int | None = None) -> list[Gap]:
         """The next `limit` open gaps by id after `after_id` (only `guild_id`'s when given): a walk over every open
         gap a page at a time, which holds its place while the pages already read change status."""
         where, args = self._where(guild_id, GapStatus.OPEN)
         where += (" AND " if where else "WHERE ") + "m.id > ?"
         sql = f"{_GAP_COLUMNS} FROM misses m {where} ORDER BY m.id LIMIT ?"
         rows = await (await self.db.reader.execute(sql, (*args, after_id, limit))).fetchall()
-        return list(map(Miss._make, rows))
+        return list(map(Gap._make, rows))
 
     async def export(
         self, *, guild_id: int | None, status: GapStatus | None = GapStatus.OPEN, most_asked: bool = False
-    ) -> list[Miss]:
+    ) -> list[Gap]:
         """Every gap of a guild, most asked first, for exports (with `most_asked`, each gap's `sample` is its most
         asked spelling rather than the latest). The rows become objects in a worker thread, so that 100,000
         gaps never hold up the event loop."""
@@ -254,12 +254,12 @@ class SqlGapStore:
         )
         return [AliasSuggestion(*r) for r in await (await self.db.reader.execute(sql, (guild_id, limit))).fetchall()]
 
-    async def most_asked_spelling(self, guild_id: int, miss_id: int) -> str | None:
+    async def most_asked_spelling(self, guild_id: int, gap_id: int) -> str | None:
         sql = (
             "SELECT s.sample FROM miss_spellings s JOIN misses m ON m.id = s.miss_id "
             "WHERE m.guild_id = ? AND s.miss_id = ? ORDER BY s.count DESC, s.sample LIMIT 1"
         )
-        row = await (await self.db.reader.execute(sql, (guild_id, miss_id))).fetchone()
+        row = await (await self.db.reader.execute(sql, (guild_id, gap_id))).fetchone()
         return row[0] if row else None
 
     async def new_since(self, guild_id: int, since: str) -> int:

@@ -23,10 +23,10 @@ from bot.storage.records import (
     DigestSettings,
     Erased,
     FeedbackRow,
+    Gap,
+    GapRecord,
     LatestComments,
     LookupRecord,
-    Miss,
-    MissRecord,
     Pick,
     PickRecord,
     ProposalRow,
@@ -74,7 +74,7 @@ class AppliedLog(Protocol):
 
 
 class GapStore(Protocol):
-    async def record_misses(self, records: Sequence[MissRecord]) -> None: ...
+    async def record_gaps(self, records: Sequence[GapRecord]) -> None: ...
 
     async def record_picks(self, records: Sequence[PickRecord]) -> None: ...
 
@@ -82,7 +82,7 @@ class GapStore(Protocol):
 
     async def unlogged(self, *, guild_id: int | None = None) -> int: ...
 
-    async def get(self, miss_id: int, *, guild_id: int | None = None) -> Miss | None: ...
+    async def get(self, gap_id: int, *, guild_id: int | None = None) -> Gap | None: ...
 
     async def count(self, *, guild_id: int | None = None, status: GapStatus | None = ...) -> int: ...
 
@@ -95,7 +95,7 @@ class GapStore(Protocol):
         limit: int = 100,
         offset: int = 0,
         ids: list[int] | None = None,
-    ) -> list[Miss]: ...
+    ) -> list[Gap]: ...
 
     async def set_status(
         self, ids: list[int], status: GapStatus, *, guild_id: int | None = None, term_id: str | None = None
@@ -103,11 +103,11 @@ class GapStore(Protocol):
 
     async def resolve_asked_as(self, guild_id: int, normalized: str, term_id: str) -> int: ...
 
-    async def open_after(self, after_id: int, limit: int, *, guild_id: int | None = None) -> list[Miss]: ...
+    async def open_after(self, after_id: int, limit: int, *, guild_id: int | None = None) -> list[Gap]: ...
 
     async def export(
         self, *, guild_id: int | None, status: GapStatus | None = ..., most_asked: bool = False
-    ) -> list[Miss]: ...
+    ) -> list[Gap]: ...
 
     async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[Pick]: ...
 
@@ -115,7 +115,7 @@ class GapStore(Protocol):
         """A server's alias suggestions, the most picked first."""
         ...
 
-    async def most_asked_spelling(self, guild_id: int, miss_id: int) -> str | None:
+    async def most_asked_spelling(self, guild_id: int, gap_id: int) -> str | None:
         """How a gap of this server was asked most often (None for another server's or an unknown gap)."""
         ...
 

@@ -15,7 +15,7 @@ from bot.core.status import Outcome
 
 
 @dataclass(frozen=True, slots=True)
-class MissRecord:
+class GapRecord:
     """One more ask of a question nobody could answer (a gap)."""
 
     OP: ClassVar[str] = "miss"
@@ -85,9 +85,9 @@ class CommentRecord:
     at: str
 
 
-WriteRecord = MissRecord | PickRecord | LookupRecord | UnloggedRecord | VoteRecord | CommentRecord
+WriteRecord = GapRecord | PickRecord | LookupRecord | UnloggedRecord | VoteRecord | CommentRecord
 RECORD_TYPES: dict[str, type[WriteRecord]] = {
-    cls.OP: cls for cls in (MissRecord, PickRecord, LookupRecord, UnloggedRecord, VoteRecord, CommentRecord)
+    cls.OP: cls for cls in (GapRecord, PickRecord, LookupRecord, UnloggedRecord, VoteRecord, CommentRecord)
 }
 
 
@@ -108,7 +108,7 @@ def record_from(op: object, fields: dict[str, Any]) -> WriteRecord:
 # -- rows read back -----------------------------------------------------------------------------------------
 
 
-class Miss(NamedTuple):
+class Gap(NamedTuple):
     """A gap: a question (aggregated by its normalised form) nobody could answer, in one server. A named tuple:
     read-only, and 100,000 of them are made from rows four times faster than as a frozen dataclass."""
 

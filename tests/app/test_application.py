@@ -15,7 +15,7 @@ from bot.config import Settings
 from bot.core.search import Ambiguous, Found, NotFound
 from bot.core.status import GapStatus
 from bot.discord_app.gaps import gap_lines
-from bot.storage.records import Miss, MissRecord
+from bot.storage.records import Gap, GapRecord
 from tests.conftest import SHIPPED
 
 NOW = datetime(2026, 12, 3, 10, 0, tzinfo=UTC)
@@ -62,7 +62,7 @@ async def test_a_pick_counts_only_with_the_bots_own_signature(app):
 async def test_a_reload_resolves_the_gaps_the_glossary_now_answers(app):
     # Gaps logged while an older glossary could not answer them: one the current glossary answers, one it does not.
     for text in ("horovd", "computación cuántica"):
-        await app.stores.gaps.record_misses([MissRecord(7, text, text, "a", None, "lookup", "t")])
+        await app.stores.gaps.record_gaps([GapRecord(7, text, text, "a", None, "lookup", "t")])
     report = await app.glossary.reload()
     assert [(gap.sample, term) for gap, term in report.resolved] == [("horovd", "horovod")]
     (left,) = (await app.review.page(7, GapStatus.OPEN, "count", 0)).rows
@@ -72,7 +72,7 @@ async def test_a_reload_resolves_the_gaps_the_glossary_now_answers(app):
 
 
 def test_gap_page_lines_are_text_for_one_language(app):
-    gap = Miss(
+    gap = Gap(
         1, 7, "horovd", "horovd", "lookup", 3, 2, "2026-12-01T10:00:00", "2026-12-02T10:00:00", "horovod", "open", None
     )
     page = GapPage(GapStatus.OPEN, "count", 0, 1, 1, [GapRow(1, gap, "Horovod", False)], 0, [])

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.core.normalize import slug
-from bot.storage.records import MissRecord
+from bot.storage.records import GapRecord
 from tests.fake_discord.server import MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS, ChannelRef
 
 MODERATOR = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES | MANAGE_GUILD)
@@ -63,8 +63,8 @@ async def test_long_gaps_fit_the_pending_list_and_the_statistics(fake, harness, 
         sample = f"{n:02d} " + "_*`|~>" * 33  # every character escaped: twice as long once shown
         for asker in range(30):
             at = f"2026-12-02T10:{n:02d}:00"
-            record = MissRecord(guild_id, sample, f"laguna larga {n:02d}", f"a{asker}", slug(LONG_TERM), "lookup", at)
-            await bot.app.stores.gaps.record_misses([record])
+            record = GapRecord(guild_id, sample, f"laguna larga {n:02d}", f"a{asker}", slug(LONG_TERM), "lookup", at)
+            await bot.app.stores.gaps.record_gaps([record])
     for order in ("recientes", "frecuentes"):
         iid = await fake.command("glosario-admin pendientes", {"orden": order}, permissions=MODERATOR)
         (embed,) = (await fake.response(iid))["data"]["embeds"]

@@ -7,7 +7,7 @@ import shutil
 import yaml
 
 from bot.app.files import load_glossary
-from bot.storage.records import MissRecord
+from bot.storage.records import GapRecord
 from tests.conftest import SHIPPED
 from tests.fake_discord.server import (
     MANAGE_GUILD,
@@ -76,8 +76,8 @@ async def seed_gaps(bot, guild_id, n):
     for i in range(n):
         for _ in range(n - i):  # gap i asked n - i times: a clear order
             at = f"2026-12-{1 + i % 28:02d}T10:00:00"
-            await misses.record_misses(
-                [MissRecord(guild_id, f"laguna {i:02d}", f"laguna {i:02d}", f"a{i}", None, "lookup", at)]
+            await misses.record_gaps(
+                [GapRecord(guild_id, f"laguna {i:02d}", f"laguna {i:02d}", f"a{i}", None, "lookup", at)]
             )
 
 

@@ -11,7 +11,7 @@ from bot.core.normalize import normalize
 from bot.core.status import Outcome
 from bot.storage import open_stores
 from bot.storage.copy import TABLES
-from bot.storage.records import LookupRecord, MissRecord
+from bot.storage.records import GapRecord, LookupRecord
 from tests.storage.test_storage import miss
 
 G = 424242424242424242  # a real snowflake's size: more than 32 bits
@@ -21,7 +21,7 @@ async def fill(path) -> dict:
     stores = await open_stores(path)
     try:
         salt = await stores.meta.salt()
-        await stores.gaps.record_misses(
+        await stores.gaps.record_gaps(
             [miss("Tokenización", G, "a"), miss("tokenizacion", G, "b"), miss("embedings", G, "a", best_guess="x")]
         )
         await stores.usage.record_lookups([LookupRecord(G, "2026-12-03", Outcome.FOUND, "horovod", 7)])
@@ -69,7 +69,7 @@ def test_sqlite_to_postgresql_and_back_keeps_everything(tmp_path, postgres_url, 
             assert (
                 await stores.proposals.add(G, 9, "es-ES", {"term": "Otra"}, "2026-12-04", limit=5) > before["proposal"]
             )
-            await stores.gaps.record_misses([MissRecord(G, "nueva", normalize("nueva"), "c", None, "lookup", "t")])
+            await stores.gaps.record_gaps([GapRecord(G, "nueva", normalize("nueva"), "c", None, "lookup", "t")])
             (new,) = [g for g in await stores.gaps.gaps(guild_id=G, limit=100) if g.sample == "nueva"]
             assert new.id > max(g[0] for g in before["gaps"])
         finally:

@@ -21,8 +21,8 @@ from bot.storage.erasure import ANONYMOUS, GUILD_COLUMN, HASH_COLUMNS, MARK_COLU
 from bot.storage.errors import DatabaseBusy
 from bot.storage.records import (
     CommentRecord,
+    GapRecord,
     LookupRecord,
-    MissRecord,
     PickRecord,
     UnloggedRecord,
     VoteRecord,
@@ -48,9 +48,7 @@ async def fill(stores, salt: str) -> None:
     for guild in (G, H):
         for who in (MEMBER, OTHER):
             asker = asker_hash(salt, who)
-            await stores.gaps.record_misses(
-                [MissRecord(guild, "nebula", normalize("nebula"), asker, None, "lookup", AT)]
-            )
+            await stores.gaps.record_gaps([GapRecord(guild, "nebula", normalize("nebula"), asker, None, "lookup", AT)])
             await stores.gaps.record_picks([PickRecord(guild, query_hash(normalize("nebula")), "horovod", asker, AT)])
             await stores.feedback.record_votes([VoteRecord(guild, "horovod", asker, "helpful", AT)])
             await stores.feedback.record_comments([CommentRecord(guild, "ray", asker, "Falta un ejemplo", AT)])
@@ -174,7 +172,7 @@ def line(record, **extra) -> str:
 
 def records(asker: str, guild: int = G) -> list:
     return [
-        MissRecord(guild, "nebula", "nebula", asker, None, "lookup", AT),
+        GapRecord(guild, "nebula", "nebula", asker, None, "lookup", AT),
         PickRecord(guild, "0badc0de", "horovod", asker, AT),
     ]
 
@@ -227,7 +225,7 @@ async def test_the_queue_drops_the_picked_records_before_they_are_written(tmp_pa
     async def write(batch):
         written.extend(batch)
 
-    queue = WriteQueue({MissRecord: write, PickRecord: write}, tmp_path / "j.jsonl", unit=NoDatabase(), linger=0)
+    queue = WriteQueue({GapRecord: write, PickRecord: write}, tmp_path / "j.jsonl", unit=NoDatabase(), linger=0)
     for record in [*records("mine"), *records("theirs"), *records("mine", H)]:
         queue.submit(record)
     assert queue.forget(names("mine")) == 4 and queue.pending == 2

@@ -12,14 +12,14 @@ from bot.core.normalize import normalize
 from bot.core.status import Outcome
 from bot.storage.db import SCHEMA_VERSION, Database, StorageError
 from bot.storage.gaps import SqlGapStore, SqlUsageStore
-from bot.storage.records import AliasSuggestion, DailyOutcome, LookupRecord, MissRecord, Pick, PickRecord, ServerAlias
+from bot.storage.records import AliasSuggestion, DailyOutcome, GapRecord, LookupRecord, Pick, PickRecord, ServerAlias
 from bot.storage.server_terms import SqlServerTermStore
 from bot.storage.writer import WriteQueue
 from tests.storage.schemas import sqlite_at
 
 
-def miss(sample: str, guild_id: int = 1, asker: str = "a", at: str = "t", best_guess: str | None = None) -> MissRecord:
-    return MissRecord(guild_id, sample, normalize(sample), asker, best_guess, "lookup", at)
+def miss(sample: str, guild_id: int = 1, asker: str = "a", at: str = "t", best_guess: str | None = None) -> GapRecord:
+    return GapRecord(guild_id, sample, normalize(sample), asker, best_guess, "lookup", at)
 
 
 async def test_first_open_creates_dir_migrates_and_uses_wal(tmp_path):
@@ -79,7 +79,7 @@ async def test_misses_aggregate_per_guild_and_normalised_query(db):
         (1, "embeddings", "a", "2026-12-02T12:00:00"),
         (2, "tokenizacion", "c", "2026-12-02T09:00:00"),
     ]:
-        await log.record_misses([miss(text, guild, asker, at)])
+        await log.record_gaps([miss(text, guild, asker, at)])
     gaps = await log.gaps(guild_id=1)
     assert [(g.normalized, g.count, g.askers) for g in gaps] == [("tokenizacion", 3, 2), ("embeddings", 1, 1)]
     assert gaps[0].sample == "TOKENIZACIÓN"  # the latest spelling
@@ -92,9 +92,9 @@ async def test_misses_aggregate_per_guild_and_normalised_query(db):
 
 async def test_an_export_reads_a_big_server_in_table_order_and_a_small_one_by_its_index(db):
     log = SqlGapStore(db)
-    await log.record_misses([miss(f"consulta {i}", 1, f"a{i % 3}", f"2026-12-0{1 + i % 5}") for i in range(40)])
-    await log.record_misses([miss("horovd", 2, "a"), miss("horovd", 2, "b"), miss("Horovd!", 2, "b"), miss("ray", 2)])
-    await log.record_misses([miss("consulta 7", 1, "z")])
+    await log.record_gaps([miss(f"consulta {i}", 1, f"a{i % 3}", f"2026-12-0{1 + i % 5}") for i in range(40)])
+    await log.record_gaps([miss("horovd", 2, "a"), miss("horovd", 2, "b"), miss("Horovd!", 2, "b"), miss("ray", 2)])
+    await log.record_gaps([miss("consulta 7", 1, "z")])
     plans = []
     on_sqlite = isinstance(db, Database)  # (the plan is SQLite's; PostgreSQL's planner chooses by itself)
     if on_sqlite:
@@ -110,7 +110,7 @@ async def test_an_export_reads_a_big_server_in_table_order_and_a_small_one_by_it
 
 async def test_picks_are_alias_proposals(db):
     log = SqlGapStore(db)
-    await log.record_misses([miss("horovd x", best_guess="horovod")])
+    await log.record_gaps([miss("horovd x", best_guess="horovod")])
     for asker in ("a", "a", "a", "b"):  # one member clicking three times is one voice
         await log.record_picks([PickRecord(1, query_hash("horovd x"), "horovod", asker, "t")])
     await log.record_picks([PickRecord(1, "deadbeef", "ray", "c", "t")])  # no such question here
@@ -149,7 +149,7 @@ def test_asker_hash_is_salted_and_not_the_id():
 async def quick_queue(db, log: SqlGapStore, journal) -> WriteQueue:
     """A started write queue for misses that gives up fast (two attempts, 10 ms apart)."""
     queue = WriteQueue(
-        {MissRecord: log.record_misses},
+        {GapRecord: log.record_gaps},
         journal,
         unit=db,
         attempts=2,
@@ -176,7 +176,7 @@ async def test_writes_the_database_refuses_are_journaled_then_replayed(sqlite_db
         locker.rollback()
         locker.close()
     await queue.close()
-    replay = WriteQueue({MissRecord: log.record_misses}, journal, unit=db)
+    replay = WriteQueue({GapRecord: log.record_gaps}, journal, unit=db)
     await replay.start()
     assert not journal.exists()
     assert [g.sample for g in await log.gaps()] == ["x"]
@@ -243,12 +243,12 @@ async def test_a_transaction_commits_together_or_not_at_all(db):
     log = SqlGapStore(db)
     with pytest.raises(RuntimeError):
         async with db.transaction():
-            await log.record_misses([miss("primera")])  # a store's own transaction joins the outer one
+            await log.record_gaps([miss("primera")])  # a store's own transaction joins the outer one
             raise RuntimeError("something failed half-way")
     assert await log.gaps() == []
     async with db.transaction():
-        await log.record_misses([miss("segunda")])
-        await log.record_misses([miss("tercera")])
+        await log.record_gaps([miss("segunda")])
+        await log.record_gaps([miss("tercera")])
     assert sorted(g.sample for g in await log.gaps()) == ["segunda", "tercera"]
 
 

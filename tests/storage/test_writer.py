@@ -14,7 +14,7 @@ import pytest
 
 from bot.storage.db import SqlAppliedWrites
 from bot.storage.gaps import SqlGapStore
-from bot.storage.records import MissRecord, record_fields
+from bot.storage.records import GapRecord, record_fields
 from bot.storage.writer import WriteQueue
 from tests.conftest import ROOT
 
@@ -27,7 +27,7 @@ def db(database):
 
 def queue_for(db, journal, **kw) -> WriteQueue:
     return WriteQueue(
-        {MissRecord: SqlGapStore(db).record_misses},
+        {GapRecord: SqlGapStore(db).record_gaps},
         journal,
         unit=db,
         applied=SqlAppliedWrites(db),
@@ -38,8 +38,8 @@ def queue_for(db, journal, **kw) -> WriteQueue:
     )
 
 
-def miss(sample: str, normalized: str | None = None) -> MissRecord:
-    return MissRecord(1, sample, normalized or sample, "a", None, "lookup", "2026-12-03T10:00:00")
+def miss(sample: str, normalized: str | None = None) -> GapRecord:
+    return GapRecord(1, sample, normalized or sample, "a", None, "lookup", "2026-12-03T10:00:00")
 
 
 async def test_a_record_the_database_cannot_take_is_set_aside_and_never_stops_the_others(db, tmp_path):
@@ -84,7 +84,7 @@ async def test_close_always_returns_and_says_what_it_could_not_save(db, tmp_path
     async def stuck(records):
         await blocked.wait()
 
-    queue = WriteQueue({MissRecord: stuck}, journal, unit=db, linger=0)
+    queue = WriteQueue({GapRecord: stuck}, journal, unit=db, linger=0)
     await queue.start()
     for n in range(3):
         queue.submit(miss(f"q{n}"))
@@ -95,7 +95,7 @@ FULL_DISK = textwrap.dedent(
     """
     import asyncio, json, resource, signal, sys
     from pathlib import Path
-    from bot.storage.records import MissRecord
+    from bot.storage.records import GapRecord
     from bot.storage.writer import WriteQueue
     from tests.helpers import NoDatabase
 
@@ -108,10 +108,10 @@ FULL_DISK = textwrap.dedent(
         raise OSError(28, "No space left on device")
 
     async def main():
-        queue = WriteQueue({MissRecord: refuse}, journal, unit=NoDatabase(), attempts=1, linger=0)
+        queue = WriteQueue({GapRecord: refuse}, journal, unit=NoDatabase(), attempts=1, linger=0)
         await queue.start()
         for n in range(30):
-            queue.submit(MissRecord(1, "x" * 40, f"x{n}", "a", None, "lookup", "t"))
+            queue.submit(GapRecord(1, "x" * 40, f"x{n}", "a", None, "lookup", "t"))
         print(json.dumps({"lost": await queue.close(grace=2)}))
 
     asyncio.run(main())
@@ -227,7 +227,7 @@ async def test_a_full_disk_at_stop_keeps_every_record_in_the_journal_the_fallbac
         raise OSError(28, "No space left on device")
 
     queue = WriteQueue(
-        {MissRecord: refuse},
+        {GapRecord: refuse},
         journal,
         unit=NoDatabase(),
         attempts=1,
@@ -239,7 +239,7 @@ async def test_a_full_disk_at_stop_keeps_every_record_in_the_journal_the_fallbac
     disk = FullDisk({main: FullDisk({}).used(main), spare: 1 << 20 if where == "fallback" else 0})
     monkeypatch.setattr(writer, "_write_text", disk.write)
     for n in range(30):
-        queue.submit(MissRecord(1, f"pregunta {n}", f"pregunta {n}", "a", None, "lookup", "t"))
+        queue.submit(GapRecord(1, f"pregunta {n}", f"pregunta {n}", "a", None, "lookup", "t"))
     lost = await queue.close(grace=2)
 
     def ids(path: Path) -> list[str]:

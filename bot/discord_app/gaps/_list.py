@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.app.review import PAGE_SIZE, GapPage, GapReview, Miss
+from bot.app.review import PAGE_SIZE, Gap, GapPage, GapReview
 from bot.app.server_terms import Saved
 from bot.core.server_terms import TermFields
 from bot.core.status import GapKind, GapOrder, GapStatus
@@ -69,7 +69,7 @@ def _plural(locale: object, key: str, n: int) -> str:
 QUESTION_MARK = "❓"  # a gap asked as a question (a description, not a name)
 
 
-def gap_label(gap: Miss) -> str:
+def gap_label(gap: Gap) -> str:
     """A gap as lists name it: its text, marked when it was asked as a question."""
     return (f"{QUESTION_MARK} " if gap.kind == GapKind.QUESTION else "") + f"«{echo(gap.sample)}»"
 
