@@ -1,6 +1,11 @@
-"""The dependency direction of DESIGN.md: core imports nothing impure; discord_app → storage → core."""
+"""The dependency direction of DESIGN.md: core imports nothing impure; discord_app → storage → core; no import
+cycle, even through imports made only for type checking; the Discord layer talks to the application only, by
+feature; no lifecycle state spelt as a string outside its enum."""
 
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 BOT = Path(__file__).resolve().parent.parent / "bot"
@@ -105,12 +110,12 @@ def test_only_config_reads_the_environment():
 
 
 # The import graph of bot/, read with the ast module in a fresh interpreter (see imports_of for why not here).
-# Imports inside functions count; imports under `if TYPE_CHECKING:` do not (they never run).
+# Imports inside functions count; imports under `if TYPE_CHECKING:` only when asked (argv[2] == "typing").
 _GRAPH = r"""
 import ast, json, sys
 from pathlib import Path
 
-bot = Path(sys.argv[1])
+bot, typing_too = Path(sys.argv[1]), sys.argv[2:] == ["typing"]
 graph = {}
 for path in sorted(bot.rglob("*.py")):
     parts = path.relative_to(bot.parent).with_suffix("").parts
@@ -119,7 +124,7 @@ for path in sorted(bot.rglob("*.py")):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     typing_only = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not typing_too and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             typing_only.update(id(n) for n in ast.walk(node))
     names = set()
     for node in ast.walk(tree):
@@ -160,25 +165,19 @@ def _rank_key(module: str) -> str:
     return max((key for key in RANKS if module == key or module.startswith(key + ".")), key=len)
 
 
-def _graph() -> dict[str, set[str]]:
+def _graph(*, typing_too: bool = False) -> dict[str, set[str]]:
     import json
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", _GRAPH, str(BOT)], capture_output=True, text=True, check=True)
-    raw = json.loads(done.stdout)
+    command = [sys.executable, "-c", _GRAPH, str(BOT), *(["typing"] if typing_too else [])]
+    raw = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
     # `from bot.core import daily` names a module, `from bot.core.search import Found` a name in one: keep modules.
-    return {m: {n for n in names if n in raw and n != m} for m, names in raw.items()}
+    # A package's __init__ re-exporting its own private modules is not a cycle with them.
+    return {m: {n for n in names if n in raw and n != m and not n.startswith(m + ".")} for m, names in raw.items()}
 
 
-def test_the_import_graph_has_no_cycle_and_points_inwards():
-    graph = _graph()
-    assert "bot.core.search" in graph and "bot.cli" in graph  # the graph was really read
-    for module, imported in graph.items():
-        for name in imported:
-            assert RANKS[_rank_key(name)] <= RANKS[_rank_key(module)], f"{module} imports {name}, an outer layer"
-            for side, other in (APART, APART[::-1]):
-                assert not (_rank_key(module) in side and _rank_key(name) in other), f"{module} imports {name}"
+def _assert_no_cycle(graph: dict[str, set[str]]) -> None:
     state: dict[str, int] = {}  # 1: being visited, 2: done
 
     def visit(module: str, path: list[str]) -> None:
@@ -192,6 +191,23 @@ def test_the_import_graph_has_no_cycle_and_points_inwards():
     for module in sorted(graph):
         if module not in state:
             visit(module, [])
+
+
+def test_the_import_graph_has_no_cycle_and_points_inwards():
+    graph = _graph()
+    assert "bot.core.search" in graph and "bot.cli" in graph  # the graph was really read
+    for module, imported in graph.items():
+        for name in imported:
+            assert RANKS[_rank_key(name)] <= RANKS[_rank_key(module)], f"{module} imports {name}, an outer layer"
+            for side, other in (APART, APART[::-1]):
+                assert not (_rank_key(module) in side and _rank_key(name) in other), f"{module} imports {name}"
+    _assert_no_cycle(graph)
+
+
+def test_no_import_cycle_even_through_type_checking_imports():
+    graph = _graph(typing_too=True)
+    assert "bot.discord_app.kit.services" in graph and "bot.app.application" in graph  # really read
+    _assert_no_cycle(graph)
 
 
 _LONG_FUNCTIONS = r"""
@@ -243,3 +259,86 @@ def test_the_discord_layer_reads_through_one_guild_scoped_view():
         if re.search(r"\b(server_)?terms\.prepare\(", line)
     ]
     assert calls == []
+
+
+def test_the_discord_layer_talks_to_the_application_only():
+    """No store, record or storage error is imported by the Discord layer, not even for a type: what it needs
+    of them, the application gives (bot.app.errors, the records its actions return)."""
+    graph = _graph(typing_too=True)
+    found = [
+        f"{module} imports {name}"
+        for module, names in graph.items()
+        if module.startswith("bot.discord_app")
+        for name in names
+        if name.startswith("bot.storage")
+    ]
+    assert found == []
+
+
+def test_features_do_not_import_the_client():
+    """Handlers are typed against kit.services' protocols; only the client knows the features (it loads them)."""
+    graph = _graph(typing_too=True)
+    found = [m for m, names in graph.items() if m.startswith("bot.discord_app.") and "bot.discord_app.client" in names]
+    assert found == []
+    features = [
+        m for m in graph if m.count(".") == 2 and m.startswith("bot.discord_app.") and m != "bot.discord_app.client"
+    ]
+    assert len(features) >= 10  # the feature packages (and kit) were read
+
+
+def test_each_feature_is_a_package_with_setup():
+    """A feature is a package: its commands, views and forms together, loaded through its setup()."""
+    root = BOT / "discord_app"
+    loose = sorted(p.name for p in root.glob("*.py") if p.name not in ("__init__.py", "client.py"))
+    assert loose == []  # nothing arranged by kind beside the features
+    for package in sorted(p for p in root.iterdir() if (p / "__init__.py").exists() and p.name != "kit"):
+        text = (package / "__init__.py").read_text(encoding="utf-8")
+        assert "setup" in text, f"{package.name} has no setup()"
+
+
+# The values of the lifecycle enums (bot/core/status.py). A state is spelt as a string when such a value is compared
+# with something, or passed or defaulted as a status: then the enum must be used instead. (The same words elsewhere
+# are not states: a cache's name, a log line, the catalogues that translate them for people.)
+LIFECYCLE = {"open", "resolved", "ignored", "pending", "published", "rejected", "posting", "posted", "failed", "all"}
+
+_STRINGS = r"""
+import ast, json, sys
+from pathlib import Path
+
+bot, values = Path(sys.argv[1]), set(json.loads(sys.argv[2]))
+
+
+def spelt(node):
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in values
+
+
+found = []
+for path in sorted(bot.rglob("*.py")):
+    if path.relative_to(bot).as_posix() == "core/status.py":
+        continue
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        states = []
+        if isinstance(node, ast.Compare):
+            states = [n for n in (node.left, *node.comparators) if spelt(n)]
+            groups = [n for n in node.comparators if isinstance(n, (ast.Tuple, ast.List, ast.Set))]
+            states += [e for n in groups for e in n.elts if spelt(e)]
+        elif isinstance(node, ast.keyword) and node.arg and ("status" in node.arg or node.arg == "state"):
+            states = [node.value] if spelt(node.value) else []
+        elif isinstance(node, ast.arguments):
+            named = [*node.posonlyargs, *node.args][-len(node.defaults):] if node.defaults else []
+            pairs = [*zip(named, node.defaults), *zip(node.kwonlyargs, node.kw_defaults)]
+            states = [d for a, d in pairs if d is not None and "status" in a.arg and spelt(d)]
+        found += [[path.relative_to(bot).as_posix(), n.lineno, n.value] for n in states]
+print(json.dumps(found))
+"""
+
+
+def test_no_lifecycle_state_is_spelt_as_a_string_outside_its_enum():
+    done = subprocess.run(
+        [sys.executable, "-c", _STRINGS, str(BOT), json.dumps(sorted(LIFECYCLE))],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = [f"{path}:{line} {value!r}" for path, line, value in json.loads(done.stdout)]
+    assert found == []
