@@ -17,8 +17,8 @@ from bot.discord_app.client import use_endpoints
 
 def fixed_card() -> tuple[discord.Embed, discord.ui.View | None]:
     from bot.app.catalog import load_catalog
-    from bot.discord_app.kit.embeds import term_embed
     from bot.discord_app.cards import card_view
+    from bot.discord_app.kit.embeds import term_embed
 
     glossary = load_catalog(Path(os.environ["GLOSARIO_DATA"])).glossary
     term = next(t for t in glossary.terms if t.en and len(t.related) >= 2)  # a typical card: fields and buttons

@@ -36,6 +36,15 @@ def test_production_shape():
     assert "COPY glossary_data /app/glossary_data" in runtime
 
 
+def test_the_build_stage_prunes_what_never_runs_and_leaves_bundled_libraries_whole():
+    """What the image is made of (README, "The image"): no installer in the environment, bytecode only for what the
+    bot loads, and strip kept away from the patchelf-rewritten libraries in *.libs/ (strip breaks OpenBLAS)."""
+    build = DOCKERFILE.split("\nFROM ")[1]
+    assert "pip uninstall -y pip setuptools wheel" in build and "--no-compile" in build
+    assert "strip --strip-unneeded" in build and "! -path '*.libs/*'" in build
+    assert "-m compileall" in build and "--invalidation-mode unchecked-hash" in build and "python -P -c" in build
+
+
 def test_dockerignore_keeps_secrets_and_state_out():
     ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
     assert {".env", ".git", ".venv", "data", "*.db"} <= set(ignored)
