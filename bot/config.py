@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from bot.core.problems import Sentence, said
 from bot.core.shards import ShardPlan, ShardPlanError, parse_shards
 
 PROJECT_DATA = Path(__file__).resolve().parent.parent / "glossary_data"
@@ -19,14 +20,19 @@ LOCAL_FILES = Path("data")  # with PostgreSQL: where the journal, heartbeat and 
 
 
 class SettingsError(ValueError):
-    """A setting has a value we cannot use (the operator's fault); in Spanish and in English."""
+    """A setting has a value we cannot use (the operator's fault): a sentence of the problems' catalogues, said in
+    Spanish (str) or in the reader's language (`text`)."""
 
-    def __init__(self, message: str, english: str) -> None:
-        super().__init__(message)
-        self.english = english
+    def __init__(self, sentence: Sentence) -> None:
+        super().__init__(sentence.text("es"))
+        self.sentence = sentence
+
+    @property
+    def english(self) -> str:
+        return self.sentence.text("en")
 
     def text(self, lang: str = "es") -> str:
-        return self.english if lang == "en" else str(self)
+        return self.sentence.text(lang)
 
 
 def default_data_dir() -> Path:
@@ -55,17 +61,9 @@ POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+asyncpg")  # (the last
 _MASK = "***"
 
 
-def _refused(text: str, spanish: str, english: str) -> SettingsError:
+def _refused(text: str, why: Sentence) -> SettingsError:
     """GLOSARIO_DB refused: what is wrong, what it may be, and the value with its password masked."""
-    shown = mask_password(text)
-    return SettingsError(
-        f"GLOSARIO_DB no se puede usar ({spanish}): '{shown}'. Debe ser una URL sqlite:///ruta/glosario.db, "
-        "postgresql://usuario:contraseña@servidor:5432/base (con los caracteres especiales de la contraseña "
-        "codificados: # es %23, @ es %40, % es %25) o una ruta.",
-        f"GLOSARIO_DB cannot be used ({english}): '{shown}'. It must be a sqlite:///path/glosario.db URL, a "
-        "postgresql://user:password@host:5432/database URL (with the password's special characters "
-        "percent-encoded: # is %23, @ is %40, % is %25), or a path.",
-    )
+    return SettingsError(said("database_refused", why=why, shown=mask_password(text)))
 
 
 def mask_password(text: str) -> str:
@@ -127,54 +125,49 @@ class DatabaseUrl:
         scheme, sep, rest = text.partition("://")
         if not sep:
             if ("@" in text and ":" in text) or re.match(r"(?i)(postgres|sqlite)[a-z+]*:", text):
-                raise _refused(text, "parece una URL mal escrita", "it looks like a mistyped URL")
+                raise _refused(text, said("database_mistyped_url"))
             return cls(text, Path(text), text)
         kind = scheme.lower()
         if kind == "sqlite":
             if rest.startswith("/") and len(rest) > 1:
                 return cls(text, Path(rest[1:]), text)
-            raise _refused(text, "falta la ruta del archivo", "the file's path is missing")
+            raise _refused(text, said("database_no_path"))
         if kind not in POSTGRES_SCHEMES:
             if kind.startswith("postgres") and "+" in kind:
-                driver = kind.partition("+")[2]
-                raise _refused(
-                    text,
-                    f"el controlador {driver} no es el del bot: escribe postgresql://",
-                    f"the driver {driver} is not the bot's: write postgresql://",
-                )
-            raise _refused(text, f"tipo de base de datos desconocido: {scheme}", f"unknown kind of database: {scheme}")
+                raise _refused(text, said("database_other_driver", driver=kind.partition("+")[2]))
+            raise _refused(text, said("database_unknown_kind", scheme=scheme))
         url = "postgresql://" + rest
         problem = _postgres_problem(url)
         if problem is not None:
-            raise _refused(text, *problem)
+            raise _refused(text, problem)
         return cls(url, None, mask_password(url))
 
 
-def _postgres_problem(url: str) -> tuple[str, str] | None:
+def _postgres_problem(url: str) -> Sentence | None:
     """Why a PostgreSQL URL cannot be read as one (so asyncpg is never handed something it misreads), or None."""
     if "#" in url:
-        return "un # sin codificar", "a raw #"
+        return said("database_raw_hash")
     if re.search(r"%(?![0-9A-Fa-f]{2})", url):
-        return "un % que no codifica nada", "a % that encodes nothing"
+        return said("database_bad_percent")
     try:
         netloc = urlsplit(url).netloc
     except ValueError:
-        return "no se puede leer el servidor", "the host cannot be read"
+        return said("database_host_unreadable")
     if "@" not in netloc and "@" in url:
-        return "un / o ? sin codificar antes de la @", "a raw / or ? before the @"
+        return said("database_raw_slash")
     for spec in netloc.rpartition("@")[2].split(","):  # (libpq allows several hosts)
         host, port = spec, ""
         if spec.startswith("["):
             host, bracket, port = spec[1:].partition("]")
             if not bracket or (port and not port.startswith(":")):
-                return "dirección IPv6 mal escrita", "malformed IPv6 address"
+                return said("database_bad_ipv6")
             port = port[1:]
         elif ":" in spec:
             host, _, port = spec.partition(":")
         if port and not (port.isdigit() and 0 < int(port) < 65536):
-            return "el puerto debe ser un número de 1 a 65535", "the port must be a number from 1 to 65535"
+            return said("database_bad_port")
         if "[" in host or "]" in host:
-            return "dirección IPv6 mal escrita", "malformed IPv6 address"
+            return said("database_bad_ipv6")
     return None
 
 
@@ -183,7 +176,7 @@ def database_path(url: str) -> Path:
     path. Raises SettingsError for anything else."""
     parsed = DatabaseUrl.parse(url)
     if parsed.sqlite_path is None:
-        raise _refused(url, "es un servidor PostgreSQL, no un archivo", "it is a PostgreSQL server, not a file")
+        raise _refused(url, said("database_not_a_file"))
     return parsed.sqlite_path
 
 
@@ -205,10 +198,7 @@ def _site_url(value: str | None) -> str | None:
     if value is not None:
         parts = urlsplit(value)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise SettingsError(
-                f"GLOSARIO_SITE_URL debe ser la dirección http(s) de la página del glosario, no '{value}'",
-                f"GLOSARIO_SITE_URL must be the glossary page's http(s) address, not '{value}'",
-            )
+            raise SettingsError(said("site_url_invalid", value=value))
     return value
 
 
@@ -219,10 +209,7 @@ def _rate(value: str) -> float:
     except ValueError:
         rate = 0.0
     if not rate > 0 or rate == float("inf"):
-        raise SettingsError(
-            f"GLOSARIO_DAILY_POSTS_PER_SECOND debe ser un número positivo, no '{value}'",
-            f"GLOSARIO_DAILY_POSTS_PER_SECOND must be a positive number, not '{value}'",
-        )
+        raise SettingsError(said("daily_rate_invalid", value=value))
     return rate
 
 
@@ -233,10 +220,7 @@ def _shards(value: str | None) -> ShardPlan | None:
     try:
         return parse_shards(value)
     except ShardPlanError as exc:
-        raise SettingsError(
-            f"GLOSARIO_SHARDS: {exc} (por ejemplo 0-3/8: los shards 0 a 3 de 8)",
-            f"GLOSARIO_SHARDS: {exc} (for example 0-3/8: shards 0 to 3 of 8)",
-        ) from None
+        raise SettingsError(said("shards_invalid", problem=str(exc))) from None
 
 
 def _rejected_beside(journal: Path) -> Path:
@@ -247,18 +231,15 @@ def _rejected_beside(journal: Path) -> Path:
 def _days(value: str) -> int:
     """GLOSARIO_FORGET_GUILD_AFTER_DAYS: a whole number of days, 0 or more."""
     if not (value.isascii() and value.isdigit()):
-        raise SettingsError(
-            f"GLOSARIO_FORGET_GUILD_AFTER_DAYS debe ser un número entero de días (0 o más), no '{value}'",
-            f"GLOSARIO_FORGET_GUILD_AFTER_DAYS must be a whole number of days (0 or more), not '{value}'",
-        )
+        raise SettingsError(said("forget_days_invalid", value=value))
     return int(value)
 
 
-def _number(env: Mapping[str, str], name: str, what: tuple[str, str]) -> int | None:
-    """An id setting: digits, or nothing."""
+def _number(env: Mapping[str, str], name: str, what: str) -> int | None:
+    """An id setting: digits, or nothing (`what`: the code of the words for what it must be)."""
     value = env.get(name, "").strip()
     if value and not value.isdigit():
-        raise SettingsError(f"{name} debe ser {what[0]}, no '{value}'", f"{name} must be {what[1]}, not '{value}'")
+        raise SettingsError(said("setting_not_a_number", name=name, what=said(what), value=value))
     return int(value) if value else None
 
 
@@ -267,11 +248,8 @@ def _one_of(env: Mapping[str, str], name: str, allowed: tuple[str, ...], default
     value = env.get(name, "").strip()
     value = (value.upper() if upper else value.lower()) or default
     if value not in allowed:
-        listed_es, listed_en = (
-            ", ".join(allowed[:-1]) + " o " + allowed[-1],
-            ", ".join(allowed[:-1]) + " or " + allowed[-1],
-        )
-        raise SettingsError(f"{name} debe ser {listed_es}, no '{value}'", f"{name} must be {listed_en}, not '{value}'")
+        some = ", ".join(allowed[:-1])
+        raise SettingsError(said("setting_not_one_of", name=name, some=some, last=allowed[-1], value=value))
     return value
 
 
@@ -378,10 +356,8 @@ class Settings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
-        guild = _number(env, "GLOSARIO_DEV_GUILD", ("el id numérico de un servidor", "a server's numeric id"))
-        app_id = _number(
-            env, "DISCORD_APPLICATION_ID", ("el id numérico de la aplicación", "the application's numeric id")
-        )
+        guild = _number(env, "GLOSARIO_DEV_GUILD", "a_server_id")
+        app_id = _number(env, "DISCORD_APPLICATION_ID", "an_application_id")
         level = _one_of(env, "LOG_LEVEL", ("DEBUG", "INFO", "WARNING", "ERROR"), "INFO", upper=True)
         log_format = _one_of(env, "LOG_FORMAT", ("text", "json"), "text")
         data = env.get("GLOSARIO_DATA", "").strip()

@@ -10,9 +10,10 @@ import re
 import unicodedata
 from collections import Counter
 
-from bot.app.entries import Entry, Imported, _link, _split
+from bot.app.entries import Entry, Imported, Problem, _link, _split
 from bot.app.imports import Refused, refuse, source
 from bot.app.reports import spreadsheet_plain
+from bot.core.problems import Joined, Sentence, said
 
 # Our field → the column names that mean it, most specific first (compared without accents, case or spaces).
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -112,18 +113,15 @@ def read_csv(text: str, mapping: dict[str, str] | None = None) -> Imported:
             continue
         read += 1
         cells = [spreadsheet_plain(c) for c in row]
-        entry = _entry(cells, found, second, f"línea {line}")
+        entry = _entry(cells, found, second, said("at_line", line=line))
         for index, header in extra.items():
             if index < len(cells) and cells[index].strip() and index != second:
                 dropped[header.strip() or f"columna {index + 1}"] += 1
         if not entry.term or not entry.definition:
-            what = ("el nombre", "the name") if not entry.term else ("la definición", "the definition")
-            refuse(refused, entry, f"falta {what[0]}", f"{what[1]} is missing")
+            refuse(refused, entry, said("field_missing", what=said("the_name" if not entry.term else "the_definition")))
             continue
         entries.append(entry)
-    problems = [
-        (f"{r.where}: {r.spanish}; no se ha importado", f"{r.where}: {r.english}; not imported") for r in refused
-    ]
+    problems = [Problem(said("not_imported", where=r.place, why=r.said)) for r in refused]
     return Imported(entries, problems, read=read, refused=refused, dropped=dict(dropped))
 
 
@@ -141,7 +139,7 @@ def _cell(cells: list[str], found: dict[str, int], key: str) -> str:
     return cells[index].strip() if index is not None and index < len(cells) else ""
 
 
-def _entry(cells: list[str], found: dict[str, int], second: int | None, where: str) -> Entry:
+def _entry(cells: list[str], found: dict[str, int], second: int | None, where: Sentence) -> Entry:
     cell = lambda key: _cell(cells, found, key)  # noqa: E731
     definition = "\n".join(line.rstrip("\r") for line in cell("definition").split("\n")).strip()
     entry = Entry(
@@ -181,18 +179,15 @@ def _split_english(entry: Entry) -> None:
         entry.aliases.insert(0, inner)
 
 
-def _missing(headers: list[str], found: dict[str, int]) -> tuple[str, str]:
+def _missing(headers: list[str], found: dict[str, int]) -> Problem:
     wanted = [key for key in ("name", "definition") if key not in found]
-    what = " ni ".join({"name": "el nombre", "definition": "la definición"}[k] for k in wanted)
-    what_en = " or ".join({"name": "the name", "definition": "the definition"}[k] for k in wanted)
-    said = ", ".join(h.strip() for h in headers) or "(ninguna)"
-    keys = ",".join(f"{key}=COLUMNA" for key in wanted)
-    keys_en = ",".join(f"{key}=COLUMN" for key in wanted)
-    return (
-        f"línea 1: no sé qué columna tiene {what}"
-        f"; las columnas son: {said}. Dilo con --map {keys}; no se ha importado nada",
-        f"line 1: I cannot tell which column holds {what_en}"
-        f"; the columns are: {said}. Say it with --map {keys_en}; nothing imported",
+    return Problem(
+        said(
+            "csv_columns_unknown",
+            what=Joined([said({"name": "the_name", "definition": "the_definition"}[k]) for k in wanted], said("nor")),
+            columns=", ".join(h.strip() for h in headers) or said("csv_no_columns"),
+            keys=Joined([said("csv_map_key", key=key) for key in wanted], ","),
+        )
     )
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.core.problems import Said, SaidInBoth, Sentence
+
 LIST_SEPARATOR = "|"  # inside a value, "|" is written "\\|" and "\\" is written "\\\\"
 
 
@@ -19,7 +21,7 @@ class Entry:
     aliases: list[str] = field(default_factory=list)
     related: list[str] = field(default_factory=list)  # names
     links: list[dict[str, str]] = field(default_factory=list)
-    where: str = ""  # line or IRI, for problems
+    where: str | Sentence = ""  # line, term number, entry id or IRI, for problems
     # What real terminology carries beside (see the term files' optional keys in bot/core/loader.py)
     note: str = ""
     example: str = ""
@@ -54,7 +56,15 @@ class Entry:
         return data
 
 
-Problem = tuple[str, str]  # (Spanish, English), each naming the line, entry or IRI it is about
+@dataclass(frozen=True, slots=True)
+class Problem(SaidInBoth):
+    """A problem of an import, with the file as a whole or with one entry (its line, term number or IRI leads the
+    sentence), in the words of the problems' catalogues. It unpacks as (Spanish, English)."""
+
+    said: Said
+
+    def __iter__(self):
+        return iter((self.spanish, self.english))
 
 
 @dataclass

@@ -21,16 +21,7 @@ def read_term_files(data_dir: Path) -> list[tuple[str, bytes]]:
     Raises GlossaryError when `data_dir` is not a folder."""
     data_dir = Path(data_dir)
     if not data_dir.is_dir():
-        raise GlossaryError(
-            [
-                Problem(
-                    str(data_dir),
-                    0,
-                    "no existe o no es un directorio: indica la carpeta de términos",
-                    "does not exist or is not a folder: give the folder of the term files",
-                )
-            ]
-        )
+        raise GlossaryError([Problem(str(data_dir), 0, "folder_missing")])
     return [(str(data_dir / path.name), path.read_bytes()) for path in iter_term_files(data_dir)]
 
 

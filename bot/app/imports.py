@@ -12,26 +12,31 @@ from urllib.parse import quote
 
 import yaml
 
-from bot.app.entries import Imported
+from bot.app.entries import Imported, Problem
 from bot.core.errors import GlossaryError
 from bot.core.loader import META_FILE, data_node, load_glossary_from_nodes, term_file_node
 from bot.core.normalize import compact, normalize, slug
+from bot.core.problems import Joined, Said, SaidInBoth, Sentence, said
 
 DEFAULT_CATEGORY = "Importados"
 
 
 @dataclass(frozen=True)
-class Refused:
-    """An entry not imported: its name (or id), where it is in the file, and why (Spanish, English)."""
+class Refused(SaidInBoth):
+    """An entry not imported: its name (or id), where it is in the file, and why (`said`, in the words of the
+    problems' catalogues)."""
 
     entry: str
-    where: str
-    spanish: str
-    english: str
+    place: str | Sentence
+    said: Said
     existing: str = ""  # a collision (`import --into`): where the glossary already has that spelling, file:line
 
+    def where_in(self, lang: str) -> str:
+        """The entry's place in the file, in that language (a line: "línea 3", "line 3")."""
+        return self.place if isinstance(self.place, str) else self.place.text(lang)
+
     def reason(self, lang: str) -> str:
-        return self.english if lang == "en" else self.spanish
+        return self.said.text(lang)
 
 
 @dataclass
@@ -46,7 +51,7 @@ class Report:
         refused = [
             {
                 "entry": r.entry,
-                "where": r.where,
+                "where": r.where_in(lang),
                 "reason": r.reason(lang),
                 **({"existing": r.existing} if r.existing else {}),
             }
@@ -55,28 +60,26 @@ class Report:
         return {"read": self.read, "imported": self.imported, "refused": refused, "dropped": dict(self.dropped)}
 
 
-def refuse(refused: list[Refused], entry, spanish: str, english: str) -> None:
-    """Record `entry` (an interchange.Entry) as refused, with the reason in both languages."""
+def refuse(refused: list[Refused], entry, why: Said) -> None:
+    """Record `entry` (an interchange.Entry) as refused, and why."""
     name = entry.term or entry.source_id or ""
-    refused.append(Refused(name, entry.where, spanish, english))
+    refused.append(Refused(name, entry.where, why))
 
 
 def imported(entries: list, refused: list[Refused], title: str, read: int, dropped: Counter) -> Imported:
     """A reader's result: the entries, and every refusal also as a problem ("where: why")."""
-    problems = [(f"{r.where}: {r.spanish}", f"{r.where}: {r.english}") for r in refused]
+    problems = [Problem(said("at_place", where=r.place, why=r.said)) for r in refused]
     return Imported(entries, problems, title, read=read, refused=refused, dropped=dict(dropped))
 
 
-def no_language(lang: str, languages: Counter, missing: tuple[str, str], counted: tuple[str, str]) -> tuple[str, str]:
+def no_language(lang: str, languages: Counter, missing: str, counted: str) -> Problem:
     """Why a file without language `lang` is refused: what is `missing` in it, and the languages it has, each
-    `counted` (its entries or concepts), with the --lang to choose the most common."""
-    said = ", ".join(f"{code or '?'} ({count})" for code, count in languages.most_common())
+    `counted` (its entries or concepts), with the --lang to choose the most common (`missing` and `counted` are
+    codes of the problems' catalogues)."""
+    found = ", ".join(f"{code or '?'} ({count})" for code, count in languages.most_common())
     first = next((code for code, _ in languages.most_common() if code), "en")
-    return (
-        f"El archivo no tiene {missing[0]} en «{lang}», así que no se ha importado nada. Los idiomas que tiene "
-        f"({counted[0]}) son: {said}. Elige uno con --lang, p. ej. --lang {first}.",
-        f"The file has no {missing[1]} in '{lang}', so nothing was imported. The languages it has ({counted[1]}) "
-        f"are: {said}. Choose one with --lang, e.g. --lang {first}.",
+    return Problem(
+        said("no_language", missing=said(missing), lang=lang, counted=said(counted), languages=found, first=first)
     )
 
 
@@ -120,14 +123,7 @@ def claim_names(entries: list, refused: list[Refused], dropped: Counter, known: 
         taken = next((owner[k] for k in spelling_keys(entry.term) if k in owner), None)
         if taken is not None or not spelling_keys(entry.term):
             first = kept[taken].term if taken is not None else ""
-            refuse(
-                refused,
-                entry,
-                f"el nombre '{entry.term}' ya lo tiene otra entrada ('{first}'): los sentidos varios de un nombre "
-                "aún no se importan",
-                f"the name '{entry.term}' is taken by another entry ('{first}'): several senses of one name are not "
-                "imported yet",
-            )
+            refuse(refused, entry, said("name_taken_by_entry", name=entry.term, first=first))
             continue
         for k in spelling_keys(entry.term):
             owner[k] = index
@@ -212,25 +208,19 @@ def settle(entries: list, category: str, refused: list[Refused], dropped: Counte
             bad = _entries_at(exc, files)
         if not bad:
             return _written(nodes)
-        for index, (spanish, english) in sorted(bad.items(), reverse=True):
-            refuse(refused, entries.pop(index), spanish, english)
+        for index, problems in sorted(bad.items(), reverse=True):
+            refuse(refused, entries.pop(index), Joined(problems, "; "))
         entries = claim_names(entries, [], dropped, known)
     return term_files(entries, category, taken)
 
 
-def _entries_at(exc: GlossaryError, files: dict[str, tuple[str, list[int]]]) -> dict[int, tuple[str, str]]:
-    """Which entry each problem is in (its line is the entry's number in its file): index → the problems' words."""
-    bad: dict[int, tuple[str, str]] = {}
+def _entries_at(exc: GlossaryError, files: dict[str, tuple[str, list[int]]]) -> dict[int, list[Sentence]]:
+    """Which entry each problem is in (its line is the entry's number in its file): index → its problems."""
+    bad: dict[int, list[Sentence]] = {}
     for problem in exc.problems:
         indexes = files.get(problem.file, ("", []))[1]
-        if not 0 < problem.line <= len(indexes):
-            continue
-        index = indexes[problem.line - 1]
-        spanish, english = bad.get(index, ("", ""))
-        bad[index] = (
-            "; ".join(filter(None, (spanish, problem.message))),
-            "; ".join(filter(None, (english, problem.english))),
-        )
+        if 0 < problem.line <= len(indexes):
+            bad.setdefault(indexes[problem.line - 1], []).append(problem.sentence)
     return bad
 
 
@@ -239,7 +229,7 @@ def report(imported, category: str = DEFAULT_CATEGORY, base=None) -> Report:
     a folder (`base`, a bot.app.merge.Base), the entries it already has are refused first, as collisions."""
     refused = list(imported.refused)
     if not refused:  # readers that name their problems only as sentences (JSON)
-        refused = [Refused("", "", spanish, english) for spanish, english in imported.problems]
+        refused = [Refused("", "", problem.said) for problem in imported.problems]
     read = imported.read if imported.read is not None else len(imported.entries) + len(refused)
     dropped = Counter(imported.dropped)
     entries = base.without_collisions(list(imported.entries), refused) if base else list(imported.entries)

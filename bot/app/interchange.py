@@ -21,6 +21,7 @@ from bot.app.tbx_out import XML_LANG, to_tbx
 from bot.core.loader import META_FILE
 from bot.core.model import Glossary, Layered, Term
 from bot.core.normalize import slug
+from bot.core.problems import Joined, Said, Sentence, said
 from bot.core.server_terms import term_file
 
 FORMATS = ("tbx", "skos", "skos-jsonld", "skos-rdfxml", "csv", "json")
@@ -114,29 +115,19 @@ def export(glossary: Glossary, fmt: str, *, base: str = DEFAULT_BASE, context: G
 # The schema's deepest place is /terms/N/links/N/url: a document nested far deeper is no glossary, and a validator
 # (or the parser itself, past Python's recursion limit) would walk it to no purpose.
 MAX_JSON_DEPTH = 64
-_TOO_DEEP = (
-    f"el JSON está anidado a más de {MAX_JSON_DEPTH} niveles (listas u objetos unos dentro de otros) y un glosario "
-    "tiene cinco: no es un glosario; no se ha importado nada",
-    f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep (lists or objects inside one another) and a glossary "
-    "has five: it is not a glossary; nothing imported",
-)
+_TOO_DEEP = said("json_too_deep", depth=MAX_JSON_DEPTH)
 
 
-def _read_json(text: str) -> tuple[Any, tuple[str, str] | None]:
+def _read_json(text: str) -> tuple[Any, Sentence | None]:
     """The parsed document, or why it cannot be read (bad JSON, a number too long, nested too deep)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        line = exc.lineno
-        return None, (f"línea {line}: JSON ilegible ({exc.msg})", f"line {line}: bad JSON ({exc.msg})")
+        return None, said("json_unreadable", line=exc.lineno, error=exc.msg)
     except RecursionError:  # the parser's own stack, thousands of levels down
         return None, _TOO_DEEP
     except ValueError:  # the one other refusal of json.loads: an integer longer than Python converts
-        digits = sys.get_int_max_str_digits()
-        return None, (
-            f"JSON ilegible: un número tiene más de {digits} cifras; no se ha importado nada",
-            f"bad JSON: a number has more than {digits} digits; nothing imported",
-        )
+        return None, said("json_number_too_long", digits=sys.get_int_max_str_digits())
     return (None, _TOO_DEEP) if _depth_over(data, MAX_JSON_DEPTH) else (data, None)
 
 
@@ -147,23 +138,21 @@ def from_json(text: str) -> Imported:
 
     data, unreadable = _read_json(text)
     if unreadable is not None:
-        return Imported([], [unreadable])
-    by_entry: dict[int, list[tuple[str, str]]] = {}
-    document: list[tuple[str, str]] = []
+        return Imported([], [Problem(unreadable)])
+    by_entry: dict[int, list[Said]] = {}
+    document: list[Said] = []
     for problem in found(data):
         if len(problem.path) >= 2 and problem.path[0] == "terms" and isinstance(problem.path[1], int):
-            by_entry.setdefault(problem.path[1], []).append((problem.spanish, problem.english))
+            by_entry.setdefault(problem.path[1], []).append(problem.said)
         else:
-            document.append((problem.spanish, problem.english))
+            document.append(problem.said)
     if document:
-        spanish, english = ("; ".join(said) for said in zip(*document, strict=True))
-        return Imported([], [(f"{spanish}; no se ha importado nada", f"{english}; nothing imported")])
+        return Imported([], [Problem(said("nothing_imported", why=Joined(document, "; ")))])
     entries, problems = [], []
     for index, item in enumerate(data["terms"]):
-        n = index + 1
+        where = said("at_term", number=index + 1)
         if index in by_entry:
-            spanish, english = ("; ".join(said) for said in zip(*by_entry[index], strict=True))
-            problems.append((f"término {n}: {spanish}; no se ha importado", f"term {n}: {english}; not imported"))
+            problems.append(Problem(said("not_imported", where=where, why=Joined(by_entry[index], "; "))))
             continue
         entry = Entry(
             item["term"],
@@ -173,7 +162,7 @@ def from_json(text: str) -> Imported:
             item["aliases"],
             item["related"],
             [{"title": link["title"], "url": link["url"]} for link in item["links"]],
-            f"término {n}",
+            where,
             # Optional (files written before they existed lack them); the loader checks them as in term files.
             item.get("note", ""),
             item.get("example", ""),
@@ -202,16 +191,13 @@ def _depth_over(value: object, limit: int) -> bool:
 
 
 def _keep(entry: Entry, entries: list[Entry], problems: list[Problem]) -> None:
-    fields = (("el nombre", "the name", entry.term), ("la definición", "the definition", entry.definition))
-    missing = [(es, en) for es, en, value in fields if not value.strip()]
+    fields = (("the_name", entry.term), ("the_definition", entry.definition))
+    missing = [said(code) for code, value in fields if not value.strip()]
     if not missing:
         entries.append(entry)
         return
-    spanish, english = " y ".join(es for es, _ in missing), " and ".join(en for _, en in missing)
-    where = entry.where.replace("línea", "line").replace("término", "term")
-    problems.append(
-        (f"{entry.where}: falta {spanish}; no se ha importado", f"{where}: {english} missing; not imported")
-    )
+    what = Joined(missing, said("and"))
+    problems.append(Problem(said("json_fields_missing", where=entry.where, what=what)))
 
 
 def read(text: str, fmt: str, lang: str = "es") -> Imported:

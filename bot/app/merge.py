@@ -16,13 +16,13 @@ from bot.app.imports import Refused, spelling_keys
 from bot.core.loader import META_FILE, load_glossary_from_texts
 from bot.core.model import Glossary
 from bot.core.normalize import normalize
+from bot.core.problems import said
 
 log = logging.getLogger(__name__)
 
 _BASE_LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)  # the loader's own: every scalar read as text
-_FIELDS = {"term": ("el nombre", "the name"), "en": ("el nombre en inglés", "the English name")}
-_ALIAS = ("el alias", "the alias")
-_THEIR_ALIAS = ("un alias", "an alias")
+# How a refusal names a spelling by its field (an alias otherwise): codes of the problems' catalogues.
+_FIELDS = {"term": "the_name", "en": "the_english_name"}
 
 
 @dataclass(frozen=True)
@@ -48,18 +48,9 @@ class Base:
                 kept.append(entry)
                 continue
             field, text, (their_field, term, place) = clash
-            mine, theirs = _FIELDS.get(field, _ALIAS), _FIELDS.get(their_field, _THEIR_ALIAS)
-            refused.append(
-                Refused(
-                    entry.term or entry.source_id,
-                    entry.where,
-                    f"{mine[0]} '{text}' ya está en el glosario: es {theirs[0]} de '{term}' ({place}); no se ha "
-                    "añadido",
-                    f"{mine[1]} '{text}' is already in the glossary: it is {theirs[1]} of '{term}' ({place}); not "
-                    "added",
-                    place,
-                )
-            )
+            mine, theirs = said(_FIELDS.get(field, "the_alias")), said(_FIELDS.get(their_field, "an_alias"))
+            why = said("already_in_glossary", mine=mine, spelling=text, theirs=theirs, term=term, place=place)
+            refused.append(Refused(entry.term or entry.source_id, entry.where, why, place))
         log.info("merge: %d of %d entries collide with the folder", len(entries) - len(kept), len(entries))
         return kept
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.app.server_terms import Refused, Saved, ServerTerms, problem
+from bot.core.problems import said
 from bot.core.server_terms import TermFields
 from bot.core.status import ProposalStatus
 from bot.storage.errors import within_a_second
@@ -53,8 +54,7 @@ class Proposals:
             self.store.add(guild_id, user_id, locale, fields.to_dict(), at, limit=limit)
         )
         if proposal_id is None:
-            spanish = f"ya tienes {limit} propuestas esperando a los editores: espera a que las revisen"
-            return Refused((problem(spanish, f"you already have {limit} proposals waiting for the editors"),))
+            return Refused((problem(said("too_many_proposals", limit=limit)),))
         return Proposed(await self.store.get(guild_id, proposal_id))
 
     async def pending(self, guild_id: int) -> list[ProposalRow]:

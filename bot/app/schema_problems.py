@@ -1,5 +1,5 @@
 """A JSON document against the glossary's schema (bot/app/schemas/glossary.schema.json, checked by jsonschema):
-each thing wrong as a sentence in Spanish and English, led by its place as a JSON pointer (RFC 6901)."""
+each thing wrong as a sentence of the problems' catalogues, led by its place as a JSON pointer (RFC 6901)."""
 
 from __future__ import annotations
 
@@ -11,35 +11,31 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from bot.core.problems import Joined, Said, SaidInBoth, Sentence, said
+
 SCHEMA_FILE = "schemas/glossary.schema.json"
 # What `found` words itself; any other keyword a later schema uses gets a plain sentence naming it.
 DESCRIBED = frozenset({"type", "required", "additionalProperties", "minLength", "maxLength", "pattern", "uniqueItems"})
+# JSON's types, as the problems' catalogues name them.
 _TYPES = {
-    "string": ("texto", "text"),
-    "array": ("una lista", "a list"),
-    "object": ("un objeto", "an object"),
-    "null": ("null", "null"),
-    "number": ("un número", "a number"),
-    "integer": ("un número entero", "a whole number"),
-    "boolean": ("true o false", "true or false"),
+    "string": "json_string",
+    "array": "json_array",
+    "object": "json_object",
+    "null": "json_null",
+    "number": "json_number",
+    "integer": "json_integer",
+    "boolean": "json_boolean",
 }
 _HALVES = re.compile("[\ud800-\udfff]")
-_PATTERN_HINTS = {
-    "id": (
-        "palabras sin espacios unidas por guiones, p. ej. servidor-de-parametros",
-        "words without spaces joined by hyphens, e.g. parameter-server",
-    ),
-    "url": ("debe empezar por https:// (o http://)", "it must start with https:// (or http://)"),
-}
+_PATTERN_HINTS = {"id": "schema_id_pattern", "url": "url_scheme"}
 
 
 @dataclass(frozen=True, slots=True)
-class SchemaProblem:
-    """One thing wrong: where (the document's keys and indexes down to it) and what, in Spanish and English."""
+class SchemaProblem(SaidInBoth):
+    """One thing wrong: where (the document's keys and indexes down to it) and what, led by that place."""
 
     path: tuple[str | int, ...]
-    spanish: str
-    english: str
+    said: Said
 
 
 @cache
@@ -64,24 +60,18 @@ def found(document: object) -> list[SchemaProblem]:
     problems: dict[tuple, SchemaProblem] = {}
     for error in _validator().iter_errors(document):
         path = tuple(error.absolute_path)
-        spanish, english = _what(error.validator, error.validator_value, error.instance, error.schema, path)
-        problems.setdefault((path, spanish), _said(path, spanish, english))
+        what = _what(error.validator, error.validator_value, error.instance, error.schema, path)
+        problems.setdefault((path, what.text("es")), _at(path, what))
     for path, text in _texts(document):
         half = next((char for char in text if "\ud800" <= char <= "\udfff"), None)
         if half is not None:
-            code = f"U+{ord(half):04X}"
-            spanish = f"contiene {code}, media pareja de UTF-16 que no es ningún carácter: bórrala"
-            problems.setdefault(
-                (path, spanish),
-                _said(path, spanish, f"contains {code}, half a UTF-16 pair and no character: delete it"),
-            )
+            what = said("schema_half_pair", char=f"U+{ord(half):04X}")
+            problems.setdefault((path, what.text("es")), _at(path, what))
     return list(problems.values())
 
 
-def _said(path: tuple[str | int, ...], spanish: str, english: str) -> SchemaProblem:
-    where = pointer(path)
-    subject = (where, where) if where else ("el documento", "the document")
-    return SchemaProblem(path, f"{subject[0]} {spanish}", f"{subject[1]} {english}")
+def _at(path: tuple[str | int, ...], what: Sentence) -> SchemaProblem:
+    return SchemaProblem(path, said("schema_at", where=pointer(path) or said("the_document"), what=what))
 
 
 def _texts(document: object) -> list[tuple[tuple[str | int, ...], str]]:
@@ -99,61 +89,58 @@ def _texts(document: object) -> list[tuple[tuple[str | int, ...], str]]:
     return out
 
 
-def _what(keyword: str, rule: Any, value: Any, schema: dict, path: tuple) -> tuple[str, str]:
+def _what(keyword: str, rule: Any, value: Any, schema: dict, path: tuple) -> Sentence:
     """What is wrong with `value` by `keyword` of the schema, as a predicate: "debe ser texto, no una lista"."""
     if keyword == "type":
-        wanted = [rule] if isinstance(rule, str) else list(rule)
-        es = " o ".join(_TYPES.get(t, (t, t))[0] for t in wanted)
-        en = " or ".join(_TYPES.get(t, (t, t))[1] for t in wanted)
-        is_es, is_en = _kind(value)
-        return f"debe ser {es}, no {is_es}", f"must be {en}, not {is_en}"
+        wanted = [_type(t) for t in ([rule] if isinstance(rule, str) else rule)]
+        return said("schema_type", wanted=Joined(wanted, said("or")), found=_kind(value))
     if keyword == "required":
         missing = [_quoted(key) for key in rule if key not in value]
-        if len(missing) == 1:
-            return f"no tiene {missing[0]}, que es obligatorio", f"lacks {missing[0]}, which is required"
-        names = ", ".join(missing)
-        return f"no tiene {names}, que son obligatorios", f"lacks {names}, which are required"
+        code = "schema_required" if len(missing) == 1 else "schema_required_many"
+        return said(code, names=", ".join(missing))
     if keyword == "additionalProperties":
-        known = sorted(schema.get("properties", {}))
-        extra = [key for key in value if key not in known]
-        hints = [difflib.get_close_matches(key, known, n=1) for key in extra]
-        names = ", ".join(_quoted(key) for key in extra)
-        if len(extra) == 1 and hints[0]:
-            fix, fix_en = f"¿querías decir {_quoted(hints[0][0])}?", f"did you mean {_quoted(hints[0][0])}?"
-        else:
-            valid = ", ".join(_quoted(key) for key in known)
-            fix, fix_en = f"las claves válidas son {valid}", f"the valid keys are {valid}"
-        if len(extra) == 1:
-            return f"tiene una clave desconocida, {names}: {fix}", f"has an unknown key, {names}: {fix_en}"
-        return f"tiene claves desconocidas, {names}: {fix}", f"has unknown keys, {names}: {fix_en}"
+        return _unknown_keys(sorted(schema.get("properties", {})), value)
     if keyword == "minLength":
         if rule == 1:
-            return "está vacío: escribe un valor", "is empty: write a value"
-        return f"tiene {len(value)} caracteres y necesita {rule}", f"has {len(value)} characters and needs {rule}"
+            return said("schema_empty")
+        return said("schema_too_short", length=len(value), rule=rule)
     if keyword == "maxLength":
-        return (
-            f"tiene {len(value)} caracteres y se admiten {rule}: acórtalo",
-            f"has {len(value)} characters and {rule} are allowed: shorten it",
-        )
+        return said("schema_too_long", length=len(value), rule=rule)
     if keyword == "pattern":
         hint = _PATTERN_HINTS.get(str(path[-1]) if path else "")
-        es, en = hint or (f"no tiene la forma que pide el esquema ({rule})", f"does not match the schema ({rule})")
-        return f"{_quoted(value)}: {es}", f"{_quoted(value)}: {en}"
+        words = said(hint) if hint else said("schema_other_pattern", rule=rule)
+        return said("schema_pattern", value=_quoted(value), hint=words)
     if keyword == "uniqueItems":
-        return "tiene elementos repetidos: deja uno de cada", "has repeated items: keep one of each"
-    return f"no cumple la regla «{keyword}» del esquema", f"breaks the schema's rule '{keyword}'"
+        return said("schema_repeated_items")
+    return said("schema_other_rule", keyword=keyword)
 
 
-def _kind(value: Any) -> tuple[str, str]:
+def _unknown_keys(known: list[str], value: dict) -> Sentence:
+    """The keys of `value` the schema does not know, with the one meant when a single key is a typo of it."""
+    extra = [key for key in value if key not in known]
+    hints = [difflib.get_close_matches(key, known, n=1) for key in extra]
+    if len(extra) == 1 and hints[0]:
+        fix = said("schema_did_you_mean", hint=_quoted(hints[0][0]))
+    else:
+        fix = said("valid_keys", keys=", ".join(_quoted(key) for key in known))
+    code = "schema_unknown_key" if len(extra) == 1 else "schema_unknown_keys"
+    return said(code, names=", ".join(_quoted(key) for key in extra), fix=fix)
+
+
+def _type(name: str) -> Sentence | str:
+    """A JSON type in words (a type the catalogues do not name, by its name)."""
+    return said(_TYPES[name]) if name in _TYPES else name
+
+
+def _kind(value: Any) -> Sentence:
     """What a JSON value is, in words (a bool is checked before int: in Python, True is 1)."""
     if isinstance(value, bool):
-        return "true o false", "true or false"
+        return said("json_boolean")
     if isinstance(value, int | float):
-        return "un número", "a number"
+        return said("json_number")
     if value is None:
-        return "null", "null"
-    kind = "string" if isinstance(value, str) else "array" if isinstance(value, list) else "object"
-    return _TYPES[kind]
+        return said("json_null")
+    return said(_TYPES["string" if isinstance(value, str) else "array" if isinstance(value, list) else "object"])
 
 
 def _quoted(text: object, limit: int = 60) -> str:

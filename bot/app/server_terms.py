@@ -21,6 +21,7 @@ from bot.core.gaps import query_hash
 from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary, Layered, Term
 from bot.core.normalize import compact, normalize, numbered_slugs
+from bot.core.problems import Joined, Sentence, said
 from bot.core.search import Found, SearchIndex
 from bot.core.server_terms import TermFields
 from bot.storage.erasure import ANONYMOUS
@@ -77,8 +78,8 @@ class Saved:
 
 @dataclass(frozen=True)
 class Refused:
-    """What is wrong with the fields (each problem in Spanish and English), and the term a spelling already
-    belongs to, when that is the problem."""
+    """What is wrong with the fields (each problem a sentence of the problems' catalogues), and the term a
+    spelling already belongs to, when that is the problem."""
 
     problems: tuple[Problem, ...]
     taken_by: Term | None = None
@@ -86,8 +87,9 @@ class Refused:
     taken_here: bool = False  # that term is one of this server's own (not a published one)
 
 
-def problem(message: str, english: str) -> Problem:
-    return Problem(server_terms.FILE_NAME, 0, message, english)
+def problem(sentence: Sentence) -> Problem:
+    """A problem with the fields of a server term (as a sentence of the problems' catalogues)."""
+    return Problem(server_terms.FILE_NAME, 0, sentence.code, sentence.params)
 
 
 class ServerTerms:
@@ -154,8 +156,7 @@ class ServerTerms:
             if written:
                 break
         else:
-            spanish = "otro editor está guardando un término con ese nombre ahora mismo: vuelve a intentarlo"
-            return Refused((problem(spanish, "another editor is saving a term with that name right now: try again"),))
+            return Refused((problem(said("term_save_race")),))
         overlay = await self.prepare(guild_id)
         resolved = await resolve_answered(overlay.index, self.gaps, guild_id=guild_id) if overlay else []
         return Saved((overlay.glossary.get(term.id) if overlay else None) or term, len(resolved))
@@ -172,32 +173,22 @@ class ServerTerms:
             aliased = next((overlay.alias(s) for s in term.spellings() if overlay.alias(s)), None)
             taken = (self.catalog.glossary.get(aliased), term.term) if aliased else None
         if taken:
-            message = f"«{taken[1]}» ya es un nombre o alias de «{taken[0].term}»"
             return Refused(
-                (problem(message, f"«{taken[1]}» is already a name or alias of «{taken[0].term}»"),),
+                (problem(said("name_taken", spelling=taken[1], term=taken[0].term)),),
                 taken[0],
                 taken[1],
                 overlay is not None and overlay.glossary.get(taken[0].id) is taken[0],
             )
         unknown = [name for name in fields.related_list() if _resolve(name, self.catalog.index, overlay) is None]
         if unknown:
-            names = ", ".join(f"«{n}»" for n in unknown)
-            english = f"'related' names {names}, which is no term"
-            return Refused((problem(f"'related' nombra {names}, que no es ningún término", english),))
+            names = Joined([f"«{n}»" for n in unknown])
+            return Refused((problem(said("related_not_terms", names=names)),))
         related = [self._name_of(r, overlay) for r in fields.related_list()]
         size = card_text(
             term, related, footer(self.catalog.glossary.title, self.catalog.glossary.subtitle), attributed=True
         ).length()
         if size > EMBED_TOTAL:
-            spanish = (
-                f"la ficha sumaría {size} caracteres con sus rótulos, sus términos relacionados y quién la añadió, "
-                f"y Discord admite {EMBED_TOTAL}: acorta la definición, los alias o los relacionados"
-            )
-            english = (
-                f"the card would come to {size} characters with its labels, related terms and who added it, "
-                f"and Discord allows {EMBED_TOTAL}: shorten the definition, the aliases or the related terms"
-            )
-            return Refused((problem(spanish, english),))
+            return Refused((problem(said("server_card_too_long", size=size, limit=EMBED_TOTAL)),))
         return replace(term, id=await self._free_id(guild_id, term, overlay, previous_id))
 
     def _name_of(self, name: str, overlay: Overlay | None) -> str:

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from bot.app.entries import Entry, Imported, language_matches
+from bot.app.entries import Entry, Imported, Problem, language_matches
 from bot.app.imports import Refused, imported, no_language, refuse, source, web_url
+from bot.core.problems import said
 
 SKOS = "http://www.w3.org/2004/02/skos/core#"
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
@@ -65,25 +66,14 @@ def read_skos(text: str, fmt: str = "turtle", lang: str = "es") -> Imported:
     try:
         subjects = _graph(text, fmt)
     except (SyntaxError, ValueError, OSError) as exc:  # what the parser raises for a broken or unsupported file
-        reason = f"{type(exc).__name__}: {exc}"
-        return Imported([], [(f"RDF ilegible ({reason})", f"unreadable RDF ({reason})")], read=0)
+        error = f"{type(exc).__name__}: {exc}"
+        return Imported([], [Problem(said("skos_unreadable", error=error))], read=0)
     concepts = _typed(subjects, "Concept")
     languages = Counter(
         tag for c in concepts for tag in {t for _, t in c.values.get(SKOS + "prefLabel", []) if t is not None}
     )
     if concepts and not any(tag == "" or language_matches(tag, lang) for tag in languages):
-        return Imported(
-            [],
-            [
-                no_language(
-                    lang,
-                    languages,
-                    ("ninguna etiqueta (prefLabel)", "label (prefLabel)"),
-                    ("con cuántos conceptos cada uno", "with how many concepts each"),
-                )
-            ],
-            read=len(concepts),
-        )
+        return Imported([], [no_language(lang, languages, "skos_no_label", "skos_counted")], read=len(concepts))
     names = {c.iri: _name(c, lang) for c in concepts}
     categories = {
         member: (collection.texts("prefLabel", lang) or [""])[0]
@@ -108,16 +98,10 @@ def _name(concept: _Concept, lang: str) -> str:
 def _refused(entry: Entry, concept: _Concept, lang: str, refused: list[Refused]) -> bool:
     if not entry.term:
         tags = sorted({t for _, t in concept.values.get(SKOS + "prefLabel", []) if t})
-        has = ", ".join(tags) or "—"
-        refuse(
-            refused,
-            entry,
-            f"no tiene nombre (prefLabel ni altLabel) en «{lang}»; lo tiene en: {has}",
-            f"it has no name (prefLabel or altLabel) in '{lang}'; it has one in: {has}",
-        )
+        refuse(refused, entry, said("skos_no_name_in", lang=lang, languages=", ".join(tags) or "—"))
         return True
     if not entry.definition:
-        refuse(refused, entry, "no tiene definición en ningún idioma", "it has no definition in any language")
+        refuse(refused, entry, said("no_definition"))
         return True
     return False
 

@@ -8,8 +8,9 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 
-from bot.app.entries import Entry, Imported, language_matches
+from bot.app.entries import Entry, Imported, Problem, language_matches
 from bot.app.imports import Refused, imported, no_language, refuse, source, web_url
+from bot.core.problems import said
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 _V3 = {"conceptEntry": "termEntry", "langSec": "langSet", "termSec": "tig"}
@@ -53,24 +54,12 @@ def read_tbx(text: str, lang: str = "es") -> Imported:
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
-        line = exc.position[0]
-        return Imported([], [(f"línea {line}: XML ilegible ({exc})", f"line {line}: bad XML ({exc})")], read=0)
+        return Imported([], [Problem(said("tbx_unreadable", line=exc.position[0], error=str(exc)))], read=0)
     _plain(root)
     concepts = list(root.iter("termEntry"))
     languages = Counter(code for concept in concepts for code in {_lang(s) for s in concept.iter("langSet")})
     if concepts and not any(_matches(code, lang) for code in languages):
-        return Imported(
-            [],
-            [
-                no_language(
-                    lang,
-                    languages,
-                    ("ningún término", "term"),
-                    ("con cuántas entradas cada uno", "with how many entries each"),
-                )
-            ],
-            read=len(concepts),
-        )
+        return Imported([], [no_language(lang, languages, "tbx_no_term", "tbx_counted")], read=len(concepts))
     names = {c.get("id"): _forms(c, lang)[0] for c in concepts if c.get("id")}
     entries, refused, dropped = [], [], Counter()
     file_lang = _lang(root)
@@ -86,15 +75,10 @@ def read_tbx(text: str, lang: str = "es") -> Imported:
 
 def _refused(entry: Entry, lang: str, refused: list[Refused]) -> bool:
     if not entry.term:
-        refuse(
-            refused,
-            entry,
-            f"no tiene ningún término en «{lang}» (o solo formas desaconsejadas)",
-            f"it has no term in '{lang}' (or only deprecated forms)",
-        )
+        refuse(refused, entry, said("tbx_no_term_in", lang=lang))
         return True
     if not entry.definition:
-        refuse(refused, entry, "no tiene definición en ningún idioma", "it has no definition in any language")
+        refuse(refused, entry, said("no_definition"))
         return True
     return False
 

@@ -79,7 +79,8 @@ def _read_import(args: argparse.Namespace, say: Words):
 
 def _import_summary(args: argparse.Namespace, say: Words, summary) -> None:
     for refused in summary.refused:
-        where = f"{refused.where}: " if refused.where else ""
+        place = refused.where_in(say.lang)
+        where = f"{place}: " if place else ""
         print(f"{args.file}: {where}{refused.reason(say.lang)}", file=sys.stderr)
     dropped = ", ".join(f"{name} ({count})" for name, count in sorted(summary.dropped.items()))
     print(say("import_counts", read=summary.read, imported=summary.imported, refused=len(summary.refused)))

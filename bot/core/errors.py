@@ -2,21 +2,52 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.core.problems import CATALOGUES, Sentence, render
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Problem:
-    """One thing wrong in the term files: where, and what to do about it."""
+    """One thing wrong in the term files: where, and what to do about it, as a code of the problems' catalogues
+    (bot/core/problems.py) with its parameters; `message` and `english` are its sentence in Spanish and English."""
 
     file: str
     line: int
-    message: str  # Spanish, the glossary's language
-    english: str = ""  # the same, for an English command line
+    code: str
+    params: Mapping[str, object]
+
+    def __init__(self, file: str, line: int, code: str, params: Mapping[str, object] | None = None) -> None:
+        if not isinstance(params, Mapping | None):
+            raise TypeError(f"Problem takes a code and its parameters (a mapping), not {type(params).__name__}")
+        if code not in CATALOGUES["es"]:
+            raise KeyError(f"{code!r} is no code of the problems' catalogues (bot/core/problems_es.py)")
+        object.__setattr__(self, "file", file)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "params", dict(params or {}))
+
+    def __hash__(self) -> int:  # (the parameters are a dict: a problem hashes as what it says)
+        return hash((self.file, self.line, self.message))
+
+    @property
+    def sentence(self) -> Sentence:
+        return Sentence(self.code, self.params)
+
+    @property
+    def message(self) -> str:
+        """In Spanish, the glossary's language."""
+        return render(self.code, self.params, "es")
+
+    @property
+    def english(self) -> str:
+        """The same, for an English command line."""
+        return render(self.code, self.params, "en")
 
     def text(self, lang: str = "es", file: str | None = None) -> str:
         """`file:line: message` in that language (line 0: about the file or folder as a whole)."""
-        message = self.english if lang == "en" and self.english else self.message
+        message = render(self.code, self.params, lang)
         file = self.file if file is None else file
         return f"{file}:{self.line}: {message}" if self.line else f"{file}: {message}"
 

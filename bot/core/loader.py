@@ -16,6 +16,7 @@ from bot.core.card import EMBED_TOTAL
 from bot.core.errors import GlossaryError, Problem
 from bot.core.model import Glossary, Link, Source, Term
 from bot.core.normalize import compact, normalize, slug
+from bot.core.problems import Sentence, said
 
 try:  # the C parser is about ten times faster; fall back to pure Python where libyaml is missing
     _YamlLoader: type = yaml.CBaseLoader
@@ -91,8 +92,7 @@ def data_node(value: object, line: int = 0) -> yaml.Node:
     return node(value)
 
 
-_LABELS = {"term": "el nombre", "en": "el nombre en inglés", "aliases": "el alias"}
-_LABELS_EN = {"term": "the name", "en": "the English name", "aliases": "the alias"}
+_LABELS = {"term": said("the_name"), "en": said("the_english_name"), "aliases": said("the_alias")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,19 +145,9 @@ class _Builder:
         if not self.meta_seen:
             folder = str(PurePath(files[0][0]).parent) if files else ""
             where = str(PurePath(folder) / META_FILE) if folder not in ("", ".") else META_FILE
-            self._add(
-                where,
-                0,
-                f"falta {META_FILE} en esta carpeta: créalo con title, subtitle y language",
-                f"{META_FILE} is missing in this folder: create it with title, subtitle and language",
-            )
+            self._add(where, 0, "meta_missing", meta=META_FILE)
         if not self.drafts and not self.problems:
-            self._add(
-                files[0][0] if files else "glossary.yaml",
-                0,
-                "no hay ningún término: añade un archivo de categoría",
-                "there are no terms: add a category file",
-            )
+            self._add(files[0][0] if files else "glossary.yaml", 0, "no_terms")
         terms = self._link_terms()
         self._check_cards(terms)
         if self.problems:
@@ -177,14 +167,7 @@ class _Builder:
             size = card.card_text(term, [names.get(r, r) for r in term.related], footer).length()
             if size > EMBED_TOTAL:
                 file, _, line = term.source.rpartition(":")
-                self._add(
-                    file,
-                    int(line),
-                    f"la ficha de '{term.term}' suma {size} caracteres con sus rótulos y Discord admite {EMBED_TOTAL} "
-                    "en total: acorta la definición, los alias o los enlaces",
-                    f"the card of '{term.term}' comes to {size} characters with its labels, and Discord allows "
-                    f"{EMBED_TOTAL} in total: shorten the definition, the aliases or the links",
-                )
+                self._add(file, int(line), "card_too_long", term=term.term, size=size, limit=EMBED_TOTAL)
 
     def _collision(self, first: _Key, second: _Key) -> None:
         """Two spellings of different terms that are the same once normalised. The one reported is the one to
@@ -195,28 +178,27 @@ class _Builder:
         self._add(
             culprit.file,
             culprit.line,
-            f"{_LABELS[culprit.field]} '{culprit.text}' ({culprit.field}) de '{owner.term}' coincide con "
-            f"{_LABELS[other.field]} '{other.text}' ({other.field}) de '{taken.term}' ({other.file}:{other.line}): "
-            "cada nombre, nombre en inglés o alias debe ser único; quita o cambia uno de los dos",
-            f"{_LABELS_EN[culprit.field]} '{culprit.text}' ({culprit.field}) of '{owner.term}' is the same as "
-            f"{_LABELS_EN[other.field]} '{other.text}' ({other.field}) of '{taken.term}' ({other.file}:{other.line})"
-            ": every name, English name and alias must be unique; remove or change one of them",
+            "spelling_taken",
+            label=_LABELS[culprit.field],
+            spelling=culprit.text,
+            field=culprit.field,
+            term=owner.term,
+            other_label=_LABELS[other.field],
+            other_spelling=other.text,
+            other_field=other.field,
+            other_term=taken.term,
+            place=f"{other.file}:{other.line}",
         )
 
-    def _add(self, file: str, line: int, message: str, english: str) -> None:
-        """A problem, in Spanish and in English (the command line speaks its user's language)."""
-        self.problems.append(Problem(file, line, message, english))
+    def _add(self, file: str, line: int, code: str, /, **params: object) -> None:
+        """A problem: its code in the problems' catalogues, and the values its sentence names."""
+        self.problems.append(Problem(file, line, code, params))
 
     def _parse(self, name: str, data: bytes) -> yaml.Node | None:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            self._add(
-                name,
-                data.count(b"\n", 0, exc.start) + 1,
-                "no es texto UTF-8: guarda el archivo como UTF-8",
-                "the file is not UTF-8 text: save it as UTF-8",
-            )
+            self._add(name, data.count(b"\n", 0, exc.start) + 1, "not_utf8")
             return None
         try:
             root = yaml.compose(text, Loader=_YamlLoader)
@@ -225,77 +207,42 @@ class _Builder:
             line = mark.line + 1 if mark else 0
             lines = text.splitlines()
             before = lines[mark.line][: mark.column] if mark and mark.line < len(lines) else ""
-            self._add(name, line, *_yaml_problem(str(exc.problem or exc.context), before))
+            sentence = _yaml_problem(str(exc.problem or exc.context), before)
+            self._add(name, line, sentence.code, **sentence.params)
             return None
         except yaml.reader.ReaderError as exc:  # a character YAML does not allow at all (control characters)
             line = text.count("\n", 0, max(exc.position, 0)) + 1
             what = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
-            self._add(
-                name,
-                line,
-                f"hay un carácter invisible ({what}) que YAML no admite: bórralo",
-                f"there is an invisible character ({what}) that YAML does not allow: delete it",
-            )
+            self._add(name, line, "yaml_forbidden_character", char=what)
             return None
         except (yaml.YAMLError, RecursionError, ValueError, TypeError) as exc:
-            self._add(
-                name,
-                0,
-                f"YAML ilegible ({type(exc).__name__}): revisa el archivo",
-                f"unreadable YAML ({type(exc).__name__}): check the file",
-            )
+            self._add(name, 0, "yaml_unreadable", error=type(exc).__name__)
             return None
         if root is None:
-            self._add(
-                name,
-                1,
-                "el archivo está vacío: añade 'category' y 'terms', o bórralo",
-                "the file is empty: add 'category' and 'terms', or delete it",
-            )
+            self._add(name, 1, "file_empty")
         return root
 
     # -- typed accessors ----------------------------------------------------------------------------
     def _mapping(
-        self, name: str, node: yaml.Node, allowed: set[str], what: tuple[str, str]
+        self, name: str, node: yaml.Node, allowed: set[str], what: Sentence | str
     ) -> dict[str, yaml.Node] | None:
-        what_es, what_en = what
+        """The keys and values of a mapping (`what` names it in the problems), each key one of `allowed`."""
         if not isinstance(node, yaml.MappingNode):
-            self._add(
-                name,
-                _line(node),
-                f"{what_es} debe ser un mapa de claves 'clave: valor'",
-                f"{what_en} must be a mapping of 'key: value' pairs",
-            )
+            self._add(name, _line(node), "not_a_mapping", what=what)
             return None
         out: dict[str, yaml.Node] = {}
         for key_node, value in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
-                self._add(
-                    name,
-                    _line(key_node),
-                    f"clave no válida en {what_es}: usa texto simple",
-                    f"invalid key in {what_en}: use plain text",
-                )
+                self._add(name, _line(key_node), "key_not_text", what=what)
                 continue
             key = str(key_node.value)
             if key not in allowed:
                 hint = difflib.get_close_matches(key, sorted(allowed), n=1)
                 valid = ", ".join(sorted(allowed))
-                fix = f"¿querías decir '{hint[0]}'?" if hint else f"las claves válidas son {valid}"
-                fix_en = f"did you mean '{hint[0]}'?" if hint else f"the valid keys are {valid}"
-                self._add(
-                    name,
-                    _line(key_node),
-                    f"clave desconocida '{key}' en {what_es}: {fix}",
-                    f"unknown key '{key}' in {what_en}: {fix_en}",
-                )
+                fix = said("did_you_mean", hint=hint[0]) if hint else said("valid_keys", keys=valid)
+                self._add(name, _line(key_node), "unknown_key", key=key, what=what, fix=fix)
             elif key in out:
-                self._add(
-                    name,
-                    _line(key_node),
-                    f"clave '{key}' repetida en {what_es}: deja solo una",
-                    f"the key '{key}' appears more than once in {what_en}: keep only one",
-                )
+                self._add(name, _line(key_node), "key_repeated", key=key, what=what)
             else:
                 out[key] = value
         return out
@@ -306,25 +253,12 @@ class _Builder:
             return None
         if node.tag not in _PLAIN_TAGS:  # !!python/object, !custom: never constructed, and named as what they are
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-            self._add(
-                name,
-                _line(node),
-                f"'{key}' lleva la etiqueta YAML '{tag}', que no se admite: quítala",
-                f"'{key}' has the YAML tag '{tag}', which is not allowed: remove it",
-            )
+            self._add(name, _line(node), "yaml_tag", key=key, tag=tag)
             return None
         if not isinstance(node, yaml.ScalarNode) or (not node.style and NOT_TEXT.fullmatch(node.value)):
             scalar = isinstance(node, yaml.ScalarNode)
-            kind = f"'{node.value}' (no es texto)" if scalar else "una lista o un mapa"
-            kind_en = (
-                f"'{node.value}', which YAML reads as a number, yes/no or null" if scalar else "a list or a mapping"
-            )
-            self._add(
-                name,
-                _line(node),
-                f"'{key}' debe ser texto, no {kind}: ponlo entre comillas si hace falta",
-                f"'{key}' must be text, not {kind_en}: put it in quotes if need be",
-            )
+            kind = said("kind_scalar", value=node.value) if scalar else said("kind_collection")
+            self._add(name, _line(node), "not_text", key=key, kind=kind)
             return None
         value = " ".join(str(node.value).split()) if key != "definition" else str(node.value).strip()
         return value if self._fits(name, node, key, value, limit) else None
@@ -332,30 +266,14 @@ class _Builder:
     def _fits(self, name: str, node: yaml.Node, key: str, value: str, limit: int) -> bool:
         """A text value that is not empty, fits Discord's limit and has no invisible character; else reported."""
         if not value:
-            self._add(
-                name,
-                _line(node),
-                f"'{key}' está vacío: escribe un valor o quita la clave",
-                f"'{key}' is empty: write a value or remove the key",
-            )
+            self._add(name, _line(node), "value_empty", key=key)
             return False
         if len(value) > limit:
-            self._add(
-                name,
-                _line(node),
-                f"'{key}' tiene {len(value)} caracteres y Discord admite {limit}: acórtalo",
-                f"'{key}' has {len(value)} characters and Discord allows {limit}: shorten it",
-            )
+            self._add(name, _line(node), "value_too_long", key=key, length=len(value), limit=limit)
             return False
         hidden = _invisible(value.replace("\n", " ").replace("\t", " ") if key == "definition" else value)
         if hidden is not None:
-            self._add(
-                name,
-                _line(node),
-                f"'{key}' contiene un carácter invisible ({hidden}): bórralo",
-                f"'{key}' contains an invisible character "
-                f"({hidden.replace('en la posición', 'at position')}): delete it",
-            )
+            self._add(name, _line(node), "value_invisible", key=key, hidden=hidden)
             return False
         return True
 
@@ -363,12 +281,7 @@ class _Builder:
         if node is None:
             return []
         if not isinstance(node, yaml.SequenceNode):
-            self._add(
-                name,
-                _line(node),
-                f"'{key}' debe ser una lista, p. ej. [{key}1, {key}2]",
-                f"'{key}' must be a list, e.g. [{key}1, {key}2]",
-            )
+            self._add(name, _line(node), "not_a_list", key=key)
             return []
         out = []
         for item in node.value:
@@ -380,62 +293,37 @@ class _Builder:
     # -- files ------------------------------------------------------------------------------------
     def _meta(self, name: str, root: yaml.Node) -> None:
         self.meta_seen = True
-        fields = self._mapping(name, root, _META_KEYS, ("glossary.yaml", "glossary.yaml"))
+        fields = self._mapping(name, root, _META_KEYS, META_FILE)
         if fields is None:
             return
         for key in ("title", "subtitle", "language"):
             value = self._text(name, fields.get(key), key, limit=TITLE_LIMIT)
             if key == "language" and value is not None and not _LANGUAGE_TAG.fullmatch(value):
-                self._add(
-                    name,
-                    _line(fields[key]),
-                    f"'language' es '{value}' y debe ser una etiqueta de idioma (BCP 47), p. ej. es o es-ES",
-                    f"'language' is '{value}' and must be a language tag (BCP 47), e.g. es or es-ES",
-                )
+                self._add(name, _line(fields[key]), "language_not_a_tag", value=value)
             elif value is not None:
                 self.meta[key] = value
         if "title" not in fields:
-            self._add(
-                name,
-                _line(root),
-                "falta 'title': el nombre del glosario, p. ej. Glosario IA",
-                "'title' is missing: the glossary's name, e.g. Glosario IA",
-            )
+            self._add(name, _line(root), "title_missing")
 
     def _category_file(self, name: str, root: yaml.Node) -> None:
-        fields = self._mapping(name, root, _FILE_KEYS, ("el archivo de categoría", "the category file"))
+        fields = self._mapping(name, root, _FILE_KEYS, said("the_category_file"))
         if fields is None:
             return
         category = self._text(name, fields.get("category"), "category", limit=FIELD_LIMIT)
         if "category" not in fields:
-            self._add(
-                name,
-                _line(root),
-                "falta 'category': el nombre de la categoría de estos términos",
-                "'category' is missing: the name of these terms' category",
-            )
+            self._add(name, _line(root), "category_missing")
         terms = fields.get("terms")
         if terms is None:
-            self._add(
-                name,
-                _line(root),
-                "falta 'terms': la lista de términos de esta categoría",
-                "'terms' is missing: the list of this category's terms",
-            )
+            self._add(name, _line(root), "terms_missing")
             return
         if not isinstance(terms, yaml.SequenceNode):
-            self._add(
-                name,
-                _line(terms),
-                "'terms' debe ser una lista de términos (cada uno empieza con '- term:')",
-                "'terms' must be a list of terms (each starts with '- term:')",
-            )
+            self._add(name, _line(terms), "terms_not_a_list")
             return
         for node in terms.value:
             self._term(name, node, category or "")
 
     def _term(self, name: str, node: yaml.Node, category: str) -> None:
-        fields = self._mapping(name, node, _TERM_KEYS, ("el término", "the term"))
+        fields = self._mapping(name, node, _TERM_KEYS, said("the_term"))
         if fields is None:
             return
         line = _line(node)
@@ -447,12 +335,7 @@ class _Builder:
         related = self._text_list(name, fields.get("related"), "related")
         links = self._links(name, fields.get("links"))
         if len(", ".join(a for a, _ in aliases)) > FIELD_LIMIT:
-            self._add(
-                name,
-                _line(fields["aliases"]),
-                f"los alias juntos superan {FIELD_LIMIT} caracteres: quita alguno",
-                f"the aliases together are over {FIELD_LIMIT} characters: remove some",
-            )
+            self._add(name, _line(fields["aliases"]), "aliases_too_long", limit=FIELD_LIMIT)
         if term is None:
             return
         # A term whose definition has a problem is still a term: other terms may name it in `related` (the root
@@ -483,12 +366,7 @@ class _Builder:
             extra["source_id"] = value
         language = self._text(name, fields.get("definition_language"), "definition_language", limit=35)
         if language is not None and not _LANGUAGE_TAG.fullmatch(language):
-            self._add(
-                name,
-                _line(fields["definition_language"]),
-                f"'definition_language' es '{language}' y debe ser una etiqueta de idioma (BCP 47), p. ej. en",
-                f"'definition_language' is '{language}' and must be a language tag (BCP 47), e.g. en",
-            )
+            self._add(name, _line(fields["definition_language"]), "definition_language_not_a_tag", value=language)
         elif language is not None:
             extra["definition_language"] = language
         for key in ("tags", "deprecated"):
@@ -503,19 +381,14 @@ class _Builder:
 
     def _joined_fits(self, name: str, node: yaml.Node, key: str, joined: str) -> None:
         if len(joined) > FIELD_LIMIT:
-            self._add(
-                name,
-                _line(node),
-                f"'{key}' junto supera {FIELD_LIMIT} caracteres: quita alguno",
-                f"'{key}' together is over {FIELD_LIMIT} characters: remove some",
-            )
+            self._add(name, _line(node), "joined_too_long", key=key, limit=FIELD_LIMIT)
 
     def _listed(self, name: str, node: yaml.Node | None, key: str, shape: str) -> list[yaml.Node]:
         """The items of a list field (`links`, `sources`); none, with the problem said, when it is not a list."""
         if node is None:
             return []
         if not isinstance(node, yaml.SequenceNode):
-            self._add(name, _line(node), f"'{key}' debe ser una lista de {shape}", f"'{key}' must be a list of {shape}")
+            self._add(name, _line(node), "not_a_list_of", key=key, shape=shape)
             return []
         return node.value
 
@@ -523,26 +396,20 @@ class _Builder:
         """Whether `url` is not an http(s) address RFC 3986 accepts (the problem is then said, with the fix)."""
         if _is_web_url(url):
             return False
-        fix, fix_en = _url_fix(url)
-        self._add(
-            name,
-            _line(node),
-            f"'{url}' no es una URL http(s) válida: {fix}",
-            f"'{url}' is not a valid http(s) URL: {fix_en}",
-        )
+        self._add(name, _line(node), "url_invalid", url=url, fix=_url_fix(url))
         return True
 
     def _sources(self, name: str, node: yaml.Node | None) -> list[Source]:
         """`sources`: a list of {text, url}; the url is optional and, when given, a web address."""
         sources = []
         for item in self._listed(name, node, "sources", "{text: ..., url: https://...}"):
-            fields = self._mapping(name, item, _SOURCE_KEYS, ("la fuente", "the source"))
+            fields = self._mapping(name, item, _SOURCE_KEYS, said("the_source"))
             if fields is None:
                 continue
             text = self._text(name, fields.get("text"), "text", limit=FIELD_LIMIT)
             url = self._text(name, fields.get("url"), "url", limit=512) if "url" in fields else ""
             if "text" not in fields:
-                self._add(name, _line(item), "cada fuente necesita 'text'", "every source needs a 'text'")
+                self._add(name, _line(item), "source_without_text")
                 continue
             if url and self._not_a_web_url(name, fields["url"], url):
                 continue
@@ -555,45 +422,27 @@ class _Builder:
         """A term needs its name and its definition: one problem names whichever are missing."""
         missing = [key for key in ("term", "definition") if key not in fields]
         if len(missing) == 2:
-            self._add(
-                name,
-                line,
-                "faltan el nombre ('term') y la definición ('definition') de este término: son obligatorios",
-                "the name ('term') and the definition ('definition') of this term are missing: both are required",
-            )
+            self._add(name, line, "name_and_definition_missing")
         elif missing:
-            what = {"term": "the name", "definition": "the definition"}[missing[0]]
-            self._add(
-                name,
-                line,
-                f"falta '{missing[0]}' en este término: es obligatorio",
-                f"{what} ('{missing[0]}') of this term is missing: it is required",
-            )
+            self._add(name, line, {"term": "name_missing", "definition": "definition_missing"}[missing[0]])
 
     def _links(self, name: str, node: yaml.Node | None) -> list[Link]:
         links = []
         for item in self._listed(name, node, "links", "{title: ..., url: https://...}"):
-            fields = self._mapping(name, item, _LINK_KEYS, ("el enlace", "the link"))
+            fields = self._mapping(name, item, _LINK_KEYS, said("the_link"))
             if fields is None:
                 continue
             title = self._text(name, fields.get("title"), "title", limit=TITLE_LIMIT)
             url = self._text(name, fields.get("url"), "url", limit=512)
             if "title" not in fields or "url" not in fields:
-                self._add(
-                    name, _line(item), "cada enlace necesita 'title' y 'url'", "every link needs a 'title' and a 'url'"
-                )
+                self._add(name, _line(item), "link_incomplete")
                 continue
             if url is not None and self._not_a_web_url(name, fields["url"], url):
                 continue
             if title and url:
                 links.append(Link(title, url))
         if len("\n".join(f"[{link.title}]({link.url})" for link in links)) > FIELD_LIMIT:
-            self._add(
-                name,
-                _line(node),
-                f"los enlaces juntos superan {FIELD_LIMIT} caracteres: quita alguno",
-                f"the links together are over {FIELD_LIMIT} characters: remove some",
-            )
+            self._add(name, _line(node), "links_too_long", limit=FIELD_LIMIT)
         return links
 
     # -- cross-file checks ---------------------------------------------------------------------------
@@ -624,22 +473,12 @@ class _Builder:
         """The term's id (its name's slug), unless it has none or another term has it already."""
         term_id = slug(draft.term)
         if not term_id:
-            self._add(
-                draft.file,
-                draft.line,
-                f"el nombre '{draft.term}' no tiene letras ni números",
-                f"the name '{draft.term}' has no letters or digits",
-            )
+            self._add(draft.file, draft.line, "name_without_letters", term=draft.term)
             return False
         if term_id in ids and ids[term_id] != index:
             first = self.drafts[ids[term_id]]
-            self._add(
-                draft.file,
-                draft.line,
-                f"'{draft.term}' repite el término '{first.term}' "
-                f"({first.file}:{first.line}): fusiónalos o cambia el nombre",
-                f"'{draft.term}' repeats the term '{first.term}' ({first.file}:{first.line}): merge them or rename one",
-            )
+            place = f"{first.file}:{first.line}"
+            self._add(draft.file, draft.line, "term_repeated", term=draft.term, first=first.term, place=place)
             return False
         ids[term_id] = index
         return True
@@ -655,12 +494,7 @@ class _Builder:
                 continue
             norm = normalize(key)
             if not norm:
-                self._add(
-                    draft.file,
-                    key_line,
-                    f"{_LABELS[field_name]} '{key}' no tiene letras ni números: quítalo",
-                    f"{_LABELS_EN[field_name]} '{key}' has no letters or digits: remove it",
-                )
+                self._add(draft.file, key_line, "spelling_without_letters", label=_LABELS[field_name], spelling=key)
                 continue
             mine = _Key(index, field_name, key, draft.file, key_line)
             for form in {norm, compact(norm)}:
@@ -678,21 +512,10 @@ class _Builder:
             target = exact.get(normalize(name))
             if target is None:
                 hint = difflib.get_close_matches(name, [d.term for d in self.drafts], n=1)
-                fix = f"¿querías decir '{hint[0]}'?" if hint else "escribe el nombre de un término existente"
-                fix_en = f"did you mean '{hint[0]}'?" if hint else "write the name of an existing term"
-                self._add(
-                    draft.file,
-                    line,
-                    f"'related' nombra '{name}', que no es ningún término: {fix}",
-                    f"'related' names '{name}', which is not a term: {fix_en}",
-                )
+                fix = said("did_you_mean", hint=hint[0]) if hint else said("write_an_existing_term")
+                self._add(draft.file, line, "related_unknown", name=name, fix=fix)
             elif target is draft:
-                self._add(
-                    draft.file,
-                    line,
-                    f"'{draft.term}' no puede estar relacionado consigo mismo: quítalo",
-                    f"'{draft.term}' cannot be related to itself: remove it",
-                )
+                self._add(draft.file, line, "related_to_itself", term=draft.term)
             elif slug(target.term) not in related:
                 related.append(slug(target.term))
         return related
@@ -700,83 +523,34 @@ class _Builder:
 
 # The YAML parser's commonest messages, in the editors' language; others are quoted as the parser says them.
 _YAML_MESSAGES = (
-    (
-        "mapping values are not allowed",
-        "aquí no puede ir «:» (¿falta un espacio tras los dos puntos, o comillas?)",
-        "a «:» cannot go here (is a space missing after the colon, or quotes around the text?)",
-    ),
-    (
-        "found character '\\t' that cannot start any token",
-        "hay un tabulador: sangra solo con espacios",
-        "there is a tab: indent with spaces only",
-    ),
-    ("could not find expected ':'", "falta «:» después de una clave", "a «:» is missing after a key"),
-    (
-        "expected <block end>, but found",
-        "la sangría no cuadra con la de las líneas de arriba",
-        "the indentation does not line up with the lines above",
-    ),
-    (
-        "found undefined alias",
-        "hay un «*» que YAML lee como alias: pon ese texto entre comillas",
-        "YAML reads a «*» as an alias: put that text in quotes",
-    ),
-    (
-        "found unexpected end of stream",
-        "el archivo se acaba a mitad de un valor: ¿falta cerrar comillas?",
-        "the file ends in the middle of a value: is a closing quote missing?",
-    ),
-    (
-        "found unknown escape character",
-        "hay una «\\» desconocida entre comillas dobles: usa comillas simples",
-        "an unknown «\\» escape inside double quotes: use single quotes",
-    ),
-    (
-        "did not find expected key",
-        "esperaba otra clave aquí: revisa la sangría y los guiones",
-        "another key was expected here: check the indentation and the dashes",
-    ),
-    ("did not find expected node content", "falta un valor aquí", "a value is missing here"),
-    (
-        "did not find expected ',' or ']'",
-        "una lista entre corchetes no está bien cerrada: falta «,» o «]»",
-        "a list in brackets is not closed properly: a «,» or «]» is missing",
-    ),
-    (
-        "did not find expected ',' or '}'",
-        "un mapa entre llaves no está bien cerrado: falta «,» o «}»",
-        "a mapping in braces is not closed properly: a «,» or «}» is missing",
-    ),
-    (
-        "found duplicate anchor",
-        "un ancla «&» repetida: pon ese texto entre comillas",
-        "a repeated «&» anchor: put that text in quotes",
-    ),
+    ("mapping values are not allowed", "yaml_colon_here"),
+    ("found character '\\t' that cannot start any token", "yaml_tab"),
+    ("could not find expected ':'", "yaml_colon_missing"),
+    ("expected <block end>, but found", "yaml_indentation"),
+    ("found undefined alias", "yaml_alias"),
+    ("found unexpected end of stream", "yaml_unexpected_end"),
+    ("found unknown escape character", "yaml_escape"),
+    ("did not find expected key", "yaml_key_expected"),
+    ("did not find expected node content", "yaml_value_missing"),
+    ("did not find expected ',' or ']'", "yaml_bracket"),
+    ("did not find expected ',' or '}'", "yaml_brace"),
+    ("found duplicate anchor", "yaml_anchor"),
 )
 # A key alone at the start of its line, where YAML found a «:» it could not take: the key is indented deeper than
 # the keys above it, so YAML read it as more of the value on the line above.
 _OVER_INDENTED_KEY = re.compile(r"\s+(?:-\s+)?(?P<key>[A-Za-z_][\w-]*)\s*")
 
 
-def _yaml_problem(parser_says: str, before: str = "") -> tuple[str, str]:
-    """The YAML parser's message for the editor: (Spanish, English). `before` is the problem's line up to where
-    the parser stopped: it tells an over-indented key from a «:» inside a value."""
+def _yaml_problem(parser_says: str, before: str = "") -> Sentence:
+    """The YAML parser's message for the editor. `before` is the problem's line up to where the parser stopped: it
+    tells an over-indented key from a «:» inside a value."""
     over_indented = _OVER_INDENTED_KEY.fullmatch(before)
     if parser_says.startswith("mapping values are not allowed") and over_indented:
-        key = over_indented["key"]
-        return (
-            f"YAML mal formado: la clave '{key}' tiene más sangría que las de arriba, y YAML la lee como parte del "
-            "valor anterior: alinéala con las otras claves",
-            f"malformed YAML: the key '{key}' is indented deeper than the keys above it, so YAML reads it as part of "
-            "the value before: line it up with the other keys",
-        )
-    for start, spanish, english in _YAML_MESSAGES:
+        return said("yaml_malformed", what=said("yaml_key_over_indented", key=over_indented["key"]))
+    for start, code in _YAML_MESSAGES:
         if parser_says.startswith(start):
-            return f"YAML mal formado: {spanish}", f"malformed YAML: {english}"
-    return (
-        f"YAML mal formado (el analizador dice: «{parser_says}»): revisa la sangría y las comillas",
-        f"malformed YAML (the parser says: “{parser_says}”): check the indentation and the quotes",
-    )
+            return said("yaml_malformed", what=said(code))
+    return said("yaml_parser_says", parser_says=parser_says)
 
 
 # Characters nobody sees in a name or a definition: zero-width, bidirectional overrides, control characters; and
@@ -786,13 +560,14 @@ _INVISIBLE = re.compile(
 )
 
 
-def _invisible(value: str) -> str | None:
+def _invisible(value: str) -> Sentence | None:
+    """The first character nobody sees in `value`, and where it is."""
     found = _INVISIBLE.search(value)
     if found is None:
         return None
     char = found.group()
     name = unicodedata.name(char, "")
-    return f"U+{ord(char):04X}{' ' + name if name else ''}, en la posición {found.start() + 1}"
+    return said("invisible_at", char=f"U+{ord(char):04X}{' ' + name if name else ''}", position=found.start() + 1)
 
 
 def _line(node: yaml.Node) -> int:
@@ -843,44 +618,27 @@ _WEB_URL = re.compile(
 _URL_CHARACTERS = re.compile("[A-Za-z0-9\\-._~:/?#\\[\\]@!$&'()*+,;=%]*")
 
 
-def _url_fix(url: str) -> tuple[str, str]:
-    """What to do about a link that is not a web address, in the words of what is wrong with it (es, en)."""
+def _url_fix(url: str) -> Sentence:
+    """What to do about a link that is not a web address, in the words of what is wrong with it."""
     if any(ch.isspace() for ch in url):
-        return "quita los espacios (o escríbelos como %20)", "remove the spaces (or write them as %20)"
+        return said("url_spaces")
     stray = url[_URL_CHARACTERS.match(url).end() :][:1]
     if stray:  # a character RFC 3986 has no place for: only its percent-encoding may stand in a URL
-        code = quote(stray, safe="")
-        return (
-            f"el carácter «{stray}» no puede ir tal cual en una URL: escríbelo como {code}",
-            f"the character '{stray}' cannot stand as such in a URL: write it as {code}",
-        )
+        return said("url_character", char=stray, encoded=quote(stray, safe=""))
     try:
         parts = urlsplit(url)
     except ValueError:
-        return "revisa los corchetes y los dos puntos", "check the brackets and the colons"
+        return said("url_brackets")
     if parts.scheme not in ("http", "https"):
-        return "debe empezar por https:// (o http://)", "it must start with https:// (or http://)"
+        return said("url_scheme")
     if not parts.hostname:
-        return (
-            "le falta el dominio, p. ej. https://ejemplo.org/pagina",
-            "the domain is missing, e.g. https://example.org/page",
-        )
+        return said("url_no_domain")
     if re.search("%(?![0-9A-Fa-f]{2})", url):
-        return (
-            "cada «%» va seguido de dos cifras hexadecimales, como en %20: un «%» suelto se escribe %25",
-            "every '%' is followed by two hexadecimal digits, as in %20: a '%' on its own is written %25",
-        )
+        return said("url_percent")
     misplaced = url[_WEB_URL.match(url).end() :][:1] if _WEB_URL.match(url) else ""
     if misplaced in ("[", "]", "#", "@"):
-        code = quote(misplaced, safe="")
-        return (
-            f"«{misplaced}» no puede ir en ese lugar de una URL: escríbelo como {code}",
-            f"'{misplaced}' cannot stand at that place in a URL: write it as {code}",
-        )
-    return (
-        "revisa el dominio y el puerto, p. ej. https://ejemplo.org:8080/pagina",
-        "check the domain and the port, e.g. https://example.org:8080/page",
-    )
+        return said("url_misplaced", char=misplaced, encoded=quote(misplaced, safe=""))
+    return said("url_host_or_port")
 
 
 def _is_web_url(url: str) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.core.problems import said
 from bot.storage.db import Database
 from bot.storage.errors import StorageError
 
@@ -51,18 +52,12 @@ class Copied:
 async def copy_all(source: Stores, target: Stores) -> Copied:
     """Copy every table of `source` into `target` (both open and migrated to the same schema)."""
     if await source.schema_version() != await target.schema_version():
-        raise StorageError(
-            "Las dos bases de datos no tienen el mismo esquema: migra las dos con esta versión del bot.",
-            "The two databases do not have the same schema: migrate both with this version of the bot.",
-        )
+        raise StorageError(said("copy_schemas_differ"))
     src, dst = source.database, target.database
     for table in TABLES:
         (count,) = await (await dst.reader.execute(f"SELECT COUNT(*) FROM {table}")).fetchone()
         if count:
-            raise StorageError(
-                f"La base de datos de destino ya tiene datos (tabla {table}): copia solo a una base vacía.",
-                f"The destination database already has data (table {table}): copy only into an empty one.",
-            )
+            raise StorageError(said("copy_target_has_data", table=table))
     copied: dict[str, int] = {}
     async with dst.transaction():
         for table, columns in TABLES.items():

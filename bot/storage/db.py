@@ -21,6 +21,7 @@ from typing import Literal
 
 import aiosqlite
 
+from bot.core.problems import Joined, Sentence, said
 from bot.storage.errors import DatabaseBusy, StorageError
 
 log = logging.getLogger(__name__)
@@ -156,22 +157,12 @@ class Database(MetaQueries):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StorageError(
-                f"No se puede crear el directorio de la base de datos {path.parent} ({exc.strerror}). "
-                "Crea el directorio con permisos de escritura para el usuario del bot o indica otro con GLOSARIO_DB.",
-                f"Cannot create the database folder {path.parent} ({exc.strerror}). Create it, writable by the "
-                "bot's user, or give another one with GLOSARIO_DB.",
-            ) from None
+            raise StorageError(said("db_folder_uncreatable", folder=path.parent, why=exc.strerror)) from None
         _check_writable(path)
         try:
             conn = await aiosqlite.connect(path)
         except sqlite3.Error as exc:
-            raise StorageError(
-                f"No se puede abrir la base de datos {path} ({exc}). Comprueba que el directorio "
-                f"{path.parent} admite escritura para el usuario del bot, o indica otra ruta con GLOSARIO_DB.",
-                f"Cannot open the database {path} ({exc}). Check that the folder {path.parent} is writable by "
-                "the bot's user, or give another path with GLOSARIO_DB.",
-            ) from None
+            raise StorageError(said("db_unopenable", path=path, error=exc, folder=path.parent)) from None
         db = cls(conn, path)
         try:
             await db._configure_and_migrate()
@@ -183,7 +174,7 @@ class Database(MetaQueries):
             raise
         except sqlite3.DatabaseError as exc:
             await db.close()
-            raise StorageError(*_explain(path, exc)) from None
+            raise StorageError(_explain(path, exc)) from None
         return db
 
     @classmethod
@@ -194,23 +185,19 @@ class Database(MetaQueries):
         try:
             conn = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
         except sqlite3.Error as exc:
-            raise StorageError(*_explain(path, exc)) from None
+            raise StorageError(_explain(path, exc)) from None
         db = cls(conn, path)
         try:
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             (version,) = await (await conn.execute("PRAGMA user_version")).fetchone()
         except sqlite3.DatabaseError as exc:
             await conn.close()
-            raise StorageError(*_explain(path, exc)) from None
+            raise StorageError(_explain(path, exc)) from None
         if version != SCHEMA_VERSION:
             await conn.close()
-            newer = version > SCHEMA_VERSION
-            raise StorageError(
-                f"La base de datos {path} tiene el esquema {version} y esta versión del bot usa el {SCHEMA_VERSION}. "
-                + ("Actualiza el bot." if newer else "Migra la base con `glosario-bot migrate` (o arrancando el bot)."),
-                f"The database {path} has schema {version} and this version of the bot uses {SCHEMA_VERSION}. "
-                + ("Upgrade the bot." if newer else "Migrate it with `glosario-bot migrate` (or by starting the bot)."),
-            )
+            differs = said("db_schema_differs", path=path, version=version, ours=SCHEMA_VERSION)
+            fix = said("db_upgrade_bot" if version > SCHEMA_VERSION else "db_migrate_it")
+            raise StorageError(Joined([differs, fix], " "))
         return db
 
     async def _configure_and_migrate(self) -> None:
@@ -241,12 +228,8 @@ class Database(MetaQueries):
     async def _migrate(self) -> None:
         (version,) = await (await self.conn.execute("PRAGMA user_version")).fetchone()
         if version > SCHEMA_VERSION:
-            raise StorageError(
-                f"La base de datos {self.path} tiene el esquema {version}, más nuevo que el de esta versión del bot "
-                f"({SCHEMA_VERSION}). Actualiza el bot, o usa una copia de seguridad anterior a la actualización.",
-                f"The database {self.path} has schema {version}, newer than this version of the bot's "
-                f"({SCHEMA_VERSION}). Upgrade the bot, or use a backup from before the upgrade.",
-            )
+            newer = said("db_schema_newer", path=self.path, version=version, ours=SCHEMA_VERSION)
+            raise StorageError(Joined([newer, said("db_upgrade_or_backup")], " "))
         self.migrated = []
         try:
             for migration in migrations("sqlite"):
@@ -359,43 +342,18 @@ def _check_writable(path: Path) -> None:
         with tempfile.TemporaryFile(dir=path.parent):
             pass
     except OSError as exc:
-        problem = (
-            f"el directorio {path.parent} no admite escritura ({exc.strerror})",
-            f"the folder {path.parent} is not writable ({exc.strerror})",
-        )
+        problem = said("db_folder_not_writable", folder=path.parent, why=exc.strerror)
     if problem is None and path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
-        problem = (
-            (f"{path} es un directorio", f"{path} is a folder")
-            if path.is_dir()
-            else (f"el archivo {path} es de solo lectura", f"the file {path} is read-only")
-        )
+        problem = said("db_is_a_folder", path=path) if path.is_dir() else said("db_read_only", path=path)
     if problem is not None:
-        raise StorageError(
-            f"No se puede escribir en la base de datos {path}: {problem[0]}. Da permiso de escritura al usuario "
-            f"del bot, o indica otra ruta con GLOSARIO_DB.",
-            f"Cannot write the database {path}: {problem[1]}. Make it writable by the bot's user, or give "
-            "another path with GLOSARIO_DB.",
-        )
+        raise StorageError(said("db_not_writable", path=path, problem=problem))
 
 
-def _explain(path: Path, exc: sqlite3.DatabaseError) -> tuple[str, str]:
-    """What a database error means for the operator: (Spanish, English)."""
+def _explain(path: Path, exc: sqlite3.DatabaseError) -> Sentence:
+    """What a database error means for the operator."""
     text = str(exc)
     if "not a database" in text or "malformed" in text:
-        return (
-            f"El archivo {path} no es una base de datos SQLite válida o está dañado ({text}). "
-            "Restaura una copia de seguridad, o muévelo a otro sitio para empezar con una base vacía.",
-            f"The file {path} is not a valid SQLite database, or it is damaged ({text}). Restore a backup, or "
-            "move it away to start with an empty database.",
-        )
+        return said("db_damaged", path=path, error=text)
     if "readonly" in text or "unable to open" in text:
-        return (
-            f"No se puede escribir en la base de datos {path} ({text}). "
-            f"Da permiso de escritura sobre {path.parent} al usuario del bot, o indica otra ruta con GLOSARIO_DB.",
-            f"Cannot write the database {path} ({text}). Make {path.parent} writable by the bot's user, or give "
-            "another path with GLOSARIO_DB.",
-        )
-    return (
-        f"Error de la base de datos {path}: {text}. Revisa el archivo y los permisos de {path.parent}.",
-        f"Database error in {path}: {text}. Check the file and the permissions of {path.parent}.",
-    )
+        return said("db_refused_write", path=path, error=text, folder=path.parent)
+    return said("db_error", path=path, error=text, folder=path.parent)

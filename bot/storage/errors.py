@@ -6,20 +6,29 @@ import asyncio
 from collections.abc import Awaitable
 from typing import TypeVar
 
+from bot.core.problems import Joined, Said, Sentence
+
 T = TypeVar("T")
 REPLY_WAIT = 1.0  # seconds a reply may wait for a database write
 
 
 class StorageError(Exception):
-    """The database cannot be used (the operator's fault or the machine's): says which path and what to do,
-    in Spanish and in English (the command line speaks its user's language)."""
+    """The database cannot be used (the operator's fault or the machine's): says which path and what to do, as a
+    sentence of the problems' catalogues (bot/core/problems.py), or several said one after another (`Joined`), in
+    Spanish (str) or the reader's language (`text`)."""
 
-    def __init__(self, message: str, english: str = "") -> None:
-        super().__init__(message)
-        self.english = english or message
+    def __init__(self, sentence: Said) -> None:
+        if not isinstance(sentence, Sentence | Joined):
+            raise TypeError(f"StorageError says a Sentence of the problems' catalogues, not {type(sentence).__name__}")
+        super().__init__(sentence.text("es"))
+        self.sentence = sentence
+
+    @property
+    def english(self) -> str:
+        return self.sentence.text("en")
 
     def text(self, lang: str = "es") -> str:
-        return self.english if lang == "en" else str(self)
+        return self.sentence.text(lang)
 
 
 class DatabaseBusy(Exception):

@@ -21,6 +21,7 @@ from typing import Any
 import asyncpg
 
 from bot.config import DatabaseUrl
+from bot.core.problems import Joined, said
 from bot.storage.db import SCHEMA_VERSION, MetaQueries, Migration, migrations
 from bot.storage.errors import DatabaseBusy, StorageError
 
@@ -139,12 +140,7 @@ class PgDatabase(MetaQueries):
             pool = await asyncpg.create_pool(url.url, min_size=1, max_size=8, command_timeout=30, timeout=10)
         except (TimeoutError, OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             where, why = url.masked, url.scrub(f"{type(exc).__name__}: {exc}")
-            raise StorageError(
-                f"No se puede conectar con PostgreSQL en {where} ({why}). Comprueba que el "
-                "servidor está en marcha y que la URL de GLOSARIO_DB (usuario, contraseña, base de datos) es correcta.",
-                f"Cannot connect to PostgreSQL at {where} ({why}). Check that the server is "
-                "running and that GLOSARIO_DB's URL (user, password, database) is right.",
-            ) from None
+            raise StorageError(said("pg_unreachable", where=where, why=why)) from None
         db = cls(pool, url)
         try:
             if migrate:
@@ -186,10 +182,7 @@ class PgDatabase(MetaQueries):
             exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
             version = await _version(conn) if exists else 0
         if version != expected:
-            raise StorageError(
-                f"La base de datos {self.path} tiene el esquema {version} y esta versión del bot usa el {expected}.",
-                f"The database {self.path} has schema {version} and this version of the bot uses {expected}.",
-            )
+            raise StorageError(said("db_schema_differs", path=self.path, version=version, ours=expected))
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
@@ -224,11 +217,8 @@ async def _version(conn: asyncpg.Connection) -> int:
 
 
 def _newer(where: str, version: int, ours: int) -> StorageError:
-    return StorageError(
-        f"La base de datos {where} tiene el esquema {version}, más nuevo que el de esta versión del bot ({ours}). "
-        "Actualiza el bot.",
-        f"The database {where} has schema {version}, newer than this version of the bot's ({ours}). Upgrade the bot.",
-    )
+    newer = said("db_schema_newer", path=where, version=version, ours=ours)
+    return StorageError(Joined([newer, said("db_upgrade_bot")], " "))
 
 
 async def probe(url: DatabaseUrl) -> str | None:

@@ -242,6 +242,24 @@ def test_entries_that_cannot_be_mapped_are_named_and_the_rest_imported(tmp_path,
     assert [t.term for t in load_glossary(tmp_path / "out").terms] == ["Bueno"]
 
 
+@pytest.mark.parametrize(("locale", "line"), [("es_ES.UTF-8", "línea"), ("en_GB.UTF-8", "line")])
+def test_a_refused_csv_row_is_placed_in_the_readers_language(tmp_path, capsys, monkeypatch, locale, line):
+    from bot.app.csv_in import read_csv
+
+    monkeypatch.setenv("LC_ALL", locale)
+    text = "term,definition\nBueno,Una definición.\nSin definición,\n"
+    source = tmp_path / "terms.csv"
+    source.write_text(text, encoding="utf-8")
+    assert main(["import", str(source), "--json", "--dry-run", "--out", str(tmp_path / "out")]) == 1
+    (refused,) = json.loads(capsys.readouterr().out)["refused"]
+    assert refused["where"] == f"{line} 3"
+    (problem,) = read_csv(text).problems
+    assert (problem.spanish, problem.english) == (
+        "línea 3: falta la definición; no se ha importado",
+        "line 3: the definition is missing; not imported",
+    )
+
+
 def test_the_command_line_exports_to_a_file_and_imports_it_back(tmp_path, capsys):
     out = tmp_path / "glosario.ttl"
     assert main(["export", "--format", "skos", "--out", str(out)]) == 0

@@ -92,13 +92,14 @@ def _loops(bot) -> dict:
 @pytest.mark.parametrize("name", ["reloads", "heartbeat", "daily", "digest", "counters"])
 async def test_every_background_loop_outlives_any_error_and_goes_on(fake, harness, monkeypatch, caplog, name):
     import bot.app.application as application
+    from bot.core.problems import said
     from bot.storage.errors import DatabaseBusy, StorageError
 
     monkeypatch.setattr(application, "LOOKUP_FLUSH_SECONDS", 0.01)
     bot = await harness.start()
     loop, owner, attribute = _loops(bot)[name]
     real = getattr(owner, attribute)
-    failures = [DatabaseBusy("database is locked"), StorageError("no se puede", "cannot"), RuntimeError("unexpected")]
+    failures = [DatabaseBusy("database is locked"), StorageError(said("db_upgrade_bot")), RuntimeError("unexpected")]
     calls = []
 
     def tick(*args, **kwargs):
