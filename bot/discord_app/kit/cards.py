@@ -1,5 +1,5 @@
-"""Rendered term cards (embed, "see also" and "¿Te ha servido?" buttons), built once per term and language and
-reused for every reply; dropped when a reload swaps the glossary."""
+"""Rendered term cards: the embed and its buttons (made by the cards feature, `bot.discord_app.cards.card_view`),
+built once per term and language and reused for every reply; dropped when a reload swaps the glossary."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Shared pieces of the cogs: a subgroup of /glosario-admin owned by another cog, and the scheduler's walk over
-the servers that want a post."""
+"""Shared pieces of the features: a command or group put under /glosario-admin or /glosario (owned by the admin
+and discover features), and the scheduler's walk over the servers that want a post."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ T = TypeVar("T")
 
 
 def attach(bot: commands.Bot, command: app_commands.Command | app_commands.Group, parent: str = ADMIN) -> None:
-    """Put a cog's own command or group under another cog's group (/glosario-admin, /glosario): cogs load in name
-    order, and the groups' owners (admin, discover) load before the cogs that attach to them."""
+    """Put a feature's own command or group under another feature's group (/glosario-admin, /glosario): features
+    load in name order, and the groups' owners (admin, discover) load before the features that attach to them."""
     group = bot.tree.get_command(parent)
     if isinstance(group, app_commands.Group):
         group.add_command(command)

@@ -1,5 +1,5 @@
 """/glosario-admin termino nuevo | editar | retirar | historial: a server's own terms (editors: Manage Messages
-or the editor role). The work is the application's (bot.app.server_terms); the form is term_form."""
+or the editor role). The work is the application's (bot.app.server_terms); the form is form.py."""
 
 from __future__ import annotations
 
