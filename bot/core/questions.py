@@ -1,25 +1,27 @@
 """Questions in a member's own words ("¿cómo se llama lo de Uber para entrenar con MPI?"): terms ranked by
 meaning, and an answer that is honest about its certainty (confident, unsure, nothing).
 
-Two sides, fused: a lexical one (BM25 over name, English name, aliases, definition and related names; Spanish
-stems, folded accents, Spanish and English stop words) and a dense one (the cosine between the question's
-sentence embedding and each term's, computed outside the core and handed in as vectors). The thresholds are
-tuned on the `tune` half of tests/questions/questions.yaml and reported on the other half (docs/questions.md).
+Two sides, fused: a lexical one (BM25 over name, English name, aliases, definition and related names; the words
+and their stems as bot/core/question_words.py reads them) and a dense one (the cosine between the question's
+sentence embedding and each term's, computed outside the core and handed in as vectors). BM25 is kept as flat
+arrays (`Lexical`), so that the application can cache them. The thresholds are tuned on the `tune` half of
+tests/questions/questions.yaml and reported on the other half (README.md, bench/README.md).
 """
 
 from __future__ import annotations
 
 import hashlib
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 import numpy as np
-import Stemmer
 
 from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary, Term
 from bot.core.normalize import normalize
+from bot.core.question_words import english_words, word_groups, words
 from bot.core.search import Ambiguous, Found, LookupResult, Suggestion
 
 MAX_QUESTION = 300  # characters of a question that are read
@@ -29,10 +31,10 @@ _POOL = 12  # candidates each index hands to the fusion
 # -- tuned on the `tune` half (python -m tests.questions.tune prints the search); the suite checks the figures --
 DENSE_WEIGHT = 0.5  # share of the dense side in the fused score (the lexical side has the rest)
 LEXICAL_HALF = 5.0  # BM25 score that counts as half the lexical evidence (it saturates: bm25 / (bm25 + this))
-CONFIDENT_SCORE = 0.32  # fused score of the best term from which it may be said with confidence…
-CONFIDENT_MARGIN = 0.08  # …when it is this far ahead of the second…
-CONFIDENT_COVERAGE = 0.0  # …and the question's words (weighted by rarity) are this much found in it
-UNSURE_SCORE = 0.22  # below this fused score nothing is offered: the question is a gap
+CONFIDENT_SCORE = 0.38  # fused score of the best term from which it may be said with confidence…
+CONFIDENT_MARGIN = 0.02  # …when it is this far ahead of the second…
+CONFIDENT_COVERAGE = 0.3  # …and the question's words (weighted by rarity) are this much found in it
+UNSURE_SCORE = 0.2  # below this fused score nothing is offered: the question is a gap
 NAMED_PENALTY = 0.75  # a term the question names, beside other words, is context rather than the answer
 ABOUT_WORDS = 1  # at most this many other words beside a named term: the question is about that term…
 # …unless one of them sets it against another ("la alternativa de Google a SageMaker", "besides Feast").
@@ -46,174 +48,6 @@ _CONTRAST = frozenset(
 # BM25 (Robertson's defaults) with field weights: a word in a name counts three times one in the definition.
 _K1, _B = 1.2, 0.75
 _NAME_WEIGHT, _DEFINITION_WEIGHT, _RELATED_WEIGHT = 3.0, 1.0, 0.5
-
-# Words that carry no meaning on their own, Spanish and English, and the words a question is wrapped in
-# ("cómo se llama lo de…", "what's the thing"), written folded as `normalize` leaves them.
-_STOP = """
-a al algo algun alguna alguno algunos ante antes aqui asi aun bajo bien cada casi como con contra cual cuales
-cuando de del desde donde dos el ella ellas ello ellos en entre era eran es esa esas ese eso esos esta estan
-estas este esto estos fue fueron ha hace hacen hacer han hasta hay la las le les lo los mas me mi mis mismo muy
-nada ni no nos nosotros o os otra otras otro otros para pero poco por porque puede pueden que quien se sea ser
-si sin sobre solo son su sus tal tambien tan tanto te tiene tienen tipo todo todos tu tus un una uno unos y ya yo
-oye bro pa pal q k xq porq d tb tmb osea verdad exactamente cosa coso cosas movida esa ese llama llaman llamo
-dice dicen decir nombre sirve funciona uso usar usa usan quiero necesito recomiendan mejor algo hay alguien
-about an and are as at be been by can could do does for from get has have how i if in into is it its just like
-me my of on or so than that the their them then there these they this those to was we what whats when where
-which who why will with would you your thing stuff called name named call
-"""
-STOP_WORDS = frozenset(normalize(_STOP).split())
-_STEMMER = Stemmer.Stemmer("spanish")
-
-# The field's everyday words in English, chat Spanish and synonyms, each with the words a definition says instead
-# (a question's word is also looked up as these: "workers" finds "trabajadores"). General vocabulary of machine
-# learning, not any term's answer: no name of a term is here. Two lists of the same kind: pairs "said:written",
-# then, for the words the shipped definitions use, a line "written: what a member says instead" (English and
-# Spanish synonyms), written from the definitions' own words.
-_SYNONYMS = """
-machine:automatico learning:aprendizaje deep:profundo train:entrenamiento training:entrenamiento trains:entrena
-entrena:entrenamiento entrenar:entrenamiento model:modelo models:modelos data:datos dataset:conjunto
-datasets:conjuntos worker:trabajador workers:trabajadores node:nodo nodes:nodos server:servidor
-servers:servidores weights:parametros pesos:parametros weight:parametro gradient:gradientes gradients:gradientes
-library:biblioteca lib:biblioteca libreria:biblioteca cloud:nube platform:plataforma managed:gestionado
-open:abierto source:codigo tracking:seguimiento track:seguimiento trackear:seguimiento experiment:experimento
-experiments:experimentos deploy:despliegue deployar:despliegue deployment:despliegue desplegar:despliegue
-serving:servicio serve:servicio scale:escala scales:escalar scalable:escalable escalado:escalable
-cluster:cluster clusters:clusteres partition:particionamiento partir:particionamiento dividir:particion
-split:particion splitting:particionamiento shards:particion trozos:particion pedazos:particion cachitos:particion
-horizontally:horizontal sync:sincronizar synchronous:sincronizada async:asincrona asynchronous:asincrona
-copy:copia batch:lotes batches:lotes parallel:paralela paralelizar:paralelizacion repartir:distribuyen
-distributed:distribuido collective:colectiva communication:comunicacion resources:recursos dynamic:dinamicamente
-lifecycle:ciclo versioning:versionado stored:almacenados storage:almacenados efficient:eficiente
-algorithm:algoritmo algorithms:algoritmos ordenadores:maquinas computadoras:maquinas computers:maquinas
-machines:maquinas equipos:maquinas gpus:nodos gpu:nodo amazon:aws google:google pipelines:pipelines
-containers:contenedorizada contenedores:contenedorizada orchestration:orquestacion orquestar:orquestacion
-features:features variables:features caracteristicas:features columns:features
-"""
-_DEFINITION_WORDS = """
-abierto: open
-acceso: access acceder leer read reading lectura
-actualizar: update updates actualizacion actualizaciones
-adaptar: adapt adjust ajustar cambiar change
-algoritmo: algorithm algorithms
-almacenados: stored store almacenar guardar guardados guardadas save saved
-arquitectura: architecture diseño design esquema
-asincrona: asynchronous async asincrono asincronos
-automatico: automatic automated automatica
-aprendizaje: learning
-calculo: computing computation compute computo computacion calcular
-capa: layer
-capacidad: ability capability
-carga: load workload
-centraliza: central centralizado centralizados centralized centralizar
-ciclo: lifecycle cycle
-clasicos: classic classical clasico tradicionales traditional
-clusteres: cluster clusters cluster
-codigo: code source
-colectiva: collective
-complejos: complex
-comunicacion: communication communicate comunicarse comunican
-conjuntos: datasets dataset
-construida: built
-contenerizada: containers container containerized contenedores contenedor docker
-copia: copy copies replica replicas replicar clone
-costos: cost costs coste costes
-datos: data
-dedicados: dedicated
-desarrollado: developed made hecho creado created
-despliegue: deploy deployment deploying deployar desplegar producción production serving
-difusion: broadcast broadcasting
-dinamicamente: dynamically dynamic dinamico caliente
-distribuido: distributed distribuida distribuir distribute repartir
-ejecucion: execution execute executing run running ejecutar correr
-eficiente: efficient efficiently rapido fast
-entorno: environment
-entrenamiento: training train trains trained entrenar entrena
-escala: scale scaling escalar escalado escalabilidad scales
-estado: state
-estrategia: strategy strategies
-extension: extension extends extiende
-flujos: workflows workflow flows
-gestion: management manage managing gestionar administrar manejar
-gestionado: managed gestionada administrado
-gradientes: gradient gradients
-herramientas: tools tool
-implementaciones: implementations implementation
-integra: integrates integrated integrates
-lotes: batch batches minibatch minibatches lote
-maquinas: machines machine computers computadoras ordenadores equipos hosts servers servidores
-masivos: massive huge enormes gigantes grandes big
-modelo: model
-modelos: models
-monitoreo: monitoring monitor monitorear monitorizar
-multiples: multiple many several varios varias muchas muchos
-nodos: nodes node gpus gpu workers
-numero: number count cantidad cuantos cuantas
-optimizacion: optimization optimize tuning
-orquestacion: orchestration orchestrate orquestar
-paralela: parallel paralelo paralelamente
-paralelizacion: parallelization parallelize paralelizar parallelism
-parametros: parameters weights pesos
-particionamiento: partitioning partition partitions particionar partir dividir split splitting fragmentar
-particionamiento: shards trozos pedazos fragmentos
-plataforma: platform
-primitivas: primitives
-procesamiento: processing process procesar
-profundo: deep
-proyectos: projects project
-recursos: resources
-reduccion: reduce reduction reduces sumar suma sum sums
-reducir: reduce reduces cut lower
-reproducibilidad: reproducibility reproducible reproducir
-seguimiento: tracking track tracks trackear registrar registro log logging apuntar
-servicio: service serving servir
-servidores: servers server
-sincronizada: synchronized synchronous sincrono sincronizado sync
-sincronizar: synchronize sync
-tamaño: size sized
-tiempo: time
-trabajadores: workers worker
-unificada: unified
-versionado: versioning versions version versionar
-vida: life
-"""
-
-
-def _synonyms() -> dict[str, tuple[str, ...]]:
-    by_word: dict[str, tuple[str, ...]] = {}
-    pairs = [pair.partition(":")[::2] for pair in _SYNONYMS.split()]
-    for line in _DEFINITION_WORDS.strip().splitlines():
-        written, _, said = line.partition(":")
-        pairs += [(word, written) for word in said.split()]
-    for said, written in pairs:
-        for word in normalize(said).split():
-            by_word[word] = tuple(dict.fromkeys((*by_word.get(word, ()), normalize(written))))
-    return by_word
-
-
-_SYNONYMS_BY_WORD = _synonyms()
-_EN_STEMMER = Stemmer.Stemmer("english")
-_ENGLISH = "~"  # marks an English stem, so that it never meets a Spanish one by chance
-
-
-def words(text: str) -> list[str]:
-    """The question's or the term's words that carry meaning, folded and stemmed (Spanish)."""
-    return _STEMMER.stemWords([w for w in normalize(text).split() if w not in STOP_WORDS])
-
-
-def english_words(text: str) -> list[str]:
-    """The same words stemmed as English (marked apart): an English name or alias meets an English question."""
-    return [_ENGLISH + w for w in _EN_STEMMER.stemWords([w for w in normalize(text).split() if w not in STOP_WORDS])]
-
-
-def word_groups(text: str) -> tuple[tuple[str, ...], ...]:
-    """The question's words that carry meaning, each stemmed (Spanish) with the stems of its synonyms and its
-    English stem after it: a word counts once, through whichever of these a term has."""
-    groups: dict[str, tuple[str, ...]] = {}
-    for w in normalize(text).split():
-        if w not in STOP_WORDS:
-            stems = _STEMMER.stemWords([w, *_SYNONYMS_BY_WORD.get(w, ())])
-            groups.setdefault(stems[0], (*dict.fromkeys(stems), _ENGLISH + _EN_STEMMER.stemWord(w)))
-    return tuple(groups.values())
 
 
 def embedding_text(term: Term, related: Sequence[str] = ()) -> str:
@@ -298,61 +132,147 @@ class _Evidence:
     named: bool
 
 
-class QuestionIndex:
-    """Built once per glossary (the published one, or a server's terms) from the terms and their embeddings,
-    one row per term in glossary order. `context` resolves related ids that name terms of another glossary."""
+def lexical_fields(term: Term, related: Sequence[str] = ()) -> tuple[str, str, str, str]:
+    """What BM25 reads of a term: its spellings, its other spellings (also read as English), its definition and
+    the names of its related terms."""
+    spellings = term.spellings()
+    return " ".join(spellings), " ".join(spellings[1:]), term.definition, " ".join(related)
 
-    def __init__(self, glossary: Glossary, vectors: np.ndarray | None, context: Glossary | None = None) -> None:
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Lexical:
+    """BM25 over one glossary as flat arrays, one row per term in glossary order: the postings of the stem
+    `vocab[w]` are `docs[starts[w]:starts[w + 1]]` (ascending) with their saturated term weights `scores`. Plain
+    arrays, so that the application can keep them in a file and load them without work per term."""
+
+    vocab: np.ndarray  # the stems, UTF-8, sorted (bytes order)
+    idf: np.ndarray  # float64, one per stem
+    starts: np.ndarray  # int64, len(vocab) + 1
+    docs: np.ndarray  # int32
+    scores: np.ndarray  # float32
+    terms: np.ndarray  # int64, shape (1,): how many terms (documents)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    @classmethod
+    def from_arrays(cls, arrays) -> Lexical:
+        """From `arrays()` (as saved); ValueError when they do not fit together."""
+        found = cls(**{name: np.asarray(arrays[name]) for name in cls.__slots__})
+        n_words = len(found.vocab)
+        if (
+            found.vocab.dtype.kind != "S"
+            or found.idf.shape != (n_words,)
+            or found.starts.shape != (n_words + 1,)
+            or found.docs.shape != found.scores.shape
+            or found.terms.shape != (1,)
+            or (n_words and (found.starts[0] != 0 or found.starts[-1] != len(found.docs)))
+        ):
+            raise ValueError("the lexical arrays do not fit together")
+        return found
+
+    def rarity(self, terms_with_it: int) -> float:
+        """BM25's idf of a word that this many terms have."""
+        n = max(1, int(self.terms[0]))
+        return float(np.log(1 + (n - terms_with_it + 0.5) / (terms_with_it + 0.5)))
+
+    @property
+    def unknown_idf(self) -> float:
+        """The idf of a stem no term has: rarer than any."""
+        n = max(1, int(self.terms[0]))
+        return float(np.log(1 + (n + 0.5) / 0.5))
+
+    def find(self, stems: Sequence[str]) -> list[int]:
+        """The row of each stem in `vocab`, -1 for a stem no term has."""
+        vocab = self.vocab
+        if not stems or not len(vocab):
+            return [-1] * len(stems)
+        encoded = [s.encode() for s in stems]
+        at = np.searchsorted(vocab, np.array(encoded, dtype=bytes)).tolist()
+        return [a if a < len(vocab) and vocab[a] == e else -1 for a, e in zip(at, encoded, strict=True)]
+
+    def postings(self, row: int) -> tuple[np.ndarray, np.ndarray]:
+        start, end = int(self.starts[row]), int(self.starts[row + 1])
+        return self.docs[start:end], self.scores[start:end]
+
+
+def build_lexical(fields: Sequence[tuple[str, str, str, str]], pause=None) -> Lexical:
+    """BM25 (field-weighted) over the terms' `lexical_fields`. `pause`, if given, is called every few hundred
+    terms (a worker thread lets the event loop in, or stops)."""
+    word_id: dict[str, int] = {}
+    ids, weights, counts = array("q"), array("d"), array("q")  # (flat machine numbers: no object per word)
+    for i, (names, other_names, definition, related) in enumerate(fields):
+        before = len(ids)
+        for ws, weight in (
+            (words(names), _NAME_WEIGHT),
+            (english_words(other_names), _NAME_WEIGHT),
+            (words(definition), _DEFINITION_WEIGHT),
+            (words(related), _RELATED_WEIGHT),
+        ):
+            ids.extend([word_id.setdefault(w, len(word_id)) for w in ws])
+            weights.extend([weight] * len(ws))
+        counts.append(len(ids) - before)
+        if pause is not None and i % 256 == 255:
+            pause()
+    n, n_words = len(counts), len(word_id)
+    doc = np.repeat(np.arange(n, dtype=np.int64), np.frombuffer(counts, dtype=np.int64))
+    weight = np.frombuffer(weights, dtype=np.float64)
+    pairs, which = np.unique(doc * max(1, n_words) + np.frombuffer(ids, dtype=np.int64), return_inverse=True)
+    tf = np.bincount(which, weights=weight, minlength=len(pairs)) if len(pairs) else np.zeros(0)
+    pair_doc, pair_word = pairs // max(1, n_words), pairs % max(1, n_words)
+    lengths = np.bincount(doc, weights=weight, minlength=n) if n else np.zeros(1)
+    average = float(lengths.mean()) or 1.0
+    norm = _K1 * (1 - _B + _B * lengths[pair_doc] / average)
+    saturated = (tf * (_K1 + 1) / (tf + norm)).astype(np.float32)
+    frequency = np.bincount(pair_word, minlength=n_words)
+    idf = np.log(1 + (max(1, n) - frequency + 0.5) / (frequency + 0.5))
+    vocab = np.array([w.encode() for w in word_id], dtype=bytes if n_words else "S1")
+    by_bytes = np.argsort(vocab, kind="stable")
+    rank = np.empty(n_words, dtype=np.int64)
+    rank[by_bytes] = np.arange(n_words)
+    order = np.lexsort((pair_doc, rank[pair_word]))
+    starts = np.zeros(n_words + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rank[pair_word], minlength=n_words), out=starts[1:])
+    return Lexical(
+        vocab[by_bytes],
+        idf[by_bytes],
+        starts,
+        pair_doc[order].astype(np.int32),
+        saturated[order],
+        np.array([n], dtype=np.int64),
+    )
+
+
+def glossary_fields(glossary: Glossary, context: Glossary | None = None) -> list[tuple[str, str, str, str]]:
+    """`lexical_fields` of every term, related ids resolved in the glossary, then in `context`."""
+    return [lexical_fields(t, related_names(t, glossary, context)) for t in glossary]
+
+
+class QuestionIndex:
+    """Built once per glossary (the published one, or a server's terms) from the terms, their embeddings (one
+    row per term in glossary order) and their BM25 arrays (built here unless given). `context` resolves related
+    ids that name terms of another glossary; `mentions`, the glossary's own MentionFinder if one is at hand."""
+
+    def __init__(
+        self,
+        glossary: Glossary,
+        vectors: np.ndarray | None,
+        context: Glossary | None = None,
+        *,
+        lexical: Lexical | None = None,
+        mentions: MentionFinder | None = None,
+    ) -> None:
         if vectors is not None and len(vectors) != len(glossary):
             raise ValueError(f"{len(vectors)} vectors for {len(glossary)} terms")
         self.glossary = glossary
-        self._terms = list(glossary.terms)
-        self._positions = {t.id: i for i, t in enumerate(self._terms)}
+        self._terms = glossary.terms
         self.vectors = None if vectors is None else np.ascontiguousarray(vectors, dtype=np.float32)
-        self.mentions = MentionFinder(glossary)
-        self._build_lexical(context)
-
-    def _build_lexical(self, context: Glossary | None) -> None:
-        docs: list[dict[str, float]] = []
-        name_words: list[frozenset[str]] = []
-        for term in self._terms:
-            counts: dict[str, float] = {}
-            names = words(" ".join(term.spellings()))
-            english = english_words(" ".join(term.spellings()[1:]))
-            related = [r.term for r in map(self._resolver(context), term.related) if r is not None]
-            fields = ((names, _NAME_WEIGHT), (english, _NAME_WEIGHT), (words(term.definition), _DEFINITION_WEIGHT))
-            for ws, weight in fields:
-                for w in ws:
-                    counts[w] = counts.get(w, 0.0) + weight
-            for w in words(" ".join(related)):
-                counts[w] = counts.get(w, 0.0) + _RELATED_WEIGHT
-            docs.append(counts)
-            name_words.append(frozenset(names))
-        self._name_words = name_words
-        n = max(1, len(docs))
-        lengths = np.array([sum(d.values()) for d in docs] or [0.0], dtype=np.float64)
-        average = float(lengths.mean()) or 1.0
-        frequency: dict[str, int] = {}
-        for doc in docs:
-            for w in doc:
-                frequency[w] = frequency.get(w, 0) + 1
-        postings: dict[str, list[tuple[int, float]]] = {}
-        for d_idx, doc in enumerate(docs):
-            norm = _K1 * (1 - _B + _B * lengths[d_idx] / average)
-            for w, tf in doc.items():
-                postings.setdefault(w, []).append((d_idx, tf * (_K1 + 1) / (tf + norm)))
-        self._idf = {w: float(np.log(1 + (n - f + 0.5) / (f + 0.5))) for w, f in frequency.items()}
-        self._unknown_idf = float(np.log(1 + (n + 0.5) / 0.5))  # a word no term has: rarer than any
-        self._postings = {
-            w: (np.array([d for d, _ in p], dtype=np.int32), np.array([s for _, s in p], dtype=np.float32))
-            for w, p in postings.items()
-        }
-
-    def _resolver(self, context: Glossary | None):
-        def get(term_id: str) -> Term | None:
-            return self.glossary.get(term_id) or (context.get(term_id) if context is not None else None)
-
-        return get
+        if mentions is None or mentions.glossary is not glossary:
+            mentions = MentionFinder(glossary)
+        self.mentions = mentions
+        self.lexical = lexical if lexical is not None else build_lexical(glossary_fields(glossary, context))
+        if int(self.lexical.terms[0]) != len(glossary):
+            raise ValueError(f"lexical arrays of {int(self.lexical.terms[0])} terms for {len(glossary)}")
 
     def __len__(self) -> int:
         return len(self._terms)
@@ -362,16 +282,25 @@ class QuestionIndex:
         n = len(self._terms)
         if not n:
             return []
+        lexical_index = self.lexical
+        flat = [w for g in question.groups for w in g]
+        rows = dict(zip(flat, lexical_index.find(flat), strict=True))
+        idf = lexical_index.idf
         lexical = np.zeros(n, dtype=np.float32)
+        found_groups = []
         for group in question.groups:  # each word counts once: through itself or its best synonym
-            found = [(self._postings[w], self._idf[w]) for w in group if w in self._postings]
+            found = [(lexical_index.postings(rows[w]), float(idf[rows[w]])) for w in group if rows[w] >= 0]
+            if len(found) > 1:  # as rare as the word is, whatever its form: the terms that have any of them
+                weight = lexical_index.rarity(len(np.unique(np.concatenate([docs for (docs, _), _ in found]))))
+                found = [(postings, weight) for postings, _ in found]
+            found_groups.append(found)
             if len(found) == 1:  # the usual case: add the postings, no array the size of the glossary
-                (docs, scores), idf = found[0]
-                lexical[docs] += idf * scores
+                (docs, scores), weight = found[0]
+                lexical[docs] += weight * scores
             elif found:
                 best = np.zeros(n, dtype=np.float32)
-                for (docs, scores), idf in found:
-                    np.maximum.at(best, docs, idf * scores)
+                for (docs, scores), weight in found:
+                    np.maximum.at(best, docs, weight * scores)
                 lexical += best
         dense = np.zeros(n, dtype=np.float32)
         if self.vectors is not None and question.vector is not None:
@@ -379,29 +308,27 @@ class QuestionIndex:
         rough = fused(dense, lexical)
         pool = min(_POOL, n)
         best = np.argpartition(-rough, pool - 1)[:pool] if n > pool else np.arange(n)
-        weights = [(g, self._idf.get(g[0], self._unknown_idf)) for g in question.groups]
-        total = sum(weight for _, weight in weights) or 1.0
-        found = []
-        for i in best.tolist():
-            term = self._terms[i]
-            covered = sum(weight for g, weight in weights if any(self._has(w, i) for w in g))
-            found.append(_Evidence(term, float(dense[i]), float(lexical[i]), covered / total, term.id in named))
-        return found
-
-    def _has(self, word: str, d_idx: int) -> bool:
-        found = self._postings.get(word)
-        if found is None:
-            return False
-        docs = found[0]
-        at = int(np.searchsorted(docs, d_idx))
-        return at < len(docs) and int(docs[at]) == d_idx
+        unknown = lexical_index.unknown_idf
+        weights = [float(idf[rows[g[0]]]) if rows[g[0]] >= 0 else unknown for g in question.groups]
+        total = sum(weights) or 1.0
+        covered = np.zeros(len(best), dtype=np.float64)
+        for found, weight in zip(found_groups, weights, strict=True):
+            if found:
+                has = np.zeros(len(best), dtype=bool)
+                for (docs, _), _ in found:
+                    has |= np.isin(best, docs)
+                covered += weight * has
+        return [
+            _Evidence(self._terms[i], float(dense[i]), float(lexical[i]), c / total, self._terms[i].id in named)
+            for i, c in zip(best.tolist(), covered.tolist(), strict=True)
+        ]
 
     def named_in(self, question: Question) -> tuple[set[str], int]:
         """Ids of the terms the question names, and how many of its words are not part of those names."""
         named = self.mentions.find(question.text)
         if not named:
             return set(), len(question.words)
-        inside = set().union(*(self._name_words[self._positions[t.id]] for t in named))
+        inside = set().union(*(words(" ".join(t.spellings())) for t in named))
         return {t.id for t in named}, sum(1 for w in question.words if w not in inside)
 
 

