@@ -176,6 +176,13 @@ class Application:
             except Exception as exc:
                 problems.append(f"could not {what}: {exc}")
                 log.error("shutdown: could not %s: %s", what, exc)
+        questions = self.__dict__.get("questions")  # (only if the question path was ever used)
+        if questions is not None:
+            try:
+                await questions.close()  # a first index build stops between two batches, its progress kept
+            except Exception as exc:
+                problems.append(f"could not stop the question index build: {exc}")
+                log.error("shutdown: could not stop the question index build: %s", exc)
         lost = await self.writer.close(grace=grace)
         if lost:
             problems.append(f"{lost} write(s) saved only in this log")

@@ -89,10 +89,11 @@ class Questions:
         self.children = 0  # child processes started, for logs and tests
 
     # -- building -----------------------------------------------------------------------------------------
-    async def prepare(self) -> None:
+    async def prepare(self) -> bool:
         """Build the published glossary's question index now, off the event loop (else the first question
-        does), and load the model, so that the first question waits for neither. Cancelled, it stops the build
-        between two batches (what was embedded stays cached) and re-raises."""
+        does), and load the model, so that the first question waits for neither. Whether it is ready: False when
+        the build was asked to stop (`close`: the bot is stopping; what was embedded stays cached). Cancelled, it
+        stops the build between two batches and re-raises."""
         try:
             plan = await asyncio.to_thread(self._plan)
             found = await asyncio.to_thread(self._published_cache.lookup, plan.texts)
@@ -106,9 +107,13 @@ class Questions:
             if load is not None:  # loaded, and its weights read once: the first question pays for neither
                 await asyncio.to_thread(load)
                 await asyncio.to_thread(self.encoder.encode, ["glosario"])
+        except BuildStopped:
+            log.info("the question index build stopped when asked: what was embedded is cached for the next start")
+            return False
         except asyncio.CancelledError:
             await self.close()
             raise
+        return True
 
     async def close(self) -> None:
         """Stop any build between two batches (a child process within STOP_GRACE seconds); later builds stop

@@ -35,7 +35,8 @@ async def prepare(bot: Services) -> None:
     questions in; a failure leaves the bot answering names only, and says why in the log."""
     try:
         questions = await asyncio.to_thread(lambda: bot.app.questions)
-        await questions.prepare()
+        if not await questions.prepare():  # stopped: the bot is stopping
+            return
     except Exception:
         log.exception("the question path could not be loaded: only names are answered")
         return
