@@ -1,6 +1,10 @@
 """CSV in, as people write glossaries in spreadsheets: Spanish or English column names (or `--map`), comma,
 semicolon or tab, UTF-8 (with or without BOM) or Windows-1252, paragraphs inside quoted cells kept, and
-"Nombre (English)" names split into the name and the English name. Every column not kept is counted."""
+"Nombre (English)" names split into the name and the English name. Every column not kept is counted.
+
+A file with every column of `CSV_COLUMNS` is one our export wrote (bot/app/interchange.py): its names are taken as
+written (the English name has its own column), its lists are "|"-lists, and its `id` is the term's id, derived
+from the name again."""
 
 from __future__ import annotations
 
@@ -14,6 +18,25 @@ from bot.app.entries import Entry, Imported, Problem, _link, _split
 from bot.app.imports import Refused, refuse, source
 from bot.app.reports import spreadsheet_plain
 from bot.core.problems import Joined, Sentence, said
+
+# What the CSV export writes, one column per field the model holds (every one of them read back by COLUMNS).
+CSV_COLUMNS = (
+    "id",
+    "term",
+    "en",
+    "category",
+    "definition",
+    "aliases",
+    "related",
+    "links",
+    "note",
+    "example",
+    "sources",
+    "tags",
+    "deprecated",
+    "definition_language",
+    "source_id",
+)
 
 # Our field → the column names that mean it, most specific first (compared without accents, case or spaces).
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -40,7 +63,9 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "links": ("links", "enlaces"),
     "note": ("note", "nota", "notas", "notes", "observaciones"),
     "source": ("source", "sources", "fuente", "fuentes", "referencia", "referencias"),
-    "id": ("id", "source_id", "identificador"),
+    "deprecated": ("deprecated", "desaconsejados", "formas_desaconsejadas", "evitar", "forms_to_avoid"),
+    "definition_language": ("definition_language", "idioma_definicion", "idioma_de_la_definicion"),
+    "id": ("source_id", "id", "identificador"),
 }
 MAP_KEYS = tuple(COLUMNS)
 _ACRONYM = re.compile(r"[A-Z0-9][A-Z0-9&.\-]{0,9}s?")
@@ -104,7 +129,9 @@ def read_csv(text: str, mapping: dict[str, str] | None = None) -> Imported:
     if "name" not in found or "definition" not in found:
         return Imported([], [_missing(headers, found)], read=0)
     entries, refused, dropped = [], [], Counter()
-    extra = {i: h for i, h in enumerate(headers) if i not in found.values()}
+    ours = set(CSV_COLUMNS) <= {_folded(h) for h in headers}
+    own_id = [_folded(h) for h in headers].index("id") if ours else None
+    extra = {i: h for i, h in enumerate(headers) if i not in found.values() and i != own_id}
     second = _second_definition(headers, found)
     read, start = 0, reader.line_num + 1
     for row in reader:
@@ -113,7 +140,7 @@ def read_csv(text: str, mapping: dict[str, str] | None = None) -> Imported:
             continue
         read += 1
         cells = [spreadsheet_plain(c) for c in row]
-        entry = _entry(cells, found, second, said("at_line", line=line))
+        entry = _entry(cells, found, second, said("at_line", line=line), ours)
         for index, header in extra.items():
             if index < len(cells) and cells[index].strip() and index != second:
                 dropped[header.strip() or f"columna {index + 1}"] += 1
@@ -139,9 +166,15 @@ def _cell(cells: list[str], found: dict[str, int], key: str) -> str:
     return cells[index].strip() if index is not None and index < len(cells) else ""
 
 
-def _entry(cells: list[str], found: dict[str, int], second: int | None, where: Sentence) -> Entry:
+def _paragraphs(text: str) -> str:
+    """A cell's text with its line breaks as "\n" (a spreadsheet may write "\r\n" inside a quoted cell)."""
+    return "\n".join(line.rstrip("\r") for line in text.split("\n")).strip()
+
+
+def _entry(cells: list[str], found: dict[str, int], second: int | None, where: Sentence, ours: bool) -> Entry:
     cell = lambda key: _cell(cells, found, key)  # noqa: E731
-    definition = "\n".join(line.rstrip("\r") for line in cell("definition").split("\n")).strip()
+    definition = _paragraphs(cell("definition"))
+    tags = _split(cell("tags")) if ours else [t.strip() for t in re.split(r"[;,|]", cell("tags")) if t.strip()]
     entry = Entry(
         term=" ".join(cell("name").split()),
         definition=definition,
@@ -151,16 +184,19 @@ def _entry(cells: list[str], found: dict[str, int], second: int | None, where: S
         related=_split(cell("related")),
         links=[link for part in _split(cell("links")) if (link := _link(part))],
         where=where,
-        note=cell("note"),
-        example=cell("example"),
-        tags=[t.strip() for t in re.split(r"[;,|]", cell("tags")) if t.strip()],
+        note=_paragraphs(cell("note")),
+        example=_paragraphs(cell("example")),
+        tags=tags,
         source_id=cell("id"),
         sources=[source(s) for s in _split(cell("source"))],
+        definition_language=cell("definition_language"),
+        deprecated=_split(cell("deprecated")),
     )
     other = cells[second].strip() if second is not None and second < len(cells) else ""
     if other and " ".join(other.split()) != " ".join(definition.split()):
         entry.note = " · ".join(filter(None, (entry.note, other)))
-    _split_english(entry)
+    if not ours:
+        _split_english(entry)
     return entry
 
 
@@ -203,4 +239,4 @@ def parse_map(text: str) -> dict[str, str]:
     return mapping
 
 
-__all__ = ["COLUMNS", "Refused", "columns", "decode", "parse_map", "read_csv"]
+__all__ = ["COLUMNS", "CSV_COLUMNS", "Refused", "columns", "decode", "parse_map", "read_csv"]

@@ -4,6 +4,7 @@ reader gives back; the "|"-joined lists of a CSV cell."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from bot.core.problems import Said, SaidInBoth, Sentence
 
@@ -79,6 +80,7 @@ class Imported:
     dropped: dict[str, int] = field(default_factory=dict)
 
 
+@lru_cache(maxsize=1024)  # a file has a few language tags, asked about for every label of every entry
 def language_matches(tag: str, lang: str) -> bool:
     """Whether a language tag is in language `lang`: "es-ES" is Spanish when "es" was asked, only itself when
     "es-ES" was asked."""
@@ -89,6 +91,8 @@ def language_matches(tag: str, lang: str) -> bool:
 def _split(value: str) -> list[str]:
     """The values `_joined` put in one cell. A backslash before anything but "|" or "\\" is kept as written (cells
     from a spreadsheet, or from before the escapes)."""
+    if "\\" not in value:  # no escapes: the same parts, without walking the text a character at a time
+        return [part.strip() for part in value.split(LIST_SEPARATOR) if part.strip()]
     parts, current, chars = [], [], iter(value)
     for char in chars:
         if char == "\\":

@@ -92,17 +92,31 @@ def web_url(text: str) -> str:
     return quote(text, safe=":/?#[]@!$&'()*+,;=%~") if _WEB.fullmatch(text) else ""
 
 
-_CITED = re.compile(r"(?P<text>.*\S)\s*<(?P<url>https?://[^<>\s]+)>", re.IGNORECASE)
+_CITED = re.compile(r"(?P<text>.*\S)\s*<(?P<url>https?://[^<>\s]+)>", re.IGNORECASE | re.DOTALL)
+NO_ADDRESS = "<>"  # ends a source's text that would otherwise be read as text and address
 
 
 def source(text: str) -> dict[str, str]:
     """A source as term files write it: its text, and its url when the text is a web address or ends with one
-    in angle brackets ("Wikipedia <https://…>", as the TBX export writes a source with both)."""
-    cited = _CITED.fullmatch(text.strip())
+    in angle brackets ("Wikipedia <https://…>", as the TBX and CSV exports write a source with both). A text
+    ending in "<>" has no address: it is what comes before (what `citation` writes for such a text)."""
+    text = text.strip()
+    if text.endswith(NO_ADDRESS):
+        return {"text": text.removesuffix(NO_ADDRESS).rstrip()}
+    cited = _CITED.fullmatch(text)
     if cited and (url := web_url(cited["url"])):
         return {"text": cited["text"], "url": url}
     url = web_url(text)
     return {"text": text, "url": url} if url else {"text": text}
+
+
+def citation(text: str, url: str = "") -> str:
+    """A source as one text that `source` reads back the same: "Texto <https://…>", the address alone when it is
+    its own text, and a text without one that `source` would take for an address (or that ends in "<>") followed
+    by " <>"."""
+    if url:
+        return text if url == text else f"{text} <{url}>"
+    return text if source(text) == {"text": text} else f"{text} {NO_ADDRESS}"
 
 
 def spelling_keys(text: str) -> set[str]:

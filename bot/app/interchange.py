@@ -14,7 +14,9 @@ from typing import Any
 
 import yaml
 
+from bot.app.csv_in import CSV_COLUMNS
 from bot.app.entries import LIST_SEPARATOR, Entry, Imported, Problem
+from bot.app.imports import citation
 from bot.app.reports import spreadsheet_safe
 from bot.app.skos_out import DEFAULT_BASE, to_skos
 from bot.app.tbx_out import XML_LANG, to_tbx
@@ -26,7 +28,6 @@ from bot.core.server_terms import term_file
 
 FORMATS = ("tbx", "skos", "skos-jsonld", "skos-rdfxml", "csv", "json")
 SKOS_FORMATS = {"skos": "turtle", "skos-jsonld": "json-ld", "skos-rdfxml": "rdf-xml"}
-CSV_COLUMNS = ("id", "term", "en", "category", "definition", "aliases", "related", "links")
 __all__ = [
     "DEFAULT_BASE",
     "FORMATS",
@@ -79,12 +80,14 @@ def _terminology(term: Term) -> dict:
 
 
 def to_csv(glossary: Glossary, context: Glossary | None = None) -> str:
-    """One row per term, one column per field; lists joined with "|"; cells a spreadsheet would run are quoted."""
+    """One row per term, one column per field the model holds (`CSV_COLUMNS`, all of which the CSV import reads
+    back); lists joined with "|"; a link or source as "Texto <https://…>"; cells a spreadsheet would run are
+    quoted."""
     out = io.StringIO()
     writer = csv.writer(out, dialect="excel")
     writer.writerow(CSV_COLUMNS)
+    both = Layered(glossary, context)
     for term in glossary.terms:
-        links = _joined(f"{link.title} <{link.url}>" for link in term.links)
         row = (
             term.id,
             term.term,
@@ -92,8 +95,15 @@ def to_csv(glossary: Glossary, context: Glossary | None = None) -> str:
             term.category,
             term.definition,
             _joined(term.aliases),
-            _joined(_related_names(term, Layered(glossary, context))),
-            links,
+            _joined(_related_names(term, both)),
+            _joined(f"{link.title} <{link.url}>" for link in term.links),
+            term.note,
+            term.example,
+            _joined(citation(s.text, s.url) for s in term.sources),
+            _joined(term.tags),
+            _joined(term.deprecated),
+            term.definition_language,
+            term.source_id,
         )
         writer.writerow([spreadsheet_safe(value) for value in row])
     return out.getvalue()

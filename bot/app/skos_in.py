@@ -9,11 +9,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from bot.app.entries import Entry, Imported, Problem, language_matches
-from bot.app.imports import Refused, imported, no_language, refuse, source, web_url
+from bot.app.imports import Refused, imported, no_language, refuse, web_url
 from bot.core.problems import said
 
 SKOS = "http://www.w3.org/2004/02/skos/core#"
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+RDF_VALUE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#value"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 DCT = "http://purl.org/dc/terms/"
 PARSERS = {"turtle": "TURTLE", "rdf-xml": "RDF_XML", "json-ld": "JSON_LD"}
@@ -41,15 +42,24 @@ def _short(iri: str) -> str:
 
 
 def _graph(text: str, fmt: str) -> dict[str, _Concept]:
-    """Subject → its statements, in the file's order."""
+    """Subject → its statements, in the file's order. A blank node is "_:" and its label, never taken for an IRI."""
     import pyoxigraph as ox
 
+    literal, blank = ox.Literal, ox.BlankNode  # (pyoxigraph's classes have no subclasses: `type(x) is` is exact)
     subjects: dict[str, _Concept] = {}
     for quad in ox.parse(text, format=getattr(ox.RdfFormat, PARSERS[fmt]), base_iri="urn:glosario:"):
-        value = quad.object
-        tag = None if not isinstance(value, ox.Literal) else (value.language or "")
-        subject = subjects.setdefault(quad.subject.value, _Concept(quad.subject.value))
-        subject.values.setdefault(quad.predicate.value, []).append((value.value, tag))
+        node, value = quad.subject, quad.object
+        name = "_:" + node.value if type(node) is blank else node.value
+        if (subject := subjects.get(name)) is None:
+            subject = subjects[name] = _Concept(name)
+        if type(value) is literal:
+            said, tag = value.value, value.language or ""
+        else:
+            said, tag = ("_:" + value.value if type(value) is blank else value.value), None
+        predicate = quad.predicate.value
+        if (values := subject.values.get(predicate)) is None:
+            values = subject.values[predicate] = []
+        values.append((said, tag))
     return subjects
 
 
@@ -120,13 +130,25 @@ def _entry(concept: _Concept, lang: str, names: dict, subjects: dict, dropped: C
     _definition(entry, concept, lang)
     for prop in _RELATIONS:
         entry.related += [names.get(iri) or iri for iri, _ in concept.values.get(SKOS + prop, [])]
-    for iri, tag in concept.values.get(RDFS + "seeAlso", []):
-        if tag is None and (url := web_url(iri)):
-            title = next((t for t, _ in subjects.get(iri, _Concept(iri)).values.get(DCT + "title", [])), "")
-            entry.links.append({"title": title or url, "url": url})
+    for node, tag in concept.values.get(RDFS + "seeAlso", []):
+        if tag is None and (found := _addressed(node, subjects)):
+            entry.links.append({"title": found[0], "url": found[1]})
     _sources_and_tags(entry, concept, lang, subjects)
-    _count_rest(concept, entry, lang, dropped)
+    _count_rest(concept, entry, lang, subjects, dropped)
     return entry
+
+
+def _addressed(node: str, subjects: dict[str, _Concept]) -> tuple[str, str] | None:
+    """(title, web address) of a link or a source: an address with its dct:title, or a blank node with the
+    address as its rdf:value and its own dct:title (as the export writes an address titled two ways)."""
+    described = subjects.get(node, _Concept(node))
+    address = node
+    if node.startswith("_:"):
+        address = next((value for value, tag in described.values.get(RDF_VALUE, []) if tag is None), "")
+    if not (url := web_url(address)):
+        return None
+    title = next((t for t, tag in described.values.get(DCT + "title", []) if tag is not None), "")
+    return title.strip() or url, url
 
 
 def _definition(entry: Entry, concept: _Concept, lang: str) -> None:
@@ -144,13 +166,13 @@ def _definition(entry: Entry, concept: _Concept, lang: str) -> None:
 
 
 def _sources_and_tags(entry: Entry, concept: _Concept, lang: str, subjects: dict) -> None:
-    """dct:source (a citation, or an address with its dct:title) → sources; dct:subject text → tags."""
+    """dct:source (a citation as text, taken as written; or an address with its title) → sources; dct:subject
+    text → tags."""
     for value, tag in concept.values.get(DCT + "source", []):
         if tag is not None:
-            entry.sources.append(source(value.strip()))
-        elif url := web_url(value):
-            title = next((t for t, _ in subjects.get(value, _Concept(value)).values.get(DCT + "title", [])), "")
-            entry.sources.append({"text": title or url, "url": url})
+            entry.sources.append({"text": value.strip()})
+        elif found := _addressed(value, subjects):
+            entry.sources.append({"text": found[0], "url": found[1]})
     entry.tags = [t.strip() for t, tag in concept.values.get(DCT + "subject", []) if tag == "" or _is(tag, lang)]
 
 
@@ -158,7 +180,7 @@ def _is(tag: str | None, lang: str) -> bool:
     return tag is not None and (tag == "" or language_matches(tag, lang))
 
 
-def _count_rest(concept: _Concept, entry: Entry, lang: str, dropped: Counter) -> None:
+def _count_rest(concept: _Concept, entry: Entry, lang: str, subjects: dict, dropped: Counter) -> None:
     """Every statement of the concept not kept, by property (and language, for text)."""
     kept = {"prefLabel", "altLabel", "hiddenLabel", "definition", "example", *_NOTES}
     english = not language_matches("en", lang)
@@ -167,12 +189,12 @@ def _count_rest(concept: _Concept, entry: Entry, lang: str, dropped: Counter) ->
         if prop in _STRUCTURE or local in _RELATIONS:
             continue
         for value, tag in values:
-            if _used(prop, local, value, tag, entry, lang, english, kept):
+            if _used(prop, local, value, tag, entry, lang, english, kept, subjects):
                 continue
             dropped[f"{_short(prop)}@{tag}" if tag else _short(prop)] += 1
 
 
-def _used(prop: str, local: str, value: str, tag, entry: Entry, lang: str, english: bool, kept: set) -> bool:
+def _used(prop: str, local: str, value: str, tag, entry: Entry, lang: str, english: bool, kept: set, subjects) -> bool:
     """Whether this statement went into the entry."""
     if local in kept and _is(tag, lang):
         return local != "definition" or value.strip() == entry.definition
@@ -181,9 +203,10 @@ def _used(prop: str, local: str, value: str, tag, entry: Entry, lang: str, engli
     if local == "definition":
         return value.strip() == entry.definition and tag == entry.definition_language
     if prop == RDFS + "seeAlso":
-        return any(link["url"] == web_url(value) for link in entry.links)
+        found = _addressed(value, subjects) if tag is None else None
+        return found is not None and any(link["url"] == found[1] for link in entry.links)
     if prop == DCT + "source":
-        return tag is not None or bool(web_url(value))
+        return tag is not None or _addressed(value, subjects) is not None
     return prop == DCT + "subject" and _is(tag, lang)
 
 

@@ -1,6 +1,8 @@
 """SKOS out (W3C), as Turtle, RDF/XML or JSON-LD through pyoxigraph: a ConceptScheme with the glossary's title, a
 Concept per term, a Collection per category. Every literal carries its true language: the name, aliases, notes
-and example the glossary's, the English name `en`, the definition its own (`definition_language`) when set."""
+and example the glossary's, the English name `en`, the definition its own (`definition_language`) when set.
+A link or a source with an address is that address with its dct:title (a blank node with rdf:value and its own
+title when another one gave the same address another title); a source without one is a literal."""
 
 from __future__ import annotations
 
@@ -10,10 +12,11 @@ from bot.core.model import Glossary, Layered, Term
 from bot.core.normalize import slug
 
 SKOS = "http://www.w3.org/2004/02/skos/core#"
-RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDF_TYPE, RDF_VALUE = RDF + "type", RDF + "value"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
 DCT = "http://purl.org/dc/terms/"
-PREFIXES = {"skos": SKOS, "dct": DCT, "rdfs": RDFS}
+PREFIXES = {"skos": SKOS, "dct": DCT, "rdfs": RDFS, "rdf": RDF}
 DEFAULT_BASE = "https://glosario-ia.example/terminos/"
 SERIALISERS = {"turtle": "TURTLE", "rdf-xml": "RDF_XML", "json-ld": "JSON_LD"}
 _ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+")
@@ -91,13 +94,25 @@ def _concept(add, concept, term: Term, lang: str, titles: dict[str, str]) -> Non
     if term.example:
         add(concept, SKOS + "example", text(term.example))
     for link in term.links:
-        add(concept, RDFS + "seeAlso", ox.NamedNode(link.url))
-        titles.setdefault(link.url, link.title)
+        _addressed(add, concept, RDFS + "seeAlso", link.url, link.title, titles)
     for cited in term.sources:
         if cited.url:
-            add(concept, DCT + "source", ox.NamedNode(cited.url))
-            titles.setdefault(cited.url, cited.text)
+            _addressed(add, concept, DCT + "source", cited.url, cited.text, titles)
         else:
             add(concept, DCT + "source", ox.Literal(cited.text))
     for tag in term.tags:
         add(concept, DCT + "subject", text(tag))
+
+
+def _addressed(add, concept, predicate: str, url: str, title: str, titles: dict[str, str]) -> None:
+    """A link or a source: its address, titled once in the file (`titles`); when another link or source has
+    titled that address otherwise, a blank node of its own with the address as its rdf:value and its title."""
+    import pyoxigraph as ox
+
+    if titles.setdefault(url, title) == title:
+        add(concept, predicate, ox.NamedNode(url))
+        return
+    node = ox.BlankNode()
+    add(concept, predicate, node)
+    add(node, RDF_VALUE, ox.NamedNode(url))
+    add(node, DCT + "title", ox.Literal(title))

@@ -1,6 +1,7 @@
 """TBX-Basic out (ISO 30042, valid against the TBX-Basic DTD and XCS): one termEntry per term, a langSet in the
 glossary's language (definition with its sources, the name as preferred term with the example as its context,
-aliases admitted, forms to avoid deprecated) and one in English for the English name."""
+aliases admitted, forms to avoid deprecated) and one in English for the English name. A source is one text
+(`bot.app.imports.citation`: "Texto <https://…>"), the only place TBX-Basic has for it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import itertools
 import re
 import xml.etree.ElementTree as ET
 
+from bot.app.imports import citation
 from bot.core.model import Glossary, Layered, Term
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -92,8 +94,7 @@ def _definition(parent: ET.Element, term: Term, attributes: dict[str, str] | Non
     group = ET.SubElement(parent, "descripGrp") if term.sources else parent
     ET.SubElement(group, "descrip", {"type": "definition", **(attributes or {})}).text = term.definition
     for cited in term.sources:
-        said = cited.text if not cited.url or cited.url == cited.text else f"{cited.text} <{cited.url}>"
-        ET.SubElement(group, "admin", {"type": "source"}).text = said
+        ET.SubElement(group, "admin", {"type": "source"}).text = citation(cited.text, cited.url)
 
 
 def _tig(lang_set: ET.Element, text: str, status: str, example: str = "") -> None:

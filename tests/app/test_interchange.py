@@ -202,7 +202,7 @@ def test_the_tbx_export_of_everything_an_entry_holds_is_valid_tbx_basic():
     ]
 
 
-@pytest.mark.parametrize("fmt", ["tbx", "skos", "skos-jsonld", "skos-rdfxml", "json"])
+@pytest.mark.parametrize("fmt", interchange.FORMATS)
 def test_export_then_import_keeps_everything_an_entry_holds(fmt, tmp_path):
     glossary = terminology()
     imported = interchange.read(interchange.export(glossary, fmt), fmt)
@@ -215,10 +215,84 @@ def test_export_then_import_keeps_everything_an_entry_holds(fmt, tmp_path):
     assert held(again) == held(glossary)
     expected = interchange.DEFAULT_BASE + "uber" if fmt.startswith("skos") else "c-uber"
     assert again.terms[2].source_id == expected  # a TBX id as itself; in SKOS, the IRI the export gave it
+    if fmt in ("csv", "json"):  # a place for every field: the ids it was imported with, and none where it had none
+        assert [t.source_id for t in again] == [t.source_id for t in glossary]
 
 
 HELD = ("definition", "definition_language", "en", "aliases", "links", "note", "example", "sources", "tags")
 HELD += ("deprecated", "category")
+
+
+def test_every_column_of_the_csv_export_is_one_the_csv_import_reads():
+    from bot.app.csv_in import columns
+
+    found = columns(list(interchange.CSV_COLUMNS))
+    assert sorted(found.values()) == [i for i, c in enumerate(interchange.CSV_COLUMNS) if c != "id"]
+    # "id" is the term's id, derived from its name again; the id it was imported with has its own column
+    assert interchange.CSV_COLUMNS[found["id"]] == "source_id"
+
+
+CITED = """category: Citas
+terms:
+  - term: Cita
+    definition: Una definición con fuentes que se parecen a otras.
+    links: [{title: La página, url: "https://example.org/a"}]
+    sources:
+      - {text: "Manual <https://example.org/manual>"}
+      - {text: "https://example.org/sola"}
+      - {text: "operador <>"}
+      - {text: "El libro", url: "https://example.org/a"}
+      - {text: "Wikipedia", url: "https://example.org/w"}
+      - {text: "https://example.org/x", url: "https://example.org/x"}
+  - term: Otra
+    definition: Otra definición con el mismo enlace y otro título.
+    links: [{title: Otro título, url: "https://example.org/w"}]
+"""
+
+
+@pytest.mark.parametrize("fmt", interchange.FORMATS)
+def test_a_source_keeps_its_text_and_address_whatever_the_text_looks_like(fmt):
+    """A source without an address whose text ends like "Texto <https://…>" (or is an address, or ends in "<>")
+    comes back as that text; an address titled two ways (a link and a source, two links) keeps both titles."""
+    glossary = load_glossary_from_texts([("glossary.yaml", META), ("c.yaml", CITED)])
+    again = round_trip(glossary, fmt)
+    assert [(s.text, s.url) for s in again.terms[0].sources] == [(s.text, s.url) for s in glossary.terms[0].sources]
+    assert [t.links for t in again] == [t.links for t in glossary]
+
+
+@pytest.mark.parametrize("fmt", ["turtle", "xml", "json-ld"])
+def test_an_address_titled_two_ways_reads_in_an_independent_rdf_reader_as_both_titles(fmt):
+    from rdflib import DCTERMS, RDF, RDFS, Literal, URIRef
+
+    glossary = load_glossary_from_texts([("glossary.yaml", META), ("c.yaml", CITED)])
+    ours = {"turtle": "turtle", "xml": "rdf-xml", "json-ld": "json-ld"}[fmt]
+    graph = Graph().parse(data=interchange.to_skos(glossary, fmt=ours), format=fmt)
+    titled = {
+        (str(graph.value(node, RDF.value) or node), str(title))
+        for predicate in (RDFS.seeAlso, DCTERMS.source)
+        for node in graph.objects(None, predicate)
+        for title in graph.objects(node, DCTERMS.title)
+    }
+    assert {("https://example.org/a", "La página"), ("https://example.org/a", "El libro")} <= titled
+    assert {("https://example.org/w", "Wikipedia"), ("https://example.org/w", "Otro título")} <= titled
+    assert Literal("Manual <https://example.org/manual>") in set(graph.objects(None, DCTERMS.source))
+    assert URIRef("https://example.org/manual") not in set(graph.subjects())
+
+
+def test_a_csv_our_export_wrote_keeps_names_as_written_and_others_split_nombre_english():
+    names = "category: C\nterms:\n  - term: Red (neuronal)\n    definition: Una red.\n    en: Neural network\n"
+    glossary = load_glossary_from_texts([("glossary.yaml", META), ("c.yaml", names)])
+    exported = interchange.to_csv(glossary)
+    (entry,) = interchange.read(exported, "csv").entries
+    assert (entry.term, entry.en, entry.aliases, entry.source_id) == ("Red (neuronal)", "Neural network", [], "")
+    without_source_id = "\n".join(line.rsplit(",", 1)[0] for line in exported.splitlines())  # not our columns
+    (entry,) = interchange.read(without_source_id, "csv").entries
+    assert (entry.term, entry.en, entry.aliases, entry.source_id) == (
+        "Red",
+        "Neural network",
+        ["neuronal"],
+        "red-neuronal",
+    )
 
 
 def test_the_tbx_basic_check_finds_what_the_standard_forbids(shipped_glossary):
@@ -425,30 +499,43 @@ def test_every_rule_of_the_json_schema_has_its_own_sentence():
 
 
 def said(glossary: Glossary, fmt: str = "") -> dict[str, tuple]:
-    """What a glossary says, term by term, links included (related terms by name: ids are derived); what real
-    terminology carries beside too, except in CSV (its columns are those of `interchange.CSV_COLUMNS`)."""
+    """What a glossary says, term by term, links included (related terms by name: ids are derived), and what
+    real terminology carries beside; the id it was imported with where the format has a place for every one
+    (CSV, JSON: TBX and SKOS give one to every entry)."""
     return {
         t.term: (
             t.definition,
+            t.definition_language,
+            t.category,
             t.en,
             tuple(sorted(t.aliases)),
             tuple(sorted(glossary.get(i).term for i in t.related)),
             tuple(sorted((link.title, link.url) for link in t.links)),
-            *(() if fmt == "csv" else (t.note, t.example, t.sources, t.tags, t.deprecated)),
+            t.note,
+            t.example,
+            t.sources,
+            t.tags,
+            t.deprecated,
+            *((t.source_id,) if fmt in ("csv", "json") else ()),
         )
         for t in glossary.terms
     }
 
 
 def round_trip(glossary: Glossary, fmt: str) -> Glossary:
-    """Out in `fmt`, back in as term files, and loaded as `glosario-bot validate` loads them."""
+    """Out in `fmt`, back in as `glosario-bot import` writes term files (one per category), and loaded as
+    `glosario-bot validate` loads them."""
     import tempfile
     from pathlib import Path
 
+    from bot.app import imports
+
     imported = interchange.read(interchange.export(glossary, fmt), fmt)
     assert imported.problems == []
+    summary = imports.report(imported)
+    assert summary.refused == [] and summary.dropped == {}
     with tempfile.TemporaryDirectory() as folder:
-        interchange.write_term_files(imported, Path(folder), "Importados")
+        imports.write(Path(folder), summary.files, imported.title.split(" — ")[0])
         return load_glossary(Path(folder))
 
 
@@ -464,11 +551,16 @@ def glossary_saying(text: str, url: str = "https://example.org/a") -> Glossary:
         "links": [{"title": text, "url": url}],
         "note": f"nota {text}",
         "example": f"ejemplo {text}",
-        # Another address than the link's: in SKOS an address has one title, whatever cites it. A source without
-        # one that ends in "<https://…>" would come back from TBX and SKOS as text and address (README: Limits).
-        "sources": [{"text": f"fuente {text}", "url": url + "/fuente"}, {"text": f"{text}, p. 12"}],
-        "tags": [f"etiqueta {text}"],
+        "sources": [
+            {"text": f"fuente {text}", "url": url + "/fuente"},
+            {"text": f"{text}, p. 12"},
+            {"text": f"cita {text}", "url": url},  # the link's address, with another title
+            {"text": f"{text} <{url}/no>"},  # a text ending as an address would, without one
+        ],
+        "tags": [f"etiqueta {text}", f"{text}; y, más"],
         "deprecated": [f"{text} evitado"],
+        "definition_language": "en",
+        "source_id": f"id {text}",
     }
     second = {"term": "Otro", "definition": "Otro término.", "related": [first["term"]]}
     terms = yaml.safe_dump({"category": f"{text} categoría", "terms": [first, second]}, allow_unicode=True)

@@ -209,6 +209,12 @@ def held(glossary) -> dict[str, tuple]:
         ("lisa-tbx-basic-sample.tbx", ("--lang", "en"), "json"),
         ("coar-resource-types-slice.nt", (), "json"),
         ("glossaria.csv", (), "json"),
+        ("glossaria.csv", (), "csv"),
+        ("glossaria-excel-es.csv", (), "csv"),
+        ("lisa-tbx-basic-sample.tbx", ("--lang", "en"), "csv"),
+        ("weblate-fr-extended-metadata.tbx", ("--lang", "en"), "csv"),
+        ("coar-resource-types-slice.nt", (), "csv"),
+        ("coar-access-rights.nt", (), "csv"),
     ],
 )
 def test_import_export_import_of_a_real_file_loses_nothing_the_model_holds(tmp_path, capsys, name, options, fmt):
