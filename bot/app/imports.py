@@ -4,9 +4,13 @@ bot/app/merge.py); term files written without overwriting anything."""
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from urllib.parse import quote
 
@@ -58,6 +62,20 @@ class Report:
             for r in self.refused
         ]
         return {"read": self.read, "imported": self.imported, "refused": refused, "dropped": dict(self.dropped)}
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """Python's cycle collector held off while an import builds its objects. They hold no cycles, yet each of the
+    million made for 10,000 entries counts towards a full collection, which walks every object in the process
+    again and again: most of an import's time, with nothing to free. Collection resumes (if it was on) after."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def refuse(refused: list[Refused], entry, why: Said) -> None:
@@ -130,32 +148,34 @@ def claim_names(entries: list, refused: list[Refused], dropped: Counter, known: 
     of the same name, which term files do not hold yet); an English name or alias taken by another entry is
     left out of the later entry and counted. `related` keeps the names of imported entries and of `known`
     (normalised names of the glossary merged into)."""
+    # Each text's forms once (a name is looked at again for its aliases, its English name, the related it is in).
+    keys_of, normal = cache(spelling_keys), cache(normalize)
     owner: dict[str, int] = {}
     kept = []
     for entry in entries:
         index = len(kept)
-        taken = next((owner[k] for k in spelling_keys(entry.term) if k in owner), None)
-        if taken is not None or not spelling_keys(entry.term):
+        taken = next((owner[k] for k in keys_of(entry.term) if k in owner), None)
+        if taken is not None or not keys_of(entry.term):
             first = kept[taken].term if taken is not None else ""
             refuse(refused, entry, said("name_taken_by_entry", name=entry.term, first=first))
             continue
-        for k in spelling_keys(entry.term):
+        for k in keys_of(entry.term):
             owner[k] = index
-        if entry.en and any(owner.get(k, index) != index for k in spelling_keys(entry.en)):
+        if entry.en and any(owner.get(k, index) != index for k in keys_of(entry.en)):
             entry.en, dropped["en (taken by another entry)"] = "", dropped["en (taken by another entry)"] + 1
         aliases = []
         for alias in entry.aliases:
-            if not spelling_keys(alias) or any(owner.get(k, index) != index for k in spelling_keys(alias)):
+            if not keys_of(alias) or any(owner.get(k, index) != index for k in keys_of(alias)):
                 dropped["aliases (taken by another entry)"] += 1
                 continue
             aliases.append(alias)
         entry.aliases = aliases
-        for k in (k for text in (entry.en, *aliases) if text for k in spelling_keys(text)):
+        for k in (k for text in (entry.en, *aliases) if text for k in keys_of(text)):
             owner.setdefault(k, index)
         kept.append(entry)
-    names = {normalize(entry.term) for entry in kept} | known
+    names = {normal(entry.term) for entry in kept} | known
     for entry in kept:
-        related = [r for r in entry.related if normalize(r) in names and normalize(r) != normalize(entry.term)]
+        related = [r for r in entry.related if normal(r) in names and normal(r) != normal(entry.term)]
         if len(related) < len(entry.related):
             dropped["related (to an entry not imported)"] += len(entry.related) - len(related)
         entry.related = list(dict.fromkeys(related))
@@ -198,9 +218,35 @@ def _as_nodes(entries: list, files: dict[str, tuple[str, list[int]]]) -> dict[st
     }
 
 
+_SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's emitter where PyYAML has it
+
+
+# PyYAML's implicit resolvers by a text's first character, those for any first character after them (its order).
+_ANY_FIRST = tuple(_SafeDumper.yaml_implicit_resolvers.get(None, ()))
+_IMPLICIT = {
+    first: (*found, *_ANY_FIRST)
+    for first, found in _SafeDumper.yaml_implicit_resolvers.items()
+    if first is not None  # ("" is the key of the empty text's)
+}
+
+
+class _TermFileWriter(_SafeDumper):
+    """The safe dumper, with PyYAML's answer to "would this text be read back as text?" (asked twice for each of
+    the 600,000 values and keys of 10,000 entries) looked up in a table made once instead of assembled per call."""
+
+    def resolve(self, kind, value, implicit):
+        if kind is not yaml.ScalarNode or self.yaml_path_resolvers:
+            return super().resolve(kind, value, implicit)
+        if implicit[0]:
+            for tag, regexp in _IMPLICIT.get(value[:1], _ANY_FIRST):
+                if regexp.match(value):
+                    return tag
+        return self.DEFAULT_SCALAR_TAG
+
+
 def _written(nodes: dict[str, yaml.Node]) -> dict[str, str]:
     """The term files' text: the very nodes that were checked, written by libyaml's emitter where there is one."""
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    dumper = _TermFileWriter
     return {name: yaml.serialize(root, Dumper=dumper, allow_unicode=True, width=100) for name, root in nodes.items()}
 
 
@@ -247,7 +293,8 @@ def report(imported, category: str = DEFAULT_CATEGORY, base=None) -> Report:
     read = imported.read if imported.read is not None else len(imported.entries) + len(refused)
     dropped = Counter(imported.dropped)
     entries = base.without_collisions(list(imported.entries), refused) if base else list(imported.entries)
-    files = settle(entries, category, refused, dropped, base) if entries else {}
+    with collection_paused():
+        files = settle(entries, category, refused, dropped, base) if entries else {}
     imported_count = sum(text.count("\n- term: ") + text.startswith("- term: ") for text in files.values())
     return Report(read, imported_count, refused, {k: v for k, v in dropped.items() if v}, files)
 

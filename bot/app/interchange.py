@@ -16,7 +16,7 @@ import yaml
 
 from bot.app.csv_in import CSV_COLUMNS
 from bot.app.entries import LIST_SEPARATOR, Entry, Imported, Problem
-from bot.app.imports import citation
+from bot.app.imports import citation, collection_paused
 from bot.app.reports import spreadsheet_safe
 from bot.app.skos_out import DEFAULT_BASE, to_skos
 from bot.app.tbx_out import XML_LANG, to_tbx
@@ -212,6 +212,11 @@ def _keep(entry: Entry, entries: list[Entry], problems: list[Problem]) -> None:
 
 def read(text: str, fmt: str, lang: str = "es") -> Imported:
     """`text` in format `fmt`, with `lang` as the glossary's language (TBX and SKOS keep one language)."""
+    with collection_paused():  # a reader makes objects by the hundred thousand, none in a cycle
+        return _read(text, fmt, lang)
+
+
+def _read(text: str, fmt: str, lang: str) -> Imported:
     if fmt == "tbx":
         from bot.app.tbx_in import read_tbx
 

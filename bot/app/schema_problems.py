@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -58,16 +59,94 @@ def found(document: object) -> list[SchemaProblem]:
     """Everything in `document` that the schema refuses, in the order the validator finds it, each said once; then
     text no file can hold (JSON's "\\ud800" escape carries half a UTF-16 pair, which UTF-8 cannot write)."""
     problems: dict[tuple, SchemaProblem] = {}
-    for error in _validator().iter_errors(document):
+    accepted = _quick_check()
+    for error in () if accepted is not None and accepted(document) else _validator().iter_errors(document):
         path = tuple(error.absolute_path)
         what = _what(error.validator, error.validator_value, error.instance, error.schema, path)
         problems.setdefault((path, what.text("es")), _at(path, what))
-    for path, text in _texts(document):
-        half = next((char for char in text if "\ud800" <= char <= "\udfff"), None)
+    for path, text in _texts(document) if _has_half(document) else ():
+        half = _HALVES.search(text)
         if half is not None:
-            what = said("schema_half_pair", char=f"U+{ord(half):04X}")
+            what = said("schema_half_pair", char=f"U+{ord(half.group()):04X}")
             problems.setdefault((path, what.text("es")), _at(path, what))
     return list(problems.values())
+
+
+def _has_half(document: object) -> bool:
+    """Whether any text of the document (a key or a value) holds half a UTF-16 pair: one search over the document
+    written out, before the walk that says where."""
+    try:
+        written = json.dumps(document, ensure_ascii=False)
+    except (TypeError, ValueError):  # not what json.loads gives: walk it to be sure
+        return True
+    return _HALVES.search(written) is not None
+
+
+# The keywords `_quick_check` knows, and those that only describe (no document fails by them).
+_QUICK_KEYWORDS = frozenset(
+    {"type", "properties", "additionalProperties", "required", "items", "minLength", "maxLength", "pattern"}
+    | {"uniqueItems"}
+)
+_ANNOTATIONS = frozenset({"$schema", "$id", "title", "description", "$comment"})
+_EXACT_TYPES = {"string": str, "array": list, "object": dict, "null": type(None)}
+
+
+@cache
+def _quick_check() -> Callable[[object], bool] | None:
+    """A test that passes a document only when the schema accepts it, without jsonschema (which takes seconds over
+    10,000 entries, and is still what names every problem: a document this test does not pass is checked by it).
+    None when the schema uses a keyword the test does not know."""
+    schema = json.loads(resources.files("bot.app").joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
+    return _accepts(schema)
+
+
+def _accepts(schema: object) -> Callable[[object], bool] | None:
+    """`schema` (a subschema) as a test; applicability as jsonschema's (a string rule applies to strings only…),
+    types exact, a list's items unique only when all are distinct texts."""
+    if not isinstance(schema, dict) or not set(schema) <= _QUICK_KEYWORDS | _ANNOTATIONS:
+        return None
+    kinds = None
+    if "type" in schema:
+        names = [schema["type"]] if isinstance(schema["type"], str) else schema["type"]
+        if not isinstance(names, list) or any(name not in _EXACT_TYPES for name in names):
+            return None
+        kinds = frozenset(_EXACT_TYPES[name] for name in names)
+    properties = {key: _accepts(sub) for key, sub in schema.get("properties", {}).items()}
+    items = _accepts(schema["items"]) if "items" in schema else None
+    closed = schema.get("additionalProperties", True)
+    if None in properties.values() or ("items" in schema and items is None) or closed not in (True, False):
+        return None
+    closed = closed is False
+    required = tuple(schema.get("required", ()))
+    shortest, longest = schema.get("minLength", 0), schema.get("maxLength")
+    search = re.compile(schema["pattern"]).search if "pattern" in schema else None
+    unique = schema.get("uniqueItems", False) is True
+
+    def accepts(value: object) -> bool:
+        if kinds is not None and type(value) not in kinds:
+            return False
+        if isinstance(value, str):
+            if len(value) < shortest or (longest is not None and len(value) > longest):
+                return False
+            return search is None or search(value) is not None
+        if isinstance(value, dict):
+            for key in required:
+                if key not in value:
+                    return False
+            for key, item in value.items():
+                test = properties.get(key)
+                if test is None:
+                    if closed:
+                        return False
+                elif not test(item):
+                    return False
+            return True
+        if isinstance(value, list):
+            distinct = not unique or (all(type(item) is str for item in value) and len(set(value)) == len(value))
+            return distinct and (items is None or all(items(item) for item in value))
+        return True
+
+    return accepts
 
 
 def _at(path: tuple[str | int, ...], what: Sentence) -> SchemaProblem:

@@ -37,8 +37,11 @@ def _text(element: ET.Element | None) -> str:
     paragraph, and becomes one space."""
     if element is None:
         return ""
-    text = "".join(element.itertext()).strip()
-    return " ".join(text.split()) if _WRAPPED.search(text) else text
+    if len(element) == 0 and isinstance(element.tag, str):  # most elements: their own text is all of it
+        text = (element.text or "").strip()
+    else:
+        text = "".join(element.itertext()).strip()
+    return " ".join(text.split()) if "\n" in text and _WRAPPED.search(text) else text
 
 
 def _lang(element: ET.Element) -> str:
@@ -60,11 +63,12 @@ def read_tbx(text: str, lang: str = "es") -> Imported:
     languages = Counter(code for concept in concepts for code in {_lang(s) for s in concept.iter("langSet")})
     if concepts and not any(_matches(code, lang) for code in languages):
         return Imported([], [no_language(lang, languages, "tbx_no_term", "tbx_counted")], read=len(concepts))
-    names = {c.get("id"): _forms(c, lang)[0] for c in concepts if c.get("id")}
+    forms = [_forms(c, lang) for c in concepts]  # each entry's, once: other entries name it in their references
+    names = {c.get("id"): form[0] for c, form in zip(concepts, forms, strict=True) if c.get("id")}
     entries, refused, dropped = [], [], Counter()
     file_lang = _lang(root)
-    for n, concept in enumerate(concepts, start=1):
-        entry = _entry(concept, lang, file_lang, names, dropped)
+    for n, (concept, form) in enumerate(zip(concepts, forms, strict=True), start=1):
+        entry = _entry(concept, form, lang, file_lang, names, dropped)
         entry.where = f"termEntry {concept.get('id') or n}"
         if _refused(entry, lang, refused):
             continue
@@ -114,9 +118,10 @@ def _forms(concept: ET.Element, lang: str) -> tuple[str, list[str], list[str]]:
     return preferred, [text for text in usable if text != preferred], deprecated
 
 
-def _entry(concept: ET.Element, lang: str, file_lang: str, names: dict, dropped: Counter) -> Entry:
+def _entry(concept: ET.Element, forms: tuple, lang: str, file_lang: str, names: dict, dropped: Counter) -> Entry:
+    """The entry of `concept`, whose forms in `lang` are `forms` (what `_forms` gives)."""
     used: set[int] = set()
-    name, others, deprecated = _forms(concept, lang)
+    name, others, deprecated = forms
     entry = Entry(term=name, aliases=others, deprecated=deprecated, source_id=concept.get("id", ""))
     mine = [s for s in concept.iter("langSet") if _matches(_lang(s), lang)]
     for section in (s for lang_set in mine for s in lang_set if s.tag in _SECTIONS):

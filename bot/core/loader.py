@@ -6,6 +6,7 @@ import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from pathlib import PurePath
 from urllib.parse import quote, urlsplit
 
@@ -79,17 +80,51 @@ def data_node(value: object, line: int = 0) -> yaml.Node:
     read it as something else (a number, yes/no, null), else left for the emitter to write as it must; anything
     else (a number, null) is written as YAML would, plain (and is then no text, as `validate` says)."""
     mark = yaml.Mark("", 0, line - 1, 0, None, None)
+    scalar, mapping, sequence = yaml.ScalarNode, yaml.MappingNode, yaml.SequenceNode
 
+    def text(item: str) -> yaml.ScalarNode:
+        first = item[:1]  # _reads_as_other, written out: this runs for every value
+        other = (first in _NOT_TEXT_STARTS or first.isdecimal()) and NOT_TEXT.fullmatch(item) is not None
+        return scalar(_STR_TAG, item, mark, mark, '"' if other else None)
+
+    # An import builds one node for every value of 10,000 entries: exact types first, the general case after.
     def node(item: object) -> yaml.Node:
+        kind = type(item)
+        if kind is str:
+            return text(item)
+        if kind is dict:
+            pairs = [
+                (scalar(_STR_TAG, k, mark, mark, _key_style(k)) if type(k) is str else node(str(k)), node(v))
+                for k, v in item.items()
+            ]
+            return mapping(_MAP_TAG, pairs, mark, mark)
+        if kind is list:
+            return sequence(_SEQ_TAG, [text(v) if type(v) is str else node(v) for v in item], mark, mark)
         if isinstance(item, str):
-            return yaml.ScalarNode(_STR_TAG, item, mark, mark, '"' if NOT_TEXT.fullmatch(item) else None)
+            return text(item)
         if isinstance(item, dict):
-            return yaml.MappingNode(_MAP_TAG, [(node(str(k)), node(v)) for k, v in item.items()], mark, mark)
+            return mapping(_MAP_TAG, [(node(str(k)), node(v)) for k, v in item.items()], mark, mark)
         if isinstance(item, list | tuple):
-            return yaml.SequenceNode(_SEQ_TAG, [node(v) for v in item], mark, mark)
-        return yaml.ScalarNode(_STR_TAG, yaml.safe_dump(item).removesuffix("\n...\n").strip(), mark, mark)
+            return sequence(_SEQ_TAG, [node(v) for v in item], mark, mark)
+        return scalar(_STR_TAG, yaml.safe_dump(item).removesuffix("\n...\n").strip(), mark, mark)
 
     return node(value)
+
+
+# Only text starting with one of these (or a digit of any script: NOT_TEXT's \d) can be what NOT_TEXT matches.
+_NOT_TEXT_STARTS = frozenset("-+.0123456789yYnNtTfFoO~")
+
+
+@lru_cache(maxsize=256)  # the keys of term files: a few names, each written for every entry
+def _key_style(key: str) -> str | None:
+    return '"' if _reads_as_other(key) else None
+
+
+def _reads_as_other(value: str) -> bool:
+    """Whether YAML would read this plain text as a number, boolean or null (NOT_TEXT, tried only where it can
+    match: most values start with a letter it cannot)."""
+    first = value[:1]
+    return (first in _NOT_TEXT_STARTS or first.isdecimal()) and NOT_TEXT.fullmatch(value) is not None
 
 
 _LABELS = {"term": said("the_name"), "en": said("the_english_name"), "aliases": said("the_alias")}
@@ -127,6 +162,10 @@ class _Builder:
         self.meta: dict[str, str] = {}
         self.meta_seen = False
         self.drafts: list[_Draft] = []
+        # Each text normalised (and made an id) once: a name is looked at for its id, for its spellings and for
+        # every `related` that names it.
+        self.normalized = cache(normalize)
+        self.term_id = cache(slug)
 
     # -- entry ------------------------------------------------------------------------------------
     def build(self, files: list[tuple[str, bytes]]) -> Glossary:
@@ -255,7 +294,7 @@ class _Builder:
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
             self._add(name, _line(node), "yaml_tag", key=key, tag=tag)
             return None
-        if not isinstance(node, yaml.ScalarNode) or (not node.style and NOT_TEXT.fullmatch(node.value)):
+        if not isinstance(node, yaml.ScalarNode) or (not node.style and _reads_as_other(node.value)):
             scalar = isinstance(node, yaml.ScalarNode)
             kind = said("kind_scalar", value=node.value) if scalar else said("kind_collection")
             self._add(name, _line(node), "not_text", key=key, kind=kind)
@@ -271,7 +310,7 @@ class _Builder:
         if len(value) > limit:
             self._add(name, _line(node), "value_too_long", key=key, length=len(value), limit=limit)
             return False
-        hidden = _invisible(value.replace("\n", " ").replace("\t", " ") if key == "definition" else value)
+        hidden = _invisible(value)  # a definition's line breaks and tabs are not among _INVISIBLE's characters
         if hidden is not None:
             self._add(name, _line(node), "value_invisible", key=key, hidden=hidden)
             return False
@@ -455,7 +494,7 @@ class _Builder:
         exact = {form: self.drafts[key.index] for form, key in owner.items()}
         return [
             Term(
-                id=slug(draft.term),
+                id=self.term_id(draft.term),
                 term=draft.term,
                 definition=draft.definition,
                 category=draft.category,
@@ -471,7 +510,7 @@ class _Builder:
 
     def _claim_id(self, index: int, draft: _Draft, ids: dict[str, int]) -> bool:
         """The term's id (its name's slug), unless it has none or another term has it already."""
-        term_id = slug(draft.term)
+        term_id = self.term_id(draft.term)
         if not term_id:
             self._add(draft.file, draft.line, "name_without_letters", term=draft.term)
             return False
@@ -492,7 +531,7 @@ class _Builder:
         ):
             if key is None:
                 continue
-            norm = normalize(key)
+            norm = self.normalized(key)
             if not norm:
                 self._add(draft.file, key_line, "spelling_without_letters", label=_LABELS[field_name], spelling=key)
                 continue
@@ -509,15 +548,15 @@ class _Builder:
         """The ids of the terms a term's `related` names (each must exist, and not be the term itself)."""
         related: list[str] = []
         for name, line in draft.related:
-            target = exact.get(normalize(name))
+            target = exact.get(self.normalized(name))
             if target is None:
                 hint = difflib.get_close_matches(name, [d.term for d in self.drafts], n=1)
                 fix = said("did_you_mean", hint=hint[0]) if hint else said("write_an_existing_term")
                 self._add(draft.file, line, "related_unknown", name=name, fix=fix)
             elif target is draft:
                 self._add(draft.file, line, "related_to_itself", term=draft.term)
-            elif slug(target.term) not in related:
-                related.append(slug(target.term))
+            elif self.term_id(target.term) not in related:
+                related.append(self.term_id(target.term))
         return related
 
 

@@ -480,6 +480,30 @@ def test_any_json_document_is_imported_or_refused_with_sentences_that_can_be_pri
         interchange.write_term_files(imported, Path(folder), "X")
 
 
+near_documents = st.fixed_dictionaries(
+    {"title": st.just("T") | json_values, "subtitle": st.just("S"), "language": st.just("es") | any_text},
+    optional={"terms": st.lists(entries, max_size=3), "extra": json_values},
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(document=documents | near_documents)
+def test_the_quick_schema_check_passes_only_what_jsonschema_accepts(document):
+    from bot.app.schema_problems import _quick_check, _validator
+
+    accepts = _quick_check()
+    assert accepts is not None  # the schema uses only keywords it knows: large imports skip jsonschema
+    if accepts(document):
+        assert not list(_validator().iter_errors(document))
+
+
+def test_the_quick_schema_check_passes_an_export_with_every_field_filled(shipped_glossary):
+    from bot.app.schema_problems import _quick_check
+
+    assert _quick_check()(json.loads(interchange.to_json(terminology())))
+    assert _quick_check()(json.loads(interchange.to_json(shipped_glossary)))
+
+
 def test_every_rule_of_the_json_schema_has_its_own_sentence():
     from bot.app.schema_problems import DESCRIBED
 
@@ -637,3 +661,17 @@ def test_every_link_validate_accepts_goes_out_and_comes_back_in_every_format(tai
         return
     for fmt in interchange.FORMATS:
         assert said(round_trip(glossary, fmt), fmt) == said(glossary, fmt), fmt
+
+
+@settings(max_examples=500)
+@given(text=st.text(max_size=6) | st.text("0123456789+-.:_eExXoOinfaINFNyYsStTrRuUlL~<=!&*", max_size=8))
+def test_the_term_file_writer_says_what_pyyaml_says_about_text(text):
+    import io
+
+    import yaml
+
+    from bot.app.imports import _SafeDumper, _TermFileWriter
+
+    writer, pyyaml = _TermFileWriter(io.StringIO()), _SafeDumper(io.StringIO())
+    for implicit in ((True, False), (False, True)):
+        assert writer.resolve(yaml.ScalarNode, text, implicit) == pyyaml.resolve(yaml.ScalarNode, text, implicit)

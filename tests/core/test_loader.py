@@ -533,3 +533,14 @@ def test_a_server_term_goes_through_the_same_text_rules():
     refused = check(TermFields(term="Horovod", definition="Marco \ufffe distribuido."))
     assert isinstance(refused, list) and ["U+FFFE" in p.message for p in refused] == [True]
     assert not isinstance(check(TermFields(term="Horovod", definition='Marco "distribuido" <b> & ]]>.')), list)
+
+
+_YAML_SCALARS = st.sampled_from(["1", "-1.5e3", ".inf", ".NaN", "0x1F", "0o17", "017", "1_000", "~", "yes", "Off", "٣"])
+
+
+@settings(max_examples=500)
+@given(text=_YAML_SCALARS | st.text(max_size=6) | st.text("0123456789+-._eExXoOinfaINFNyYsStTrRuUlL~", max_size=6))
+def test_the_quick_test_for_text_yaml_would_read_as_something_else_is_the_full_one(text):
+    from bot.core.loader import NOT_TEXT, _reads_as_other
+
+    assert _reads_as_other(text) == (NOT_TEXT.fullmatch(text) is not None)
