@@ -38,6 +38,7 @@ CORE_MAY_IMPORT = {
     "difflib",
     "enum",
     "functools",
+    "itertools",
     "hashlib",
     "re",
     "types",
