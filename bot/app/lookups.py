@@ -17,7 +17,7 @@ from bot.app.server_terms import Overlay, ServerTerms
 from bot.core.gaps import GapKey, asker_hash, gap_key
 from bot.core.model import Glossary, Term
 from bot.core.normalize import normalize
-from bot.core.search import Ambiguous, Choice, Found, LookupResult, NotFound, SearchHit
+from bot.core.search import MAX_QUERY, Ambiguous, Choice, Found, LookupResult, NotFound, SearchHit
 from bot.core.status import GapKind, Outcome
 from bot.storage.records import GapRecord, LookupRecord, PickRecord, UnloggedRecord
 from bot.storage.writer import WriteQueue
@@ -25,6 +25,7 @@ from bot.storage.writer import WriteQueue
 log = logging.getLogger(__name__)
 GAP_BUDGET, GAP_BUDGET_SECONDS = 20, 3600.0  # new gaps one member may log per hour
 ANSWERED_KEPT = 4096  # questions answered by meaning held for "No era esto" (the oldest forgotten first)
+GUILDS_KEPT = 4096  # servers whose GuildGlossary is kept for reuse (all forgotten at once past this)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,7 @@ class Answer:
     glossary: Glossary  # the snapshot the answer came from (a reload may swap the glossary meanwhile)
     qhash: str = ""  # the question's handle, for the suggestions of an ambiguous answer
     overlay: Overlay | None = None  # the server's own terms, when it has some
+    key: GapKey | None = None  # the question's gap key, made once (a question nobody could answer)
 
     def is_server_term(self, term: Term) -> bool:
         return self.overlay is not None and self.overlay.glossary.get(term.id) is term
@@ -60,7 +62,7 @@ class GuildGlossary:
         return Asker(self.guild_id, user_id)
 
     def lookup(self, user_id: int, query: str, *, gap: bool = True) -> Answer | None:
-        return self.lookups.lookup(self.asker(user_id), query, gap=gap)
+        return self.lookups.answer(self.guild_id, user_id, query, gap=gap)
 
     def unanswered(self, user_id: int, query: str, answer: Answer, *, question: bool = False) -> None:
         self.lookups.unanswered(self.asker(user_id), query, answer, question=question)
@@ -101,22 +103,32 @@ class Lookups:
         self._day, self._day_text = date.min, date.min.isoformat()
         # questions answered by meaning, for "No era esto": (guild, handle) → (key, term id, who said so)
         self._answered: dict[tuple[int, str], tuple[GapKey, str, set[int]]] = {}
+        self._guilds: dict[int, GuildGlossary] = {}  # the last one made per server (immutable: reused while current)
 
     async def for_guild(self, guild_id: int) -> GuildGlossary:
         """What server `guild_id` sees, its own terms loaded (from memory once read)."""
         terms = self.server_terms
         overlay = await terms.prepare(guild_id) if terms is not None and guild_id else None
-        return GuildGlossary(self, guild_id, overlay)
+        here = self._guilds.get(guild_id)
+        if here is None or here.overlay is not overlay:
+            if len(self._guilds) >= GUILDS_KEPT:
+                self._guilds.clear()
+            here = self._guilds[guild_id] = GuildGlossary(self, guild_id, overlay)
+        return here
 
     def lookup(self, asker: Asker, query: str, *, gap: bool = True) -> Answer | None:
         """Answer a question (a term's id, as autocomplete submits, or anything typed); None when it is empty.
         A question nobody could answer is logged as a gap before the caller replies: a reply that never gets
         through must not lose it. With `gap=False` the caller asks by meaning first, then calls `by_meaning`
         or `unanswered` (still before replying)."""
+        return self.answer(asker.guild_id, asker.user_id, query, gap=gap)
+
+    def answer(self, guild_id: int, user_id: int, query: str, *, gap: bool = True) -> Answer | None:
+        """`lookup` for member `user_id` in server `guild_id` (on every /termino: no `Asker` made unless a gap is)."""
         if not normalize(query):
             return None
         catalog = self.catalog.current  # one snapshot for the whole answer, even during a reload
-        overlay = self.overlay(asker.guild_id)
+        overlay = self.overlay(guild_id)
         chosen = catalog.glossary.get(query) or (overlay.glossary.get(query) if overlay else None)
         result = Found(chosen) if chosen is not None else catalog.index.lookup(query)
         if overlay is not None and not (isinstance(result, Found) and result.exact):
@@ -125,16 +137,19 @@ class Lookups:
             if isinstance(own, Found) or (isinstance(own, Ambiguous) and not isinstance(result, Found | Ambiguous)):
                 result = own  # the server's own term beats a guess among the published ones
         if isinstance(result, Found):
-            self.count(asker.guild_id, Outcome.FOUND, result.term.id)
+            self.count(guild_id, Outcome.FOUND, result.term.id)
             return Answer(result, catalog.glossary, overlay=overlay)
-        answer = Answer(result, catalog.glossary, gap_key(query).qhash, overlay)
+        key = gap_key(query)
+        answer = Answer(result, catalog.glossary, key.qhash, overlay, key)
         if gap:
-            self.unanswered(asker, query, answer)
+            self.unanswered(Asker(guild_id, user_id), query, answer)
         return answer
 
     def unanswered(self, asker: Asker, query: str, answer: Answer, *, question: bool = False) -> None:
         """Nobody could answer `query` (the name matcher's `answer`; by meaning too, when `question`): a gap."""
-        result, key = answer.result, gap_key(query)
+        result, key = answer.result, answer.key
+        if key is None or key.sample != query[:MAX_QUERY]:  # (the answer to another question)
+            key = gap_key(query)
         kind = GapKind.QUESTION if question else GapKind.LOOKUP
         if isinstance(result, Ambiguous):
             self.count(asker.guild_id, Outcome.AMBIGUOUS)

@@ -50,8 +50,10 @@ def card_text(term: Term, related_names: Sequence[str], footer_text: str, *, att
     if term.links:
         fields.append(("links", "\n".join(f"[{k.title}]({k.url})" for k in term.links), True))
     fields.extend(_terminology_fields(term))
-    # One blank line between paragraphs: Discord shows a single line break as a mere new line.
-    description = "\n\n".join(paragraphs(term.definition))
+    # One blank line between paragraphs: Discord shows a single line break as a mere new line. A definition on one
+    # line (most are) is one paragraph: `paragraphs` would only join its words again.
+    definition = term.definition
+    description = " ".join(definition.split()) if "\n" not in definition else "\n\n".join(paragraphs(definition))
     return CardText(term.term, description, tuple(fields), footer_text, attributed)
 
 

@@ -8,12 +8,14 @@ import re
 from array import array
 from collections import Counter
 from dataclasses import dataclass
+from itertools import accumulate, chain, islice
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from bot.core.model import Glossary, Term
 from bot.core.normalize import compact, normalize, sorted_compact
+from bot.core.similarity import SET_WEIGHT, quick_similarity, similarity
 
 # Thresholds, tuned on tests/core/lookup_table.py (every row asserted), not guessed.
 PLAUSIBLE = 72  # score from which a key is offered as a suggestion
@@ -72,6 +74,11 @@ _LEADING_PHRASES = (
     "define ",
     "definicion de ",
 )
+# The same phrases as one pattern, tried in the same order (each ends in a space, and a normalised text never
+# does: whatever one matches leaves something after it).
+_LEADING = re.compile("|".join(re.escape(phrase) for phrase in _LEADING_PHRASES))
+_FEW_KEYS = 6  # up to this many keys are scored one by one (a batched call has a fixed cost of its own)
+_SIFT_MARGIN = 0.01  # sifting stops short of PLAUSIBLE: no rounding of one scorer against another loses a key
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +122,8 @@ class SearchHit:
 
 def strip_question(normalized: str) -> str:
     """Remove a leading "qué es" / "what is" and similar, when something is left."""
-    for phrase in _LEADING_PHRASES:
-        if normalized.startswith(phrase) and len(normalized) > len(phrase):
-            return normalized[len(phrase) :]
-    return normalized
+    found = _LEADING.match(normalized)
+    return normalized[found.end() :] if found and found.end() < len(normalized) else normalized
 
 
 def content_words(normalized: str) -> str | None:
@@ -155,15 +160,6 @@ def typo_distance(query: str, key: str) -> int | None:
         return None
     edits = OSA.distance(q, k, score_cutoff=MAX_TYPOS + 1)
     return edits if edits <= min(MAX_TYPOS, _word_budget(len(k))) else None
-
-
-def similarity(query: str, key: str) -> float:
-    """How alike two normalised texts are, 0–100, for ranking suggestions."""
-    return max(
-        fuzz.ratio(compact(query), compact(key)),
-        fuzz.token_sort_ratio(query, key),
-        0.85 * fuzz.token_set_ratio(query, key),
-    )
 
 
 class SearchIndex:
@@ -274,6 +270,7 @@ class SearchIndex:
         self._lookup_cached = functools.lru_cache(maxsize=4096)(self._lookup)
         self._similar_words = functools.lru_cache(maxsize=16384)(self._similar_words_uncached)
         self._letters: dict[tuple[str, int], _LetterCounts | None] = {}  # built on first use, per list and length
+        self._variant_starts: tuple[array, int, int] | None = None  # built on first use (`_bucket_starts`)
 
     # What a built index is made of, as plain data for a cache file (see `to_data`): only what takes time to
     # compute. The rest is derived again on load in a fraction of a second, sharing its strings with these.
@@ -321,12 +318,21 @@ class SearchIndex:
         norm = strip_question(normalize(text[:MAX_QUERY]))
         if not norm:
             return None
-        content = content_words(norm)
-        for form in (norm, compact(norm), sorted_compact(norm), *((content,) if content else ())):
-            t_idx = self._exact.get(form)
-            if t_idx is not None:
-                return self._terms[t_idx]
-        return None
+        t_idx = self._exact_match(norm)
+        return None if t_idx is None else self._terms[t_idx]
+
+    def _exact_match(self, norm: str) -> int | None:
+        """The term a normalised query names exactly: as it is, in compact form, its words in another order, or its
+        content words (the first of these that names one)."""
+        exact = self._exact
+        t_idx = exact.get(norm)
+        if t_idx is None and " " in norm:  # (one word is its own compact and sorted form, and has no content words)
+            t_idx = exact.get(compact(norm))
+            if t_idx is None:
+                t_idx = exact.get(sorted_compact(norm))
+            if t_idx is None and (content := content_words(norm)) is not None:
+                t_idx = exact.get(content)
+        return t_idx
 
     def lookup(self, query: str) -> LookupResult:
         """Resolve what a user typed to one term, a few suggestions, or nothing."""
@@ -336,11 +342,9 @@ class SearchIndex:
         norm = strip_question(normalize(query[:MAX_QUERY]))
         if not norm:
             return NotFound()
-        content = content_words(norm)
-        for form in (norm, compact(norm), sorted_compact(norm), *((content,) if content else ())):
-            t_idx = self._exact.get(form)
-            if t_idx is not None:
-                return Found(self._terms[t_idx])
+        t_idx = self._exact_match(norm)
+        if t_idx is not None:
+            return Found(self._terms[t_idx])
         avoided = self._avoided.get(norm) or self._avoided.get(compact(norm))
         if avoided is not None:
             return Found(self._terms[avoided[0]], avoided=avoided[1])
@@ -356,7 +360,11 @@ class SearchIndex:
             found = self._confident_typo(norm, word_keys, distances)
         if found is not None:
             return found
-        ranked = self._rank(norm, word_keys, distances=distances)
+        if not self.reference and any(word in self._postings for word in norm.split()):
+            ranked = self._rank_shown(norm, word_keys, distances)
+        else:  # (no word of the query is the glossary's: its candidates rarely reach PLAUSIBLE, and sifting them
+            # first would only add to scoring them all)
+            ranked = self._rank(norm, word_keys, distances=distances)
         if all(score < PLAUSIBLE for score, _ in ranked.values()):
             ranked = self._rank(norm, self._compact_candidates(norm), ranked)
             found = self._confident(ranked)
@@ -382,15 +390,68 @@ class SearchIndex:
         """What `_confident(self._rank(norm, ids))` answers, given the keys' typo distances, scoring similarity
         only for the term found."""
         best: dict[int, int] = {}  # term → smallest typo distance among its keys
+        key_term = self._key_term
         for k_idx, distance in zip(ids, distances, strict=True):
             if distance is not None:
-                t_idx = self._key_term[k_idx]
+                t_idx = key_term[k_idx]
                 best[t_idx] = min(distance, best.get(t_idx, distance))
         t_idx = _closest(best)
         if t_idx is None:
             return None
-        own = [k for k in ids if self._key_term[k] == t_idx]
+        # The term's keys are consecutive: its candidates are found among them rather than among all candidates.
+        first, end = bisect.bisect_left(key_term, t_idx), bisect.bisect_right(key_term, t_idx)
+        candidates = set(ids)
+        own = [k for k in range(first, end) if k in candidates]
         return Found(self._terms[t_idx], score=max(self._similarities(norm, own)), exact=False)
+
+    def _rank_shown(
+        self, norm: str, key_ids: list[int], distances: list[int | None]
+    ) -> dict[int, tuple[float, int | None]]:
+        """What the answer needs of `_rank(norm, key_ids)`: every term within typo distance, and every term that
+        reaches PLAUSIBLE, as `_rank` scores them; when no term reaches PLAUSIBLE, the answer depends on every
+        score, and all are scored.
+
+        Two batched calls first: the compact ratio of every key, and `token_ratio`, which is the better of the
+        other two scorers (token sort and token set) in one call, for the keys where it reaches PLAUSIBLE. A key
+        where neither does cannot be offered, nor raise an offered term's score: it is left unscored. For the
+        others, `similarity` = max(ratio, token sort, SET_WEIGHT · token_ratio) (if token set is the better of the
+        two, that is the definition; if token sort is, SET_WEIGHT · token set is below it either way), and only
+        token sort is left to compute, where the compact ratio does not already beat both."""
+        key_term = self._key_term
+        close = {key_term[k] for k, d in zip(key_ids, distances, strict=True) if d is not None}
+        keys = [self._key_norm[k] for k in key_ids]
+        packed = [self._key_packed[k] for k in key_ids]
+        packed_query, cutoff = compact(norm), PLAUSIBLE - _SIFT_MARGIN
+        ratios = {
+            i: score
+            for _, score, i in process.extract(packed_query, packed, scorer=fuzz.ratio, score_cutoff=cutoff, limit=None)
+        }
+        words = {
+            i: score
+            for _, score, i in process.extract(norm, keys, scorer=fuzz.token_ratio, score_cutoff=cutoff, limit=None)
+        }
+        chosen = {*ratios, *words}
+        if close:  # every key of a term within typo distance: it is shown whatever its score
+            chosen.update(i for i, k in enumerate(key_ids) if key_term[k] in close)
+        order = sorted(chosen)
+        scores: list[float] = []
+        for i in order:
+            best_words, ratio = words.get(i), ratios.get(i)
+            if best_words is not None:
+                if ratio is None:
+                    ratio = fuzz.ratio(packed_query, packed[i])
+                score = ratio if ratio >= best_words else max(ratio, fuzz.token_sort_ratio(norm, keys[i]))
+                scores.append(max(score, SET_WEIGHT * best_words))
+            elif ratio is not None:  # (both word scorers are under the cutoff, so under the ratio)
+                scores.append(ratio)
+            else:
+                scores.append(quick_similarity(norm, packed_query, keys[i], packed[i]))
+        ranked = self._merge({}, [key_ids[i] for i in order], scores, [distances[i] for i in order])
+        if len(order) < len(key_ids) and all(score < PLAUSIBLE for score, _ in ranked.values()):
+            left = [i for i in range(len(key_ids)) if i not in chosen]
+            ids = [key_ids[i] for i in left]
+            ranked = self._merge(ranked, ids, self._similarities(norm, ids), [distances[i] for i in left])
+        return ranked
 
     def _rank(
         self,
@@ -401,11 +462,20 @@ class SearchIndex:
     ) -> dict[int, tuple[float, int | None]]:
         """Candidate terms → (best similarity, best typo distance or None), merged into `ranked`.
         `distances`, when already known, are the keys' typo distances in the order of `key_ids`."""
-        ranked = {} if ranked is None else ranked
         ids = list(key_ids)
         if distances is None:
             distances = self._distances(norm, ids)
-        for k_idx, score, distance in zip(ids, self._similarities(norm, ids), distances, strict=True):
+        return self._merge({} if ranked is None else ranked, ids, self._similarities(norm, ids), distances)
+
+    def _merge(
+        self,
+        ranked: dict[int, tuple[float, int | None]],
+        key_ids: list[int],
+        scores: list[float],
+        distances: list[int | None],
+    ) -> dict[int, tuple[float, int | None]]:
+        """The keys' scores and distances merged into `ranked`, per term: the best score, the smallest distance."""
+        for k_idx, score, distance in zip(key_ids, scores, distances, strict=True):
             t_idx = self._key_term[k_idx]
             old = ranked.get(t_idx)
             if old is not None:
@@ -418,13 +488,16 @@ class SearchIndex:
     def _similarities(self, norm: str, key_ids: list[int]) -> list[float]:
         """`similarity(norm, key)` of each key, in three batched rapidfuzz calls instead of three per key."""
         keys = [self._key_norm[k] for k in key_ids]
-        if self.reference or len(keys) <= 2:  # (a batched call costs more than two plain ones: a typo's own keys)
+        if self.reference:
             return [similarity(norm, key) for key in keys]
+        if len(keys) <= _FEW_KEYS:  # (a typo's own keys; the few a name with extra words can be offered)
+            packed = compact(norm)
+            return [quick_similarity(norm, packed, self._key_norm[k], self._key_packed[k]) for k in key_ids]
         scores = [0.0] * len(keys)
         for query, choices, scorer, weight in (
             (compact(norm), [self._key_packed[k] for k in key_ids], fuzz.ratio, 1.0),
             (norm, keys, fuzz.token_sort_ratio, 1.0),
-            (norm, keys, fuzz.token_set_ratio, 0.85),
+            (norm, keys, fuzz.token_set_ratio, SET_WEIGHT),
         ):
             for _, score, i in process.extract(query, choices, scorer=scorer, limit=None):
                 if weight * score > scores[i]:
@@ -434,14 +507,19 @@ class SearchIndex:
     def _distances(self, norm: str, key_ids: list[int]) -> list[int | None]:
         """`typo_distance(norm, key)` of each key. The compact forms' distance never exceeds the words' summed
         distance, so one batched call rules out every key more than MAX_TYPOS away."""
-        keys = [self._key_norm[k] for k in key_ids]
         if self.reference:
-            return [typo_distance(norm, key) for key in keys]
-        packed = [self._key_packed[k] for k in key_ids]
-        distances: list[int | None] = [None] * len(keys)
-        near = process.extract(compact(norm), packed, scorer=OSA.distance, score_cutoff=MAX_TYPOS, limit=None)
-        for _, _, i in near:
-            distances[i] = typo_distance(norm, keys[i])
+            return [typo_distance(norm, self._key_norm[k]) for k in key_ids]
+        distances: list[int | None] = [None] * len(key_ids)
+        # A key whose compact form is more than MAX_TYPOS longer or shorter is more than MAX_TYPOS edits away.
+        packed_query, key_packed = compact(norm), self._key_packed
+        low, high = len(packed_query) - MAX_TYPOS, len(packed_query) + MAX_TYPOS
+        places = [i for i, k in enumerate(key_ids) if low <= len(key_packed[k]) <= high]
+        if not places:
+            return distances
+        packed = [key_packed[key_ids[i]] for i in places]
+        near = process.extract(packed_query, packed, scorer=OSA.distance, score_cutoff=MAX_TYPOS, limit=None)
+        for _, _, j in near:
+            distances[places[j]] = typo_distance(norm, self._key_norm[key_ids[places[j]]])
         return distances
 
     def _compact_candidates(self, norm: str) -> set[int]:
@@ -473,11 +551,16 @@ class SearchIndex:
 
     def _word_candidates(self, norm: str, limit: int = _MAX_CANDIDATES) -> set[int]:
         """Keys sharing a word, or a misspelling of one, with the query; most shared words first."""
-        counts: Counter[int] = Counter()
-        for word in set(norm.split()) - STOPWORDS:
-            for vocab_word in self._similar_words(word):
-                counts.update(self._postings[vocab_word])
-        return {k for k, _ in counts.most_common(limit)}
+        words = set(norm.split()) - STOPWORDS
+        postings, similar = self._postings, self._similar_words
+        counts = Counter(chain.from_iterable(postings[v] for word in words for v in similar(word)))
+        if len(counts) <= limit:
+            return set(counts)
+        # `counts.most_common(limit)`: the keys above the limit-th count, then those at it in the order first met
+        # (a heap over every key cost as much as the counting)
+        at = sorted(counts.values(), reverse=True)[limit - 1]
+        top = [k for k, n in counts.items() if n > at]
+        return {*top, *islice((k for k, n in counts.items() if n == at), limit - len(top))}
 
     def _similar_words_uncached(self, word: str) -> tuple[str, ...]:
         """Vocabulary words that `word` may be a misspelling of (at most 5, most alike first)."""
@@ -486,12 +569,16 @@ class SearchIndex:
         if len(word) <= 3:
             return ()
         near: set[str] = set()
+        hashes, owners, vocab = self._variant_hashes, self._variant_words, self._vocab
+        if self._variant_starts is None:
+            self._variant_starts = _bucket_starts(hashes)
+        starts, shift, half = self._variant_starts
         for variant in {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}:
-            key, hashes = hash(variant), self._variant_hashes
-            i = bisect.bisect_left(hashes, key)
-            while i < len(hashes) and hashes[i] == key:
-                near.add(self._vocab[self._variant_words[i]])
-                i += 1
+            key = hash(variant)
+            bucket = (key >> shift) + half
+            for i in range(starts[bucket], starts[bucket + 1]):
+                if hashes[i] == key:
+                    near.add(vocab[owners[i]])
         scored = sorted(((fuzz.ratio(word, w), w) for w in near), reverse=True)
         close = tuple(w for score, w in scored if score >= WORD_MATCH)[:5]
         if close:
@@ -647,6 +734,19 @@ def _marking(code: int) -> bytes:
 @functools.cache
 def _at_least(n: int) -> bytes:
     return bytes(int(b >= n) for b in range(256))
+
+
+def _bucket_starts(hashes: array) -> tuple[array, int, int]:
+    """Buckets of sorted hashes by their top bits, about one hash to a bucket: where each bucket starts (and, last,
+    where the hashes end), the shift and the offset that give a hash's bucket, `(h >> shift) + offset`. A hash is
+    then found in two reads and a few comparisons, where a binary search over the array made a Python int of every
+    entry it looked at (five times the cost). Made the first time a word is looked for (at 100,000 terms, 0.1 s)."""
+    bits = max(1, len(hashes).bit_length())
+    shift, offset = 64 - bits, 1 << (bits - 1)  # (hashes are signed: the top bits shifted down are too)
+    sizes = [0] * ((1 << bits) + 1)
+    for h in hashes:
+        sizes[(h >> shift) + offset + 1] += 1
+    return array("I", accumulate(sizes)), shift, offset
 
 
 def _sorted_pairs(forms: list[str], owners: list[int]) -> tuple[list[str], list[int]]:

@@ -7,11 +7,13 @@ from hypothesis import strategies as st
 from bot.core.loader import load_glossary_from_texts
 from bot.core.normalize import normalize
 from bot.core.search import (
+    _LEADING_PHRASES,
     MAX_CHOICES,
     Ambiguous,
     Found,
     NotFound,
     SearchIndex,
+    strip_question,
     typo_distance,
 )
 
@@ -189,3 +191,16 @@ def test_an_index_read_back_from_its_cache_knows_the_forms_to_avoid():
     index = avoided_index()
     again = SearchIndex.from_data(index.glossary, index.to_data())
     assert again.lookup("paralelización de datos").avoided == "paralelización de datos"
+
+
+@given(st.lists(st.sampled_from(["que es ", "que son ", "what is ", "un ", "la ", "x", " "]), max_size=6))
+def test_a_leading_question_is_stripped_as_the_phrases_say(words):
+    text = normalize("".join(words))
+
+    def plain(normalized: str) -> str:  # the definition: the first phrase it starts with, if something is left
+        for phrase in _LEADING_PHRASES:
+            if normalized.startswith(phrase) and len(normalized) > len(phrase):
+                return normalized[len(phrase) :]
+        return normalized
+
+    assert strip_question(text) == plain(text)

@@ -2,13 +2,14 @@
 scoring them (issue 26), and must leave out none that the plain scan finds."""
 
 import random
+from collections import Counter
 
 import pytest
 from rapidfuzz import fuzz
 
 from bot.app.files import load_glossary
 from bot.core.normalize import normalize
-from bot.core.search import PLAUSIBLE, SearchIndex
+from bot.core.search import PLAUSIBLE, STOPWORDS, WORD_MATCH, SearchIndex
 from tests.synthetic import generate
 
 ORDINARY = [
@@ -87,3 +88,39 @@ def test_the_filter_leaves_out_only_keys_below_the_cutoff(indexes):
             assert all(fuzz.ratio(query, keys[i]) < PLAUSIBLE for i in out), query
             left_out += len(out)
     assert left_out > 1000  # it does rule keys out
+
+
+def test_the_candidates_are_the_keys_most_words_lead_to(indexes):
+    """Up to 60 keys, most shared words first, ties in the order first met (as `Counter.most_common` picks them)."""
+    fast, _, names = indexes
+    over = 0
+    for query in [*queries(names), *(" ".join(names[i : i + 6]) for i in range(0, 600, 6))]:
+        norm = normalize(query)
+        counts = Counter(
+            k for word in set(norm.split()) - STOPWORDS for v in fast._similar_words(word) for k in fast._postings[v]
+        )
+        assert fast._word_candidates(norm) == {k for k, _ in counts.most_common(60)}, query
+        over += len(counts) > 60
+    assert over > 10  # the limit does cut
+
+
+def test_a_misspelt_word_finds_every_word_one_edit_away(indexes):
+    """The one-deletion variants are found through their hash's bucket as a plain search of the sorted hashes finds
+    them (the fast and the reference index share this step: it is checked here on its own)."""
+    fast, _, _ = indexes
+    rng = random.Random(5)
+    found = 0
+    for word in rng.sample(fast._vocab, 200):
+        typo = word[:2] + word[3:] + "x"
+        expected = {
+            fast._vocab[fast._variant_words[i]]
+            for v in {typo, *(typo[:i] + typo[i + 1 :] for i in range(len(typo)))}
+            for i in range(len(fast._variant_hashes))
+            if fast._variant_hashes[i] == hash(v)
+        }
+        scored = sorted(((fuzz.ratio(typo, w), w) for w in expected), reverse=True)
+        close = tuple(w for score, w in scored if score >= WORD_MATCH)[:5]
+        if close:  # (else the vocabulary is scanned: test_the_character_filter_keeps_every_key_the_scan_finds)
+            assert fast._similar_words_uncached(typo) == close, typo
+            found += 1
+    assert found > 100
