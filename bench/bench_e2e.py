@@ -24,8 +24,9 @@ and misses). Targets (issue 26): at least 0.85 of the fixed-card bot's throughpu
 on the hard one (with --instructions: its instructions per interaction over ours). --per-kind also runs each kind
 of query alone, every interaction from a new member, beside the fixed-card bot: a name or a one-letter typo at
 most 1.25× its instructions (or time) per interaction, a miss in ordinary words or a name with extra words at
-most 2×. Every ratio is printed with its target; the exit status is 1 when one is missed. Where the time goes:
---profile DIR, then `python -m bench.profile_split DIR/*.prof`.
+most 2×. Every ratio is printed with its target; the exit status is 1 when one is missed. Where the instructions
+go: --instructions --callgrind-dir DIR, then `python -m bench.profile_split --replay --e2e DIR`; where the time goes
+(cProfile shares): --profile DIR, then `python -m bench.profile_split DIR/*.prof`.
 """
 
 from __future__ import annotations
