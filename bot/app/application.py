@@ -32,7 +32,7 @@ from bot.storage.records import (
     CommentRecord,
     GapRecord,
     LookupRecord,
-    PickRecord,
+    SuggestionChoiceRecord,
     UnloggedRecord,
     VoteRecord,
 )
@@ -64,7 +64,7 @@ class Application:
         self.writer = WriteQueue(
             {
                 GapRecord: gaps.record_gaps,
-                PickRecord: gaps.record_picks,
+                SuggestionChoiceRecord: gaps.record_picks,
                 LookupRecord: stores.usage.record_lookups,
                 UnloggedRecord: gaps.record_unlogged,
                 VoteRecord: stores.feedback.record_votes,

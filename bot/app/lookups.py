@@ -19,7 +19,7 @@ from bot.core.model import Glossary, Term
 from bot.core.normalize import normalize
 from bot.core.search import MAX_QUERY, Ambiguous, Choice, Found, LookupResult, NotFound, SearchHit
 from bot.core.status import GapKind, Outcome
-from bot.storage.records import GapRecord, LookupRecord, PickRecord, UnloggedRecord
+from bot.storage.records import GapRecord, LookupRecord, SuggestionChoiceRecord, UnloggedRecord
 from bot.storage.writer import WriteQueue
 
 log = logging.getLogger(__name__)
@@ -236,7 +236,7 @@ class Lookups:
             log.info("pick of %r for query %s by user %s was not offered: not counted", term_id, qhash, asker.user_id)
             return False
         at = self.clock().isoformat(timespec="seconds")
-        self.writer.submit(PickRecord(asker.guild_id, qhash, term_id, self._asker(asker), at))
+        self.writer.submit(SuggestionChoiceRecord(asker.guild_id, qhash, term_id, self._asker(asker), at))
         return True
 
     # -- what is written after the reply --------------------------------------------------------------

@@ -9,7 +9,7 @@ import zipfile
 from dataclasses import dataclass, field
 
 from bot.heap import collector_paused
-from bot.storage.records import Gap, Pick
+from bot.storage.records import Gap, SuggestionChoice
 
 
 @dataclass
@@ -45,7 +45,7 @@ def _group(gaps: list[Gap]) -> list[_Stub]:
 _q = json.encoder.encode_basestring  # type: ignore[attr-defined]
 
 
-def gaps_yaml(gaps: list[Gap], picks: list[Pick], *, title: str) -> str:
+def gaps_yaml(gaps: list[Gap], picks: list[SuggestionChoice], *, title: str) -> str:
     """Ready-to-edit stubs: one term per group of gaps that are typos of each other, the gap's spelling (its most
     asked one, from `MissLog.export(most_asked=True)`) as the name, the other gaps' as aliases, `definition: ""`
     to fill. Alias proposals go in comments, so the file loads (once the definitions are written) as it is."""

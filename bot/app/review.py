@@ -32,7 +32,7 @@ class GapRow:
 
 
 @dataclass(frozen=True, slots=True)
-class Proposal:
+class AliasCandidate:
     """Members chose `term` for `sample` among the suggestions: a candidate alias."""
 
     sample: str
@@ -51,7 +51,7 @@ class GapPage:
     total: int
     rows: list[GapRow]
     unlogged: int  # gaps answered but not logged (members over budget)
-    proposals: list[Proposal]
+    proposals: list[AliasCandidate]
     improvable: Shown | None = None  # definitions members found least helpful (feedback), beside the open gaps
 
 
@@ -95,7 +95,7 @@ class GapReview:
             resolved_as = gap.status == GapStatus.RESOLVED and bool(gap.resolved_term)
             rows.append(GapRow(number, gap, named.term if named else None, resolved_as))
         proposals = [
-            Proposal(s.sample, self._name(guild_id, s.term_id), s.people, query_hash(s.normalized), s.term_id)
+            AliasCandidate(s.sample, self._name(guild_id, s.term_id), s.people, query_hash(s.normalized), s.term_id)
             for s in await self.gaps.proposals(guild_id, 10)
         ]
         unlogged = await self.gaps.unlogged(guild_id=guild_id)

@@ -16,8 +16,8 @@ from bot.storage.records import (
     Gap,
     GapRecord,
     LookupRecord,
-    Pick,
-    PickRecord,
+    SuggestionChoice,
+    SuggestionChoiceRecord,
     UnloggedRecord,
 )
 
@@ -86,13 +86,13 @@ class SqlGapStore:
             [(m.sample, m.guild_id, m.normalized) for m in misses],
         )
 
-    async def record_picks(self, picks: Sequence[PickRecord]) -> None:
+    async def record_picks(self, picks: Sequence[SuggestionChoiceRecord]) -> None:
         """Someone chose a term among the suggestions for a query: alias proposals. A pick counts once per
         person, and only for a query this server really asked (a hash no gap of this server has is dropped)."""
         async with self.db.transaction():
             await self._record_picks(picks)
 
-    async def _record_picks(self, picks: Sequence[PickRecord]) -> None:
+    async def _record_picks(self, picks: Sequence[SuggestionChoiceRecord]) -> None:
         conn = self.db.conn
         for pick in picks:
             row = await (
@@ -276,7 +276,7 @@ class SqlGapStore:
                 "DELETE FROM pick_askers WHERE guild_id = ? AND normalized = ?", (guild_id, normalized)
             )
 
-    async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[Pick]:
+    async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[SuggestionChoice]:
         """The spellings and the terms members picked for them, most frequent first."""
         sql = "SELECT MAX(sample), term_id, SUM(count) AS n FROM picks"
         args: list = []
@@ -284,7 +284,7 @@ class SqlGapStore:
             sql += " WHERE guild_id = ?"
             args.append(guild_id)
         sql += " GROUP BY normalized, term_id ORDER BY n DESC, MAX(sample) LIMIT ?"
-        return [Pick(*r) for r in await (await self.db.reader.execute(sql, (*args, limit))).fetchall()]
+        return [SuggestionChoice(*r) for r in await (await self.db.reader.execute(sql, (*args, limit))).fetchall()]
 
 
 class SqlUsageStore:

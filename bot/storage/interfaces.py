@@ -27,13 +27,13 @@ from bot.storage.records import (
     GapRecord,
     LatestComments,
     LookupRecord,
-    Pick,
-    PickRecord,
     ProposalRow,
     RecentFeedback,
     ServerAlias,
     ServerTermRow,
     ServerTermVersion,
+    SuggestionChoice,
+    SuggestionChoiceRecord,
     TermVotes,
     UnloggedRecord,
     VoteRecord,
@@ -76,7 +76,7 @@ class AppliedLog(Protocol):
 class GapStore(Protocol):
     async def record_gaps(self, records: Sequence[GapRecord]) -> None: ...
 
-    async def record_picks(self, records: Sequence[PickRecord]) -> None: ...
+    async def record_picks(self, records: Sequence[SuggestionChoiceRecord]) -> None: ...
 
     async def record_unlogged(self, records: Sequence[UnloggedRecord]) -> None: ...
 
@@ -109,7 +109,7 @@ class GapStore(Protocol):
         self, *, guild_id: int | None, status: GapStatus | None = ..., most_asked: bool = False
     ) -> list[Gap]: ...
 
-    async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[Pick]: ...
+    async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[SuggestionChoice]: ...
 
     async def proposals(self, guild_id: int, limit: int = 10) -> list[AliasSuggestion]:
         """A server's alias suggestions, the most picked first."""

@@ -29,7 +29,7 @@ class GapRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class PickRecord:
+class SuggestionChoiceRecord:
     """A member chose `term_id` among the suggestions for the query with hash `qhash` (an alias proposal)."""
 
     OP: ClassVar[str] = "pick"
@@ -85,9 +85,9 @@ class CommentRecord:
     at: str
 
 
-WriteRecord = GapRecord | PickRecord | LookupRecord | UnloggedRecord | VoteRecord | CommentRecord
+WriteRecord = GapRecord | SuggestionChoiceRecord | LookupRecord | UnloggedRecord | VoteRecord | CommentRecord
 RECORD_TYPES: dict[str, type[WriteRecord]] = {
-    cls.OP: cls for cls in (GapRecord, PickRecord, LookupRecord, UnloggedRecord, VoteRecord, CommentRecord)
+    cls.OP: cls for cls in (GapRecord, SuggestionChoiceRecord, LookupRecord, UnloggedRecord, VoteRecord, CommentRecord)
 }
 
 
@@ -139,7 +139,7 @@ class AliasSuggestion(NamedTuple):
     people: int  # how many picked it
 
 
-class Pick(NamedTuple):
+class SuggestionChoice(NamedTuple):
     """A spelling and the term members picked for it, over every server or one (SqlGapStore.picks)."""
 
     sample: str

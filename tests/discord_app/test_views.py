@@ -6,7 +6,7 @@ import pytest
 
 from bot.discord_app.cards import OpenButton, TermButton
 from bot.discord_app.kit.buttons import ButtonsView, render_only
-from bot.discord_app.lookup import PickButton
+from bot.discord_app.lookup import SuggestionButton
 
 
 def sign(private: bool, qhash: str, term_id: str) -> str:
@@ -27,10 +27,10 @@ def test_term_and_open_buttons_render_like_their_items(terms):
 
 
 def test_pick_buttons_render_like_their_items(terms):
-    ours = ButtonsView([PickButton.rendered(term, "0a1b2c3d", True, sign) for term in terms[:5]]).to_components()
+    ours = ButtonsView([SuggestionButton.rendered(term, "0a1b2c3d", True, sign) for term in terms[:5]]).to_components()
     sigs = [sign(True, "0a1b2c3d", term.id) for term in terms[:5]]
     theirs = render_only(
-        [PickButton(term.id, "0a1b2c3d", True, sig, term.term) for term, sig in zip(terms, sigs, strict=False)]
+        [SuggestionButton(term.id, "0a1b2c3d", True, sig, term.term) for term, sig in zip(terms, sigs, strict=False)]
     ).to_components()
     assert ours == theirs
 
@@ -40,7 +40,7 @@ def test_rendered_ids_are_claimed_by_their_items(terms):
     for payload, cls in (
         (TermButton.rendered(term), TermButton),
         (OpenButton.rendered(term), OpenButton),
-        (PickButton.rendered(term, "0a1b2c3d", False, sign), PickButton),
+        (SuggestionButton.rendered(term, "0a1b2c3d", False, sign), SuggestionButton),
     ):
         match = re.fullmatch(cls.__discord_ui_compiled_template__, payload["custom_id"])
         assert match is not None and match["id"] == term.id

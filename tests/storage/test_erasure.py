@@ -23,7 +23,7 @@ from bot.storage.records import (
     CommentRecord,
     GapRecord,
     LookupRecord,
-    PickRecord,
+    SuggestionChoiceRecord,
     UnloggedRecord,
     VoteRecord,
     record_fields,
@@ -49,7 +49,9 @@ async def fill(stores, salt: str) -> None:
         for who in (MEMBER, OTHER):
             asker = asker_hash(salt, who)
             await stores.gaps.record_gaps([GapRecord(guild, "nebula", normalize("nebula"), asker, None, "lookup", AT)])
-            await stores.gaps.record_picks([PickRecord(guild, query_hash(normalize("nebula")), "horovod", asker, AT)])
+            await stores.gaps.record_picks(
+                [SuggestionChoiceRecord(guild, query_hash(normalize("nebula")), "horovod", asker, AT)]
+            )
             await stores.feedback.record_votes([VoteRecord(guild, "horovod", asker, "helpful", AT)])
             await stores.feedback.record_comments([CommentRecord(guild, "ray", asker, "Falta un ejemplo", AT)])
         await stores.usage.record_lookups([LookupRecord(guild, "2026-12-03", Outcome.FOUND, "horovod", 3)])
@@ -173,7 +175,7 @@ def line(record, **extra) -> str:
 def records(asker: str, guild: int = G) -> list:
     return [
         GapRecord(guild, "nebula", "nebula", asker, None, "lookup", AT),
-        PickRecord(guild, "0badc0de", "horovod", asker, AT),
+        SuggestionChoiceRecord(guild, "0badc0de", "horovod", asker, AT),
     ]
 
 
@@ -225,7 +227,9 @@ async def test_the_queue_drops_the_picked_records_before_they_are_written(tmp_pa
     async def write(batch):
         written.extend(batch)
 
-    queue = WriteQueue({GapRecord: write, PickRecord: write}, tmp_path / "j.jsonl", unit=NoDatabase(), linger=0)
+    queue = WriteQueue(
+        {GapRecord: write, SuggestionChoiceRecord: write}, tmp_path / "j.jsonl", unit=NoDatabase(), linger=0
+    )
     for record in [*records("mine"), *records("theirs"), *records("mine", H)]:
         queue.submit(record)
     assert queue.forget(names("mine")) == 4 and queue.pending == 2

@@ -12,7 +12,15 @@ from bot.core.normalize import normalize
 from bot.core.status import Outcome
 from bot.storage.db import SCHEMA_VERSION, Database, StorageError
 from bot.storage.gaps import SqlGapStore, SqlUsageStore
-from bot.storage.records import AliasSuggestion, DailyOutcome, GapRecord, LookupRecord, Pick, PickRecord, ServerAlias
+from bot.storage.records import (
+    AliasSuggestion,
+    DailyOutcome,
+    GapRecord,
+    LookupRecord,
+    ServerAlias,
+    SuggestionChoice,
+    SuggestionChoiceRecord,
+)
 from bot.storage.server_terms import SqlServerTermStore
 from bot.storage.writer import WriteQueue
 from tests.storage.schemas import sqlite_at
@@ -112,10 +120,10 @@ async def test_picks_are_alias_proposals(db):
     log = SqlGapStore(db)
     await log.record_gaps([miss("horovd x", best_guess="horovod")])
     for asker in ("a", "a", "a", "b"):  # one member clicking three times is one voice
-        await log.record_picks([PickRecord(1, query_hash("horovd x"), "horovod", asker, "t")])
-    await log.record_picks([PickRecord(1, "deadbeef", "ray", "c", "t")])  # no such question here
-    await log.record_picks([PickRecord(2, query_hash("horovd x"), "ray", "c", "t")])  # nor there
-    assert await log.picks(guild_id=1) == [Pick(sample="horovd x", term_id="horovod", times=2)]
+        await log.record_picks([SuggestionChoiceRecord(1, query_hash("horovd x"), "horovod", asker, "t")])
+    await log.record_picks([SuggestionChoiceRecord(1, "deadbeef", "ray", "c", "t")])  # no such question here
+    await log.record_picks([SuggestionChoiceRecord(2, query_hash("horovd x"), "ray", "c", "t")])  # nor there
+    assert await log.picks(guild_id=1) == [SuggestionChoice(sample="horovd x", term_id="horovod", times=2)]
     (suggestion,) = await log.proposals(1)
     assert suggestion == AliasSuggestion(normalized="horovd x", sample="horovd x", term_id="horovod", people=2)
     assert await log.picks(guild_id=2) == []

@@ -2,6 +2,11 @@
 with confidence (`suggestions.py`), and questions in a member's own words (`meaning.py`)."""
 
 from bot.discord_app.lookup._cog import LookupCog, setup
-from bot.discord_app.lookup.suggestions import PickButton, SignedButton, UnsignedPickButton, suggestions_view
+from bot.discord_app.lookup.suggestions import (
+    SignedButton,
+    SuggestionButton,
+    UnsignedSuggestionButton,
+    suggestions_view,
+)
 
-__all__ = ["LookupCog", "PickButton", "SignedButton", "UnsignedPickButton", "setup", "suggestions_view"]
+__all__ = ["LookupCog", "SignedButton", "SuggestionButton", "UnsignedSuggestionButton", "setup", "suggestions_view"]

@@ -17,7 +17,7 @@ from bot.discord_app.kit.services import services
 from bot.discord_app.lookup.meaning import NotItButton
 from bot.discord_app.lookup.meaning import answer as answer_by_meaning
 from bot.discord_app.lookup.meaning import ask as ask_by_meaning
-from bot.discord_app.lookup.suggestions import PickButton, UnsignedPickButton, suggestions_view
+from bot.discord_app.lookup.suggestions import SuggestionButton, UnsignedSuggestionButton, suggestions_view
 
 if TYPE_CHECKING:
     from bot.discord_app.kit.services import Cards
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 class LookupCog(commands.Cog):
     # Suggestions and the answer to a question, answered by custom_id even after a restart (the cards' own
     # buttons are the cards feature's).
-    PERSISTENT = (PickButton, UnsignedPickButton, NotItButton)
+    PERSISTENT = (SuggestionButton, UnsignedSuggestionButton, NotItButton)
 
     def __init__(self, bot: commands.Bot, lookups: Lookups, cards: Cards) -> None:
         self.bot, self.lookups, self.cards = bot, lookups, cards

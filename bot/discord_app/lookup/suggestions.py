@@ -42,7 +42,7 @@ class SignedButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], templa
         return await services(interaction).guard.within_rate_limit(interaction)
 
 
-class PickButton(
+class SuggestionButton(
     SignedButton,
     template=r"glosario:pk:(?P<private>[01])(?P<qhash>[0-9a-f]{8})(?P<sig>[0-9a-f]{6}):(?P<id>[^:]{1,72})",
 ):
@@ -69,8 +69,8 @@ class PickButton(
             lookups.picked(asker(interaction), self.private, self.qhash, term.id, self.sig or None)
 
 
-class UnsignedPickButton(
-    PickButton, template=r"glosario:pick:(?P<private>[01]):(?P<qhash>[0-9a-f]{8}):(?P<id>[^:]{1,72})"
+class UnsignedSuggestionButton(
+    SuggestionButton, template=r"glosario:pick:(?P<private>[01]):(?P<qhash>[0-9a-f]{8}):(?P<id>[^:]{1,72})"
 ):
     """Suggestions sent before picks were signed: they still open the term, and propose nothing."""
 
@@ -84,4 +84,4 @@ class UnsignedPickButton(
 
 
 def suggestions_view(suggestions: tuple[Suggestion, ...], qhash: str, private: bool, sign: Signer) -> discord.ui.View:
-    return ButtonsView([PickButton.rendered(s.term, qhash, private, sign) for s in suggestions[:MAX_BUTTONS]])
+    return ButtonsView([SuggestionButton.rendered(s.term, qhash, private, sign) for s in suggestions[:MAX_BUTTONS]])
