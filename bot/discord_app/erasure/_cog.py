@@ -15,10 +15,10 @@ from discord.ext import commands, tasks
 from bot.app.background import each_tick_outlives_errors, outliving_errors
 from bot.app.erasure import CHECK_DEPARTURES_EVERY, Erased
 from bot.discord_app.kit.buttons import render_only
-from bot.discord_app.kit.groups import GLOSARIO, attach, detach
+from bot.discord_app.kit.groups import GLOSARIO, AttachedCog
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.persistent import Persistent
-from bot.discord_app.kit.services import Services, services
+from bot.discord_app.kit.services import services
 
 if TYPE_CHECKING:
     from bot.app.erasure import Erasure
@@ -111,14 +111,18 @@ async def forget_me(interaction: discord.Interaction) -> None:
     )
 
 
-class ErasureCog(commands.Cog):
-    def __init__(self, bot: Services, erasure: Erasure) -> None:
-        self.bot, self.erasure = bot, erasure
-        self.command = app_commands.Command(
+class ErasureCog(AttachedCog):
+    PARENT = GLOSARIO
+    PERSISTENT = (ForgetButton,)
+
+    def __init__(self, bot: commands.Bot, erasure: Erasure) -> None:
+        command = app_commands.Command(
             name="olvidarme",
             description="Borra lo que el bot guarda de ti, en todos sus servidores",
             callback=forget_me,
         )
+        super().__init__(bot, command)
+        self.erasure = erasure
         # (each tick outlives any error: a database down for a while must not stop the forgetting for good)
         self.departures = tasks.loop(seconds=CHECK_DEPARTURES_EVERY)(
             each_tick_outlives_errors("forgetting the servers that removed the bot")(self.tick)
@@ -126,14 +130,12 @@ class ErasureCog(commands.Cog):
         self.departures.before_loop(self.bot.wait_until_ready)
 
     async def cog_load(self) -> None:
-        attach(self.bot, self.command, GLOSARIO)
-        self.bot.add_dynamic_items(ForgetButton)
+        await super().cog_load()
         self.departures.start()
 
     async def cog_unload(self) -> None:
         self.departures.cancel()
-        self.bot.remove_dynamic_items(ForgetButton)
-        detach(self.bot, self.command, GLOSARIO)
+        await super().cog_unload()
 
     async def tick(self) -> None:
         """Forget this process's servers whose grace period is over (the app's clock says when)."""

@@ -15,7 +15,7 @@ from bot.app.reports import zipped
 from bot.app.review import Export
 from bot.core.status import GapOrder, GapStatus
 from bot.discord_app.gaps._list import ORDER_CHOICES, STATUS_CHOICES, ActSelect, ListState, PageButton, render
-from bot.discord_app.kit.groups import attach, detach
+from bot.discord_app.kit.groups import AttachedCog
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.permissions import moderator_or_denied
 from bot.discord_app.kit.services import services
@@ -71,13 +71,13 @@ async def exportar(interaction: discord.Interaction, formato: str = "yaml") -> N
     )
 
 
-class GapsCog(commands.Cog):
+class GapsCog(AttachedCog):
     # The gaps list's pages and menus, answered even after a restart.
     PERSISTENT = (PageButton, ActSelect)
 
     def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        self.commands = (
+        super().__init__(
+            bot,
             app_commands.Command(
                 name="pendientes", description="Consultas que el glosario no supo responder", callback=pendientes
             ),
@@ -85,13 +85,3 @@ class GapsCog(commands.Cog):
                 name="exportar", description="Descarga las consultas abiertas para los editores", callback=exportar
             ),
         )
-
-    async def cog_load(self) -> None:
-        for command in self.commands:
-            attach(self.bot, command)
-        self.bot.add_dynamic_items(*self.PERSISTENT)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*self.PERSISTENT)
-        for command in self.commands:
-            detach(self.bot, command)

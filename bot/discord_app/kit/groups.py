@@ -49,25 +49,48 @@ async def each_server(
             log.exception("%s failed for guild %s", what, getattr(settings, "guild_id", "?"))
 
 
-class PostingCog(commands.Cog):
+class AttachedCog(commands.Cog):
+    """A feature's cog whose commands live under another feature's group (PARENT: /glosario-admin or /glosario):
+    on load they are attached there and the feature's persistent items (PERSISTENT) registered; on unload both
+    are undone."""
+
+    PARENT: str = ADMIN
+    PERSISTENT: tuple[type, ...] = ()
+
+    def __init__(self, bot: commands.Bot, *attached: app_commands.Command | app_commands.Group) -> None:
+        self.bot, self.attached = bot, attached
+
+    async def cog_load(self) -> None:
+        for command in self.attached:
+            attach(self.bot, command, self.PARENT)
+        self.bot.add_dynamic_items(*self.PERSISTENT)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*self.PERSISTENT)
+        for command in self.attached:
+            detach(self.bot, command, self.PARENT)
+
+
+class PostingCog(AttachedCog):
     """A cog that owns a /glosario-admin subgroup and posts on a schedule (the term of the day, the digest):
     `tick` looks at every server every EVERY seconds, once the bot is connected."""
 
     EVERY: float = 60.0
 
     def __init__(self, bot: commands.Bot, admin: app_commands.Group) -> None:
-        self.bot, self.admin = bot, admin
+        super().__init__(bot, admin)
+        self.admin = admin
         # (each tick outlives any error: a database down for a while must not stop the posts for good)
         self.scheduler = tasks.loop(seconds=self.EVERY)(each_tick_outlives_errors(type(self).__name__)(self.tick))
         self.scheduler.before_loop(self.bot.wait_until_ready)
 
     async def cog_load(self) -> None:
-        attach(self.bot, self.admin)
+        await super().cog_load()
         self.scheduler.start()
 
     async def cog_unload(self) -> None:
         self.scheduler.cancel()
-        detach(self.bot, self.admin)
+        await super().cog_unload()
 
     async def tick(self) -> None:
         raise NotImplementedError

@@ -7,7 +7,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app.kit.groups import attach, detach
+from bot.discord_app.kit.groups import AttachedCog
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.permissions import manages_server, moderator_or_denied
 from bot.discord_app.kit.services import services
@@ -30,21 +30,9 @@ async def propuestas(interaction: discord.Interaction, permitir: bool | None = N
     await interaction.response.send_message(note, embed=proposals_embed(rows, loc), view=view, ephemeral=True)
 
 
-class ProposalsCog(commands.Cog):
+class ProposalsCog(AttachedCog):
     PERSISTENT = (ProposalSelect,)
 
     def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        self.command = app_commands.Command(
-            name="propuestas",
-            description="Las propuestas de los miembros, para publicarlas o rechazarlas",
-            callback=propuestas,
-        )
-
-    async def cog_load(self) -> None:
-        attach(self.bot, self.command)
-        self.bot.add_dynamic_items(*self.PERSISTENT)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*self.PERSISTENT)
-        detach(self.bot, self.command)
+        description = "Las propuestas de los miembros, para publicarlas o rechazarlas"
+        super().__init__(bot, app_commands.Command(name="propuestas", description=description, callback=propuestas))

@@ -11,7 +11,7 @@ from bot.app.erasure import ANONYMOUS
 from bot.app.server_terms import ServerTerms
 from bot.core.server_terms import TermFields
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, discord_time, echo, fit, join_within
-from bot.discord_app.kit.groups import attach, detach
+from bot.discord_app.kit.groups import AttachedCog
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.permissions import moderator_or_denied
 from bot.discord_app.kit.services import services
@@ -89,19 +89,11 @@ class TermAdmin(app_commands.Group):
         return [app_commands.Choice(name=name[:100], value=term_id) for term_id, name in names]
 
 
-class ServerTermsCog(commands.Cog):
+class ServerTermsCog(AttachedCog):
     PERSISTENT = (FixButton, AliasInsteadButton)
 
     def __init__(self, bot: commands.Bot, terms: ServerTerms) -> None:
-        self.bot, self.group = bot, TermAdmin(terms)
-
-    async def cog_load(self) -> None:
-        attach(self.bot, self.group)
-        self.bot.add_dynamic_items(*self.PERSISTENT)
-
-    async def cog_unload(self) -> None:
-        detach(self.bot, self.group)
-        self.bot.remove_dynamic_items(*self.PERSISTENT)
+        super().__init__(bot, TermAdmin(terms))
 
 
 async def setup(bot: commands.Bot) -> None:
