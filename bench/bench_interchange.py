@@ -1,6 +1,6 @@
 """Exporting and importing 10,000 terms in each format (target: an import of 10,000 entries under 5 s).
 
-python -m bench.bench_interchange [--terms 10000] [--plain] [--formats tbx,csv] [--profile DIR]
+python -m bench.bench_interchange [--terms 10000] [--plain] [--senses N] [--formats tbx,csv] [--profile DIR]
 
 Every term carries what real terminology does (a note, an example, two sources, tags, a form to avoid, its id in
 its source) unless --plain (the synthetic terms as generated, as the first measurements were). Each phase is
@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.app import imports, interchange
 from bot.app.files import load_glossary
-from bot.core.model import Glossary, Source
+from bot.core.model import Glossary, Sense, Source
 from tests.synthetic import generate
 
 TARGET_S = 5.0
@@ -64,18 +64,46 @@ def with_terminology(glossary: Glossary) -> Glossary:
     return Glossary(glossary.title, glossary.subtitle, glossary.language, terms)
 
 
+def with_senses(glossary: Glossary, every: int) -> Glossary:
+    """Every `every`-th term with a second sense (its own definition, category, note and source id): exported as an
+    entry of its own, gathered again on import."""
+    terms = tuple(
+        dataclasses.replace(
+            term,
+            senses=(
+                Sense(
+                    f"Otro sentido de {term.term}: {term.definition[:200]}",
+                    "Otros sentidos",
+                    note=f"El segundo sentido de {term.term}.",
+                    source_id=f"s{i}",
+                ),
+            ),
+        )
+        if i % every == 0
+        else term
+        for i, term in enumerate(glossary.terms)
+    )
+    return Glossary(glossary.title, glossary.subtitle, glossary.language, terms)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--terms", type=int, default=10_000)
     parser.add_argument("--plain", action="store_true", help="the synthetic terms without the terminology fields")
     parser.add_argument("--formats", default=",".join(interchange.FORMATS))
     parser.add_argument("--profile", type=Path, help="write each format's import profile here (FORMAT.prof)")
+    parser.add_argument("--senses", type=int, default=0, metavar="N", help="every N-th term with a second sense")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="glosario-bench-interchange-") as tmp:
         generate(Path(tmp) / "glossary", args.terms)
         glossary = load_glossary(Path(tmp) / "glossary")
         glossary = glossary if args.plain else with_terminology(glossary)
-        print(f"{len(glossary):,} terms{' (plain)' if args.plain else ', every terminology field filled'}")
+        glossary = with_senses(glossary, args.senses) if args.senses else glossary
+        senses = sum(1 + len(term.senses) for term in glossary)
+        print(
+            f"{len(glossary):,} terms{' (plain)' if args.plain else ', every terminology field filled'}"
+            + (f", {senses:,} senses (every {args.senses}th term with two)" if args.senses else "")
+        )
         for fmt in args.formats.split(","):
             text, exported = timed(lambda fmt=fmt: interchange.export(glossary, fmt))
             profile = cProfile.Profile() if args.profile else None
@@ -86,7 +114,7 @@ def main() -> int:
             _, written = timed(lambda s=summary, out=out: imports.write(out, s.files, "Importado"), profile)
             whole = Timed(read.wall + checked.wall + written.wall, read.cpu + checked.cpu + written.cpu)
             again, validated = timed(lambda out=out: load_glossary(out))
-            assert len(again) == summary.imported  # `validate` accepts what was written
+            assert sum(1 + len(t.senses) for t in again) == summary.imported  # `validate` accepts what was written
             if profile is not None:
                 args.profile.mkdir(parents=True, exist_ok=True)
                 profile.dump_stats(args.profile / f"{fmt}.prof")

@@ -31,8 +31,13 @@ class Entry:
     source_id: str = ""
     definition_language: str = ""
     deprecated: list[str] = field(default_factory=list)
+    # The name's other senses (bot.app.imports.claim_names gathers entries of one name here): each an Entry whose
+    # definition, category, related, note, example, sources, source_id and definition_language are that sense's.
+    senses: list[Entry] = field(default_factory=list)
 
     def to_term_entry(self) -> dict:
+        if self.senses:
+            return self._with_senses()
         data: dict = {"term": self.term.strip(), "definition": self.definition.strip()}
         if self.en.strip():
             data["en"] = self.en.strip()
@@ -43,6 +48,36 @@ class Entry:
         if self.links:
             data["links"] = self.links
         return data | self._terminology()
+
+    def _with_senses(self) -> dict:
+        """A term of several senses: the name and its forms, then each sense (the first is this entry's own)."""
+        data: dict = {"term": self.term.strip()}
+        if self.en.strip():
+            data["en"] = self.en.strip()
+        if self.aliases:
+            data["aliases"] = list(dict.fromkeys(a.strip() for a in self.aliases if a.strip()))
+        if self.links:
+            data["links"] = self.links
+        for key in ("tags", "deprecated"):
+            if values := list(dict.fromkeys(v.strip() for v in getattr(self, key) if v.strip())):
+                data[key] = values
+        data["senses"] = [self._sense()] + [sense._sense(self.category) for sense in self.senses]
+        return data
+
+    def _sense(self, category: str | None = None) -> dict:
+        """This entry as one sense of a term: its definition, and what else it has of what differs between
+        senses (its category only when not the term's, `category`)."""
+        data: dict = {"definition": self.definition.strip()}
+        if category is not None and self.category.strip() and self.category.strip() != category.strip():
+            data["category"] = self.category.strip()
+        if self.related:
+            data["related"] = list(dict.fromkeys(r.strip() for r in self.related if r.strip()))
+        for key in ("note", "example", "source_id", "definition_language"):
+            if value := getattr(self, key).strip():
+                data[key] = value
+        if self.sources:
+            data["sources"] = self.sources
+        return data
 
     def _terminology(self) -> dict:
         data: dict = {}

@@ -10,15 +10,15 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
 import yaml
 
-from bot.app.entries import Imported, Problem
+from bot.app.entries import Entry, Imported, Problem
 from bot.core.errors import GlossaryError
-from bot.core.loader import META_FILE, data_node, load_glossary_from_nodes, term_file_node
+from bot.core.loader import META_FILE, data_node, load_glossary_from_nodes, reads_as_other, term_file_node
 from bot.core.normalize import compact, normalize, slug
 from bot.core.problems import Joined, Said, SaidInBoth, Sentence, said
 
@@ -79,9 +79,11 @@ def collection_paused() -> Iterator[None]:
 
 
 def refuse(refused: list[Refused], entry, why: Said) -> None:
-    """Record `entry` (an interchange.Entry) as refused, and why."""
-    name = entry.term or entry.source_id or ""
-    refused.append(Refused(name, entry.where, why))
+    """Record `entry` (an interchange.Entry) as refused, and why: each of its senses too, as the entries they were
+    read as."""
+    for each in (entry, *entry.senses):
+        name = each.term or entry.term or each.source_id or ""
+        refused.append(Refused(name, each.where, why))
 
 
 def imported(entries: list, refused: list[Refused], title: str, read: int, dropped: Counter) -> Imported:
@@ -144,42 +146,83 @@ def spelling_keys(text: str) -> set[str]:
 
 
 def claim_names(entries: list, refused: list[Refused], dropped: Counter, known: frozenset[str] = frozenset()) -> list:
-    """The entries whose names are their own: a later entry with a name already taken is refused (another sense
-    of the same name, which term files do not hold yet); an English name or alias taken by another entry is
-    left out of the later entry and counted. `related` keeps the names of imported entries and of `known`
-    (normalised names of the glossary merged into)."""
+    """The entries whose names are their own: a later entry with a name already taken becomes another sense of the
+    entry that has it (its forms added to that entry's); an English name or alias taken by another entry is left
+    out of the later entry and counted. `related` keeps the names of imported entries and of `known` (normalised
+    names of the glossary merged into)."""
     # Each text's forms once (a name is looked at again for its aliases, its English name, the related it is in).
     keys_of, normal = cache(spelling_keys), cache(normalize)
     owner: dict[str, int] = {}
     kept = []
     for entry in entries:
-        index = len(kept)
-        taken = next((owner[k] for k in keys_of(entry.term) if k in owner), None)
-        if taken is not None or not keys_of(entry.term):
-            first = kept[taken].term if taken is not None else ""
-            refuse(refused, entry, said("name_taken_by_entry", name=entry.term, first=first))
+        keys = keys_of(entry.term)
+        if not keys:
+            refuse(refused, entry, said("name_without_letters", term=entry.term))
             continue
-        for k in keys_of(entry.term):
-            owner[k] = index
-        if entry.en and any(owner.get(k, index) != index for k in keys_of(entry.en)):
-            entry.en, dropped["en (taken by another entry)"] = "", dropped["en (taken by another entry)"] + 1
-        aliases = []
-        for alias in entry.aliases:
-            if not keys_of(alias) or any(owner.get(k, index) != index for k in keys_of(alias)):
-                dropped["aliases (taken by another entry)"] += 1
-                continue
-            aliases.append(alias)
-        entry.aliases = aliases
-        for k in (k for text in (entry.en, *aliases) if text for k in keys_of(text)):
-            owner.setdefault(k, index)
-        kept.append(entry)
+        taken = next((owner[k] for k in keys if k in owner), None)
+        if taken is not None and keys & keys_of(kept[taken].term):  # the same name: another sense of it
+            _add_sense(kept[taken], entry, dropped)
+            entry, index = kept[taken], taken
+        elif taken is not None:  # another entry's English name or alias
+            refuse(refused, entry, said("name_taken_by_entry", name=entry.term, first=kept[taken].term))
+            continue
+        else:
+            index = len(kept)
+            for k in keys:
+                owner[k] = index
+            kept.append(entry)
+        _claim_forms(entry, index, owner, keys_of, dropped)
     names = {normal(entry.term) for entry in kept} | known
     for entry in kept:
-        related = [r for r in entry.related if normal(r) in names and normal(r) != normal(entry.term)]
-        if len(related) < len(entry.related):
-            dropped["related (to an entry not imported)"] += len(entry.related) - len(related)
-        entry.related = list(dict.fromkeys(related))
+        for each in (entry, *entry.senses):
+            related = [r for r in each.related if normal(r) in names and normal(r) != normal(entry.term)]
+            if len(related) < len(each.related):
+                dropped["related (to an entry not imported)"] += len(each.related) - len(related)
+            each.related = list(dict.fromkeys(related))
     return kept
+
+
+def _claim_forms(entry, index: int, owner: dict[str, int], keys_of, dropped: Counter) -> None:
+    """The English name and aliases of the entry at `index` that no other entry has; the others left out, counted."""
+    if entry.en and any(owner.get(k, index) != index for k in keys_of(entry.en)):
+        entry.en, dropped["en (taken by another entry)"] = "", dropped["en (taken by another entry)"] + 1
+    aliases = []
+    for alias in dict.fromkeys(entry.aliases):
+        if not keys_of(alias) or any(owner.get(k, index) != index for k in keys_of(alias)):
+            dropped["aliases (taken by another entry)"] += 1
+            continue
+        aliases.append(alias)
+    entry.aliases = aliases
+    for k in (k for text in (entry.en, *aliases) if text for k in keys_of(text)):
+        owner.setdefault(k, index)
+
+
+def _add_sense(entry, later, dropped: Counter) -> None:
+    """`later`, an entry of the same name as `entry`, as its next sense: what differs between senses kept in the
+    sense, the forms (English name, aliases, links, tags, forms to avoid) added to the entry's."""
+    entry.senses.append(
+        Entry(
+            entry.term,
+            later.definition,
+            category=later.category,
+            related=list(later.related),
+            where=later.where,
+            note=later.note,
+            example=later.example,
+            sources=list(later.sources),
+            source_id=later.source_id,
+            definition_language=later.definition_language,
+        )
+    )
+    entry.senses.extend(later.senses)
+    if later.en and not entry.en:
+        entry.en = later.en
+    elif later.en and normalize(later.en) != normalize(entry.en):  # a name has one English name, not one a sense
+        dropped["en (another sense's)"] += 1
+    entry.aliases.extend(later.aliases)
+    entry.links.extend(link for link in later.links if link not in entry.links)
+    entry.tags.extend(later.tags)
+    entry.deprecated.extend(later.deprecated)
 
 
 _META = data_node({"title": "Glosario importado", "subtitle": "Importado", "language": "es"})
@@ -218,43 +261,101 @@ def _as_nodes(entries: list, files: dict[str, tuple[str, list[int]]]) -> dict[st
     }
 
 
-_SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's emitter where PyYAML has it
+# A text written plain (unquoted) only when nothing in it can be read otherwise: a letter first (no indicator,
+# number, date or null can start so; yes/no/true/… are quoted by `data_node`), every character printable in YAML,
+# no line break or tab, no ": " or " #", nothing at the end that YAML would drop or read as a key.
+_PLAIN = re.compile(r"[^\W\d_][^\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]*")
+# What a double-quoted text must escape: the quote and the backslash, and whatever is no printable YAML character or
+# is a line break (written raw, a line break would be folded to a space).
+_ESCAPED = re.compile('[\\\\"\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]')
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 
-# PyYAML's implicit resolvers by a text's first character, those for any first character after them (its order).
-_ANY_FIRST = tuple(_SafeDumper.yaml_implicit_resolvers.get(None, ()))
-_IMPLICIT = {
-    first: (*found, *_ANY_FIRST)
-    for first, found in _SafeDumper.yaml_implicit_resolvers.items()
-    if first is not None  # ("" is the key of the empty text's)
-}
+def _escape(found: re.Match) -> str:
+    char = found.group()
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    code = ord(char)
+    return f"\\x{code:02X}" if code < 0x100 else f"\\u{code:04X}"
 
 
-class _TermFileWriter(_SafeDumper):
-    """The safe dumper, with PyYAML's answer to "would this text be read back as text?" (asked twice for each of
-    the 600,000 values and keys of 10,000 entries) looked up in a table made once instead of assembled per call."""
+def _scalar(node: yaml.ScalarNode) -> str:
+    """A scalar as YAML reads it back the same: plain where that is safe, else double-quoted with escapes. A node
+    that is meant to be read as something else than text (`data_node` writes a number or null so) is written
+    as it is."""
+    value = node.value
+    if node.style is None:
+        if _PLAIN.fullmatch(value) and ": " not in value and " #" not in value and value[-1] not in ": ":
+            return value
+        if reads_as_other(value):
+            return value
+    return '"' + _ESCAPED.sub(_escape, value) + '"'
 
-    def resolve(self, kind, value, implicit):
-        if kind is not yaml.ScalarNode or self.yaml_path_resolvers:
-            return super().resolve(kind, value, implicit)
-        if implicit[0]:
-            for tag, regexp in _IMPLICIT.get(value[:1], _ANY_FIRST):
-                if regexp.match(value):
-                    return tag
-        return self.DEFAULT_SCALAR_TAG
+
+@lru_cache(maxsize=256)  # the keys of term files: a few names, each written for every entry
+def _key(value: str, style: str | None) -> str:
+    return _scalar(yaml.ScalarNode(_STR, value, style=style))
+
+
+_STR = "tag:yaml.org,2002:str"
+
+
+def _mapping_lines(node: yaml.MappingNode, indent: str, out: list[str], first: str | None = None) -> None:
+    """A block mapping at `indent`; its first key after `first` (a sequence item's "- ") when given."""
+    for n, (key, value) in enumerate(node.value):
+        lead = (first if n == 0 and first is not None else indent) + _key(key.value, key.style) + ":"
+        _value_lines(lead, value, indent, out)
+
+
+def _value_lines(lead: str, value: yaml.Node, indent: str, out: list[str]) -> None:
+    if isinstance(value, yaml.ScalarNode):
+        out.append(f"{lead} {_scalar(value)}")
+    elif not value.value:  # an empty list or mapping, in flow style as YAML writes it
+        out.append(f"{lead} {'[]' if isinstance(value, yaml.SequenceNode) else '{}'}")
+    elif isinstance(value, yaml.SequenceNode):
+        out.append(lead)
+        _sequence_lines(value, indent, out)  # indentless, as libyaml writes a list under a key
+    else:
+        out.append(lead)
+        _mapping_lines(value, indent + "  ", out)
+
+
+def _sequence_lines(node: yaml.SequenceNode, indent: str, out: list[str]) -> None:
+    for item in node.value:
+        if isinstance(item, yaml.MappingNode) and item.value:
+            _mapping_lines(item, indent + "  ", out, first=indent + "- ")
+        else:
+            _value_lines(indent + "-", item, indent + "  ", out)
+
+
+def term_file_text(root: yaml.Node) -> str:
+    """A term file's nodes as YAML text, in block style, each scalar plain where that is safe and double-quoted
+    otherwise: what libyaml's emitter wrote, at a fifth of its cost for the 600,000 values of 10,000 entries (it
+    asks PyYAML's resolver twice about each). `validate` reads back exactly these nodes (tests hold it for any
+    text)."""
+    out: list[str] = []
+    if isinstance(root, yaml.MappingNode) and root.value:
+        _mapping_lines(root, "", out)
+    elif isinstance(root, yaml.SequenceNode) and root.value:
+        _sequence_lines(root, "", out)
+    else:
+        _value_lines("", root, "", out)
+        out[0] = out[0].lstrip()
+    return "\n".join(out) + "\n"
 
 
 def _written(nodes: dict[str, yaml.Node]) -> dict[str, str]:
-    """The term files' text: the very nodes that were checked, written by libyaml's emitter where there is one."""
-    dumper = _TermFileWriter
-    return {name: yaml.serialize(root, Dumper=dumper, allow_unicode=True, width=100) for name, root in nodes.items()}
+    """The term files' text: the very nodes that were checked."""
+    return {name: term_file_text(root) for name, root in nodes.items()}
 
 
-def settle(entries: list, category: str, refused: list[Refused], dropped: Counter, base=None) -> dict[str, str]:
+def settle(
+    entries: list, category: str, refused: list[Refused], dropped: Counter, base=None
+) -> tuple[dict[str, str], int]:
     """The term files for `entries`, checked by the loader's own rules as `validate` will check them (on the
     entries themselves: nothing is written as YAML to be read back), with the folder `base` (a bot.app.merge.Base)
     when they are merged into one. An entry the loader finds a problem with is refused with the loader's own words,
-    and the rest checked again."""
+    and the rest checked again. Also returns how many senses the files hold (an entry of one sense counts one)."""
     known, taken = (base.names, base.taken) if base else (frozenset(), frozenset())
     entries = claim_names(entries, refused, dropped, known)
     for _ in range(5):
@@ -263,15 +364,19 @@ def settle(entries: list, category: str, refused: list[Refused], dropped: Counte
         try:
             # The folder's files first: a spelling both have is then reported at the imported entry.
             load_glossary_from_nodes(base.meta if base else _META, {**(base.nodes if base else {}), **nodes})
-            return _written(nodes)
+            return _written(nodes), _senses(entries)
         except GlossaryError as exc:
             bad = _entries_at(exc, files)
         if not bad:
-            return _written(nodes)
+            return _written(nodes), _senses(entries)
         for index, problems in sorted(bad.items(), reverse=True):
             refuse(refused, entries.pop(index), Joined(problems, "; "))
         entries = claim_names(entries, [], dropped, known)
-    return term_files(entries, category, taken)
+    return term_files(entries, category, taken), _senses(entries)
+
+
+def _senses(entries: list) -> int:
+    return sum(1 + len(entry.senses) for entry in entries)
 
 
 def _entries_at(exc: GlossaryError, files: dict[str, tuple[str, list[int]]]) -> dict[int, list[Sentence]]:
@@ -294,8 +399,7 @@ def report(imported, category: str = DEFAULT_CATEGORY, base=None) -> Report:
     dropped = Counter(imported.dropped)
     entries = base.without_collisions(list(imported.entries), refused) if base else list(imported.entries)
     with collection_paused():
-        files = settle(entries, category, refused, dropped, base) if entries else {}
-    imported_count = sum(text.count("\n- term: ") + text.startswith("- term: ") for text in files.values())
+        files, imported_count = settle(entries, category, refused, dropped, base) if entries else ({}, 0)
     return Report(read, imported_count, refused, {k: v for k, v in dropped.items() if v}, files)
 
 

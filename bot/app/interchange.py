@@ -56,10 +56,19 @@ def _related_names(term: Term, glossary: Glossary | Layered) -> list[str]:
 # -- out --------------------------------------------------------------------------------------------------
 
 
+def _one_per_sense(glossary: Glossary) -> list[Term]:
+    """The terms as the formats' entries hold them: one per sense, each with the name (an import gathers entries
+    of one name again as its senses: bot.app.imports.claim_names)."""
+    return [each for term in glossary.terms for each in term.sense_terms()]
+
+
 def to_json(glossary: Glossary, context: Glossary | None = None) -> str:
     """The glossary as JSON (bot/app/schemas/glossary.schema.json): related terms by name, as in term files."""
     both = Layered(glossary, context)
-    terms = [{**term.to_dict(), "related": _related_names(term, both), **_terminology(term)} for term in glossary.terms]
+    terms = [
+        {**term.to_dict(), "related": _related_names(term, both), **_terminology(term)}
+        for term in _one_per_sense(glossary)
+    ]
     body = {"title": glossary.title, "subtitle": glossary.subtitle, "language": glossary.language, "terms": terms}
     return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
 
@@ -87,7 +96,7 @@ def to_csv(glossary: Glossary, context: Glossary | None = None) -> str:
     writer = csv.writer(out, dialect="excel")
     writer.writerow(CSV_COLUMNS)
     both = Layered(glossary, context)
-    for term in glossary.terms:
+    for term in _one_per_sense(glossary):
         row = (
             term.id,
             term.term,

@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from bot.core.model import Glossary, Term
+from bot.core.model import Glossary, Sense, Term
 from bot.core.normalize import slug
 from bot.core.paragraphs import paragraphs
 
@@ -115,17 +115,16 @@ def _article(term: Term, glossary: Glossary) -> str:
     ]
     if term.en:
         parts.append(f'<p class="en">En inglés: <span lang="en">{escape(term.en)}</span></p>')
-    if term.definition_language:
-        lang = escape(term.definition_language)
-        parts.append(f'<p class="idioma">Definición en <span lang="{lang}">{lang}</span>:</p>')
-    parts.append(_definition(term.definition))
-    parts.extend(_terminology(term))
+    if term.senses:  # one item per sense, each with what is its own; the forms and tags are the name's
+        items = "".join(f"<li>{''.join(_sense(sense, term, glossary))}</li>" for sense in term.all_senses())
+        parts.append(f'<ol class="sentidos" aria-label="Sentidos de {escape(term.term)}">{items}</ol>')
+    else:
+        parts.extend(_sense(term.first_sense(), term, glossary))
+    parts.extend(_forms(term))
     if term.aliases:
         parts.append(f'<p class="alias">También: {escape(", ".join(term.aliases))}</p>')
-    related = [r for r in (glossary.get(i) for i in term.related) if r is not None]
-    if related:
-        links = ", ".join(f'<a href="#{escape(r.id)}">{escape(r.term)}</a>' for r in related)
-        parts.append(f'<p class="relacionados">Relacionados: {links}</p>')
+    if not term.senses:
+        parts.extend(_related(term.related, glossary))
     if term.links:
         items = "".join(f'<li><a href="{escape(k.url)}" rel="noopener">{escape(k.title)}</a></li>' for k in term.links)
         parts.append(f'<ul class="enlaces" aria-label="Enlaces sobre {escape(term.term)}">{items}</ul>')
@@ -133,23 +132,46 @@ def _article(term: Term, glossary: Glossary) -> str:
     return "".join(parts)
 
 
-def _terminology(term: Term) -> list[str]:
-    """Forms to avoid, note, example, sources and tags of an imported entry (each only when present)."""
+def _sense(sense: Sense, term: Term, glossary: Glossary) -> list[str]:
+    """A sense: its category when the term has several and it is not the first's, the language of its definition
+    when not the glossary's, the definition, note, example and sources (and, with several senses, its related)."""
     parts = []
-    if term.deprecated:
-        parts.append(f'<p class="evita">Evita: {escape(", ".join(term.deprecated))}</p>')
-    if term.note:
-        parts.append(f'<p class="nota">Nota: {escape(term.note)}</p>')
-    if term.example:
-        parts.append(f'<p class="ejemplo">Ejemplo: <q>{escape(term.example)}</q></p>')
-    if term.sources:
+    if term.senses and sense.category != term.category:
+        parts.append(f'<p class="categoria-sentido">{escape(sense.category)}</p>')
+    if sense.definition_language:
+        lang = escape(sense.definition_language)
+        parts.append(f'<p class="idioma">Definición en <span lang="{lang}">{lang}</span>:</p>')
+    parts.append(_definition(sense.definition))
+    if sense.note:
+        parts.append(f'<p class="nota">Nota: {escape(sense.note)}</p>')
+    if sense.example:
+        parts.append(f'<p class="ejemplo">Ejemplo: <q>{escape(sense.example)}</q></p>')
+    if sense.sources:
         cited = (
             f'<li><a href="{escape(s.url)}" rel="noopener">{escape(s.text)}</a></li>'
             if s.url
             else f"<li>{escape(s.text)}</li>"
-            for s in term.sources
+            for s in sense.sources
         )
         parts.append(f'<ul class="fuentes" aria-label="Fuentes">{"".join(cited)}</ul>')
+    if term.senses:
+        parts.extend(_related(sense.related, glossary))
+    return parts
+
+
+def _related(ids: tuple[str, ...], glossary: Glossary) -> list[str]:
+    related = [r for r in (glossary.get(i) for i in ids) if r is not None]
+    if not related:
+        return []
+    links = ", ".join(f'<a href="#{escape(r.id)}">{escape(r.term)}</a>' for r in related)
+    return [f'<p class="relacionados">Relacionados: {links}</p>']
+
+
+def _forms(term: Term) -> list[str]:
+    """What is the name's, whatever its sense: forms to avoid and tags (each only when present)."""
+    parts = []
+    if term.deprecated:
+        parts.append(f'<p class="evita">Evita: {escape(", ".join(term.deprecated))}</p>')
     if term.tags:
         parts.append(f'<p class="etiquetas">Etiquetas: {escape(", ".join(term.tags))}</p>')
     return parts

@@ -53,7 +53,7 @@ def to_skos(
     both = Layered(glossary, context)
     collections: dict[str, list] = {}
     titles: dict[str, str] = {}
-    for term in glossary.terms:
+    for term in (each for named in glossary.terms for each in named.sense_terms()):  # a Concept per sense
         concept = ox.NamedNode(concept_iri(term, base))
         add(concept, RDF_TYPE, ox.NamedNode(SKOS + "Concept"))
         add(concept, SKOS + "inScheme", scheme)

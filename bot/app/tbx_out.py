@@ -1,4 +1,5 @@
-"""TBX-Basic out (ISO 30042, valid against the TBX-Basic DTD and XCS): one termEntry per term, a langSet in the
+"""TBX-Basic out (ISO 30042, valid against the TBX-Basic DTD and XCS): one termEntry per term (per sense, for a term
+that has several: each with the name, as TBX holds one concept per entry), a langSet in the
 glossary's language (definition with its sources, the name as preferred term with the example as its context,
 aliases admitted, forms to avoid deprecated) and one in English for the English name. A source is one text
 (`bot.app.imports.citation`: "Texto <https://…>"), the only place TBX-Basic has for it."""
@@ -50,8 +51,9 @@ def to_tbx(glossary: Glossary, context: Glossary | None = None) -> str:
     ET.SubElement(header, "p").text = f"{glossary.title} — {glossary.subtitle}" if glossary.subtitle else glossary.title
     body = ET.SubElement(ET.SubElement(root, "text"), "body")
     both = Layered(glossary, context)
-    ids = xml_ids(list(glossary.terms))
-    for term in glossary.terms:
+    entries = [each for term in glossary.terms for each in term.sense_terms()]  # a termEntry per sense
+    ids = xml_ids(entries)
+    for term in entries:
         _entry(ET.SubElement(body, "termEntry", {"id": ids[term.id]}), term, lang, both, ids)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

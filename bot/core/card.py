@@ -6,10 +6,10 @@ every language's labels and attribution within them), so a card that passed the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.core.model import Term
+from bot.core.model import Sense, Term
 from bot.core.paragraphs import paragraphs
 
 EMBED_TOTAL = 6000  # Discord: characters across a message's embeds
@@ -37,24 +37,60 @@ def footer(title: str, subtitle: str) -> str:
     return f"{title} — {subtitle}" if subtitle else title
 
 
-def card_text(term: Term, related_names: Sequence[str], footer_text: str, *, attributed: bool = False) -> CardText:
-    """The card of `term`: its text, fields in order, related terms by name."""
+def card_text(
+    term: Term, related_names: Sequence[str] | Mapping[str, str], footer_text: str, *, attributed: bool = False
+) -> CardText:
+    """The card of `term`: its text, fields in order, related terms by name (`related_names`: the names, or each
+    related id's name, which lets a term with several senses show what each sense relates to)."""
+    names = related_names if isinstance(related_names, Mapping) else None
+    listed = list(names.values()) if names is not None else list(related_names)
     fields: list[tuple[str, str, bool]] = []
     if term.en:
         fields.append(("english", term.en, True))
     fields.append(("category", term.category, True))
     if term.aliases:
         fields.append(("aliases", ", ".join(term.aliases), False))
-    if related_names:
-        fields.append(("related", ", ".join(related_names), False))
+    if listed:
+        fields.append(("related", ", ".join(listed), False))
     if term.links:
         fields.append(("links", "\n".join(f"[{k.title}]({k.url})" for k in term.links), True))
     fields.extend(_terminology_fields(term))
+    description = _definition(term.definition) if not term.senses else _senses(term, names)
+    return CardText(term.term, description, tuple(fields), footer_text, attributed)
+
+
+def _definition(definition: str) -> str:
     # One blank line between paragraphs: Discord shows a single line break as a mere new line. A definition on one
     # line (most are) is one paragraph: `paragraphs` would only join its words again.
-    definition = term.definition
-    description = " ".join(definition.split()) if "\n" not in definition else "\n\n".join(paragraphs(definition))
-    return CardText(term.term, description, tuple(fields), footer_text, attributed)
+    return " ".join(definition.split()) if "\n" not in definition else "\n\n".join(paragraphs(definition))
+
+
+def _senses(term: Term, names: Mapping[str, str] | None) -> str:
+    """Several senses, numbered, one blank line between them; a sense after the first says its category and
+    its related terms where they are not the first sense's (the card's fields show the first's)."""
+    first = term.first_sense()
+    blocks = [f"**1.** {_definition(first.definition)}"]
+    for number, sense in enumerate(term.senses, start=2):
+        blocks.append(f"**{number}.** {_sense_heading(sense, first)}{_definition(sense.definition)}")
+        related = [names[i] for i in sense.related if i in names] if names is not None else []
+        if related and sense.related != first.related:
+            blocks.append("→ " + ", ".join(related))
+        if sense.note:
+            blocks.append(sense.note)
+        if sense.example:  # as a quote, as Discord shows one: the card's labels are the first sense's
+            blocks.append("> " + " ".join(sense.example.split()))
+    return "\n\n".join(blocks)
+
+
+def _sense_heading(sense: Sense, first: Sense) -> str:
+    """What a later sense says before its definition: its category (in italics) when not the first's, and the
+    language of its definition when it is not the glossary's."""
+    said = []
+    if sense.category != first.category:
+        said.append(f"*{sense.category}*")
+    if sense.definition_language:
+        said.append(f"({sense.definition_language})")
+    return " ".join(said) + " — " if said else ""
 
 
 def _terminology_fields(term: Term) -> list[tuple[str, str, bool]]:

@@ -15,7 +15,7 @@ import yaml
 from bot.core import card
 from bot.core.card import EMBED_TOTAL
 from bot.core.errors import GlossaryError, Problem
-from bot.core.model import Glossary, Link, Source, Term
+from bot.core.model import Glossary, Link, Sense, Source, Term
 from bot.core.normalize import compact, normalize, slug
 from bot.core.problems import Sentence, said
 
@@ -40,7 +40,10 @@ _SOURCE_KEYS = {"text", "url"}
 _PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{kind}" for kind in ("str", "seq", "map"))
 _META_KEYS = {"title", "subtitle", "language"}
 _FILE_KEYS = {"category", "terms"}
-_TERM_KEYS = {"term", "definition", "en", "aliases", "related", "links", *_EXTRA_KEYS}
+_TERM_KEYS = {"term", "definition", "senses", "en", "aliases", "related", "links", *_EXTRA_KEYS}
+# What differs between the senses of one name (`senses:`, each a mapping): with `senses`, these go in each sense.
+_SENSE_KEYS = {"definition", "category", "related", "note", "example", "sources", "source_id", "definition_language"}
+_PER_SENSE = ("related", "note", "example", "sources", "source_id", "definition_language")
 _LINK_KEYS = {"title", "url"}
 
 
@@ -83,7 +86,7 @@ def data_node(value: object, line: int = 0) -> yaml.Node:
     scalar, mapping, sequence = yaml.ScalarNode, yaml.MappingNode, yaml.SequenceNode
 
     def text(item: str) -> yaml.ScalarNode:
-        first = item[:1]  # _reads_as_other, written out: this runs for every value
+        first = item[:1]  # reads_as_other, written out: this runs for every value
         other = (first in _NOT_TEXT_STARTS or first.isdecimal()) and NOT_TEXT.fullmatch(item) is not None
         return scalar(_STR_TAG, item, mark, mark, '"' if other else None)
 
@@ -117,10 +120,10 @@ _NOT_TEXT_STARTS = frozenset("-+.0123456789yYnNtTfFoO~")
 
 @lru_cache(maxsize=256)  # the keys of term files: a few names, each written for every entry
 def _key_style(key: str) -> str | None:
-    return '"' if _reads_as_other(key) else None
+    return '"' if reads_as_other(key) else None
 
 
-def _reads_as_other(value: str) -> bool:
+def reads_as_other(value: str) -> bool:
     """Whether YAML would read this plain text as a number, boolean or null (NOT_TEXT, tried only where it can
     match: most values start with a letter it cannot)."""
     first = value[:1]
@@ -142,6 +145,16 @@ class _Key:
 
 
 @dataclass
+class _SenseDraft:
+    """A sense after a term's first, as its file says it (its related terms still by name)."""
+
+    definition: str
+    category: str
+    related: list[tuple[str, int]]
+    extra: dict  # note, example, sources, source_id, definition_language, already checked
+
+
+@dataclass
 class _Draft:
     term: str
     definition: str
@@ -154,6 +167,7 @@ class _Draft:
     links: list[Link] = field(default_factory=list)
     en_line: int = 0
     extra: dict = field(default_factory=dict)  # the Term's optional fields of _EXTRA_KEYS, already checked
+    senses: list[_SenseDraft] = field(default_factory=list)  # the senses after the first (the fields above)
 
 
 class _Builder:
@@ -203,10 +217,15 @@ class _Builder:
         footer = card.footer(self.meta.get("title", ""), self.meta.get("subtitle", ""))
         names = {term.id: term.term for term in terms}
         for term in terms:
-            size = card.card_text(term, [names.get(r, r) for r in term.related], footer).length()
+            related = {r: names.get(r, r) for r in term.all_related()}
+            text = card.card_text(term, related, footer)
+            size = text.length()
+            file, _, line = term.source.rpartition(":")
             if size > EMBED_TOTAL:
-                file, _, line = term.source.rpartition(":")
                 self._add(file, int(line), "card_too_long", term=term.term, size=size, limit=EMBED_TOTAL)
+            elif term.senses and len(text.description) > DESCRIPTION_LIMIT:  # each sense fits; all of them may not
+                size = len(text.description)
+                self._add(file, int(line), "senses_too_long", term=term.term, size=size, limit=DESCRIPTION_LIMIT)
 
     def _collision(self, first: _Key, second: _Key) -> None:
         """Two spellings of different terms that are the same once normalised. The one reported is the one to
@@ -294,7 +313,7 @@ class _Builder:
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
             self._add(name, _line(node), "yaml_tag", key=key, tag=tag)
             return None
-        if not isinstance(node, yaml.ScalarNode) or (not node.style and _reads_as_other(node.value)):
+        if not isinstance(node, yaml.ScalarNode) or (not node.style and reads_as_other(node.value)):
             scalar = isinstance(node, yaml.ScalarNode)
             kind = said("kind_scalar", value=node.value) if scalar else said("kind_collection")
             self._add(name, _line(node), "not_text", key=key, kind=kind)
@@ -369,6 +388,7 @@ class _Builder:
         term = self._text(name, fields.get("term"), "term", limit=TITLE_LIMIT)
         definition = self._text(name, fields.get("definition"), "definition", limit=DESCRIPTION_LIMIT)
         self._required(name, line, fields)
+        senses = self._senses(name, fields, category) if "senses" in fields else []
         en = self._text(name, fields.get("en"), "en", limit=FIELD_LIMIT)
         aliases = self._text_list(name, fields.get("aliases"), "aliases")
         related = self._text_list(name, fields.get("related"), "related")
@@ -377,6 +397,10 @@ class _Builder:
             self._add(name, _line(fields["aliases"]), "aliases_too_long", limit=FIELD_LIMIT)
         if term is None:
             return
+        extra = self._extra(name, fields)
+        if senses:  # the first sense is the term's own fields
+            first = senses.pop(0)
+            definition, category, related, extra = first.definition, first.category, first.related, extra | first.extra
         # A term whose definition has a problem is still a term: other terms may name it in `related` (the root
         # cause is reported once, not again in every term that points at it).
         self.drafts.append(
@@ -391,9 +415,35 @@ class _Builder:
                 related,
                 links,
                 en_line=_line(fields["en"]) if "en" in fields else line,
-                extra=self._extra(name, fields),
+                extra=extra,
+                senses=senses,
             )
         )
+
+    def _senses(self, name: str, fields: dict[str, yaml.Node], category: str) -> list[_SenseDraft]:
+        """`senses`: a list of mappings, each with its definition and what else differs between them. With it, the
+        term has no `definition` of its own, nor any key that belongs in each sense."""
+        node = fields["senses"]
+        if "definition" in fields:
+            self._add(name, _line(fields["definition"]), "definition_and_senses")
+        for key in _PER_SENSE:
+            if key in fields:
+                self._add(name, _line(fields[key]), "sense_key_at_entry", key=key)
+        items = self._listed(name, node, "senses", "{definition: ..., category: ..., related: [...]}")
+        if isinstance(node, yaml.SequenceNode) and not items:
+            self._add(name, _line(node), "senses_empty")
+        senses = []
+        for item in items:
+            sense = self._mapping(name, item, _SENSE_KEYS, said("the_sense"))
+            if sense is None:
+                continue
+            definition = self._text(name, sense.get("definition"), "definition", limit=DESCRIPTION_LIMIT)
+            if "definition" not in sense:
+                self._add(name, _line(item), "sense_definition_missing")
+            own = self._text(name, sense.get("category"), "category", limit=FIELD_LIMIT)
+            related = self._text_list(name, sense.get("related"), "related")
+            senses.append(_SenseDraft(definition or "", own or category, related, self._extra(name, sense)))
+        return senses
 
     def _extra(self, name: str, fields: dict[str, yaml.Node]) -> dict:
         """The optional fields of real terminology, as the Term's keyword arguments (each checked)."""
@@ -458,8 +508,9 @@ class _Builder:
         return sources
 
     def _required(self, name: str, line: int, fields: dict[str, yaml.Node]) -> None:
-        """A term needs its name and its definition: one problem names whichever are missing."""
-        missing = [key for key in ("term", "definition") if key not in fields]
+        """A term needs its name and its definition (or its senses): one problem names whichever are missing."""
+        have = fields.keys() | ({"definition"} if "senses" in fields else set())  # senses: each has its definition
+        missing = [key for key in ("term", "definition") if key not in have]
         if len(missing) == 2:
             self._add(name, line, "name_and_definition_missing")
         elif missing:
@@ -504,6 +555,15 @@ class _Builder:
                 links=tuple(draft.links),
                 source=f"{draft.file}:{draft.line}",
                 **draft.extra,
+                senses=tuple(
+                    Sense(
+                        sense.definition,
+                        sense.category,
+                        tuple(self._related(draft, exact, sense.related)),
+                        **sense.extra,
+                    )
+                    for sense in draft.senses
+                ),
             )
             for draft in self.drafts
         ]
@@ -544,10 +604,13 @@ class _Builder:
                     self._collision(seen, mine)
                     break
 
-    def _related(self, draft: _Draft, exact: dict[str, _Draft]) -> list[str]:
-        """The ids of the terms a term's `related` names (each must exist, and not be the term itself)."""
+    def _related(
+        self, draft: _Draft, exact: dict[str, _Draft], named: list[tuple[str, int]] | None = None
+    ) -> list[str]:
+        """The ids of the terms a term's `related` (or one of its senses', `named`) names (each must exist, and not
+        be the term itself)."""
         related: list[str] = []
-        for name, line in draft.related:
+        for name, line in draft.related if named is None else named:
             target = exact.get(self.normalized(name))
             if target is None:
                 hint = difflib.get_close_matches(name, [d.term for d in self.drafts], n=1)

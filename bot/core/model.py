@@ -1,9 +1,9 @@
-"""Immutable glossary values: Link, Source, Term, Glossary."""
+"""Immutable glossary values: Link, Source, Sense, Term, Glossary."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 
@@ -19,6 +19,33 @@ class Source:
 
     text: str
     url: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Sense:
+    """One meaning of a name that has several: what differs between a term's senses. A term's first sense is the
+    term's own fields; `Term.senses` holds the others."""
+
+    definition: str
+    category: str
+    related: tuple[str, ...] = ()  # ids of other terms, as Term.related
+    note: str = ""
+    example: str = ""
+    sources: tuple[Source, ...] = ()
+    definition_language: str = ""
+    source_id: str = ""
+
+    def to_dict(self) -> dict:
+        return {
+            "definition": self.definition,
+            "category": self.category,
+            "related": list(self.related),
+            "note": self.note,
+            "example": self.example,
+            "sources": [{"text": s.text, **({"url": s.url} if s.url else {})} for s in self.sources],
+            "definition_language": self.definition_language,
+            "source_id": self.source_id,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +69,66 @@ class Term:
     source_id: str = ""  # the entry's id in the file it was imported from (a TBX id, a SKOS IRI), for round trips
     definition_language: str = ""  # set when the definition is in another language than the glossary's
     deprecated: tuple[str, ...] = ()  # forms to avoid: the card says "Evita: …"
+    senses: tuple[Sense, ...] = ()  # the name's other meanings, after the first (which is the fields above)
 
     def spellings(self) -> tuple[str, ...]:
         """Every searchable spelling: name, English equivalent, aliases."""
         return (self.term, *((self.en,) if self.en else ()), *self.aliases)
+
+    def first_sense(self) -> Sense:
+        """The term's own fields as its first sense."""
+        return Sense(
+            self.definition,
+            self.category,
+            self.related,
+            self.note,
+            self.example,
+            self.sources,
+            self.definition_language,
+            self.source_id,
+        )
+
+    def all_senses(self) -> tuple[Sense, ...]:
+        """Every sense, the first one first."""
+        return (self.first_sense(), *self.senses)
+
+    def all_related(self) -> tuple[str, ...]:
+        """The ids of the terms any sense relates to, each once (the first sense's first)."""
+        if not self.senses:
+            return self.related
+        return tuple(dict.fromkeys(i for sense in self.all_senses() for i in sense.related))
+
+    def definitions(self) -> str:
+        """Every sense's definition, one paragraph each: what a search by meaning reads."""
+        if not self.senses:
+            return self.definition
+        return "\n\n".join(sense.definition for sense in self.all_senses())
+
+    def sense_terms(self) -> tuple[Term, ...]:
+        """The term as one term per sense, for the formats whose entries hold one meaning each (TBX, SKOS, CSV,
+        JSON): the first is the term without its other senses; each other one has the name and forms with that
+        sense's fields, and an id of its own ("modelo-sentido-2")."""
+        if not self.senses:
+            return (self,)
+        first = replace(self, senses=())
+        return (
+            first,
+            *(
+                replace(
+                    first,
+                    id=f"{self.id}-sentido-{number}",
+                    definition=sense.definition,
+                    category=sense.category,
+                    related=sense.related,
+                    note=sense.note,
+                    example=sense.example,
+                    sources=sense.sources,
+                    definition_language=sense.definition_language,
+                    source_id=sense.source_id,
+                )
+                for number, sense in enumerate(self.senses, start=2)
+            ),
+        )
 
     def to_dict(self) -> dict:
         return {
@@ -57,6 +140,7 @@ class Term:
             "definition": self.definition,
             "related": list(self.related),
             "links": [{"title": link.title, "url": link.url} for link in self.links],
+            **({"senses": [sense.to_dict() for sense in self.senses]} if self.senses else {}),
         }
 
 
@@ -88,6 +172,7 @@ class Glossary:
                 t.source,
                 [t.note, t.example, [[s.text, s.url] for s in t.sources], t.tags, t.source_id],
                 [t.definition_language, t.deprecated],
+                [_sense_data(sense) for sense in t.senses],
             ]
             for t in self.terms
         ]
@@ -112,7 +197,28 @@ class Glossary:
         return tuple(dict.fromkeys(t.category for t in self.terms))
 
 
-def _term_from_data(i, term, definition, category, en, aliases, related, links, src, more=None, lang=None) -> Term:
+def _sense_data(sense: Sense) -> list:
+    return [
+        sense.definition,
+        sense.category,
+        sense.related,
+        sense.note,
+        sense.example,
+        [[s.text, s.url] for s in sense.sources],
+        sense.definition_language,
+        sense.source_id,
+    ]
+
+
+def _sense_from_data(definition, category, related, note, example, sources, definition_language, source_id) -> Sense:
+    cited = tuple(Source(*s) for s in sources)
+    return Sense(definition, category, tuple(related), note, example, cited, definition_language, source_id)
+
+
+def _term_from_data(
+    i, term, definition, category, en, aliases, related, links, src, more=None, lang=None, senses=()
+) -> Term:
+    """A row of `Glossary.to_data` (rows written before a field existed lack it)."""
     note, example, sources, tags, source_id = more or ("", "", [], [], "")
     definition_language, deprecated = lang or ("", [])
     return Term(
@@ -132,6 +238,7 @@ def _term_from_data(i, term, definition, category, en, aliases, related, links, 
         source_id,
         definition_language,
         tuple(deprecated),
+        tuple(_sense_from_data(*row) for row in senses),
     )
 
 

@@ -13,6 +13,7 @@ TEXT: dict[str, str] = {
     "the_term": "the term",
     "the_category_file": "the category file",
     "the_link": "the link",
+    "the_sense": "the sense",
     "the_source": "the source",
     "did_you_mean": "did you mean '{hint}'?",
     "valid_keys": "the valid keys are {keys}",
@@ -67,6 +68,14 @@ TEXT: dict[str, str] = {
     "both are required",
     "name_missing": "the name ('term') of this term is missing: it is required",
     "definition_missing": "the definition ('definition') of this term is missing: it is required",
+    "definition_and_senses": "this term has both 'definition' and 'senses': keep one (with several senses, each "
+    "has its 'definition' inside 'senses')",
+    "sense_key_at_entry": "'{key}' goes inside each sense when the term has 'senses': move it to the sense it "
+    "belongs to",
+    "senses_empty": "'senses' is empty: give at least one sense with its 'definition', or use 'definition'",
+    "sense_definition_missing": "the definition ('definition') of this sense is missing: it is required",
+    "senses_too_long": "the senses of '{term}' come to {size} characters on its card, and Discord allows {limit} in "
+    "its text: shorten a definition",
     "aliases_too_long": "the aliases together are over {limit} characters: remove some",
     "links_too_long": "the links together are over {limit} characters: remove some",
     "link_incomplete": "every link needs a 'title' and a 'url'",
@@ -75,7 +84,8 @@ TEXT: dict[str, str] = {
     "total: shorten the definition, the aliases or the links",
     # -- Term files: across terms -------------------------------------------------------------------------------
     "name_without_letters": "the name '{term}' has no letters or digits",
-    "term_repeated": "'{term}' repeats the term '{first}' ({place}): merge them or rename one",
+    "term_repeated": "'{term}' repeats the term '{first}' ({place}): make them senses of one term ('senses') or rename "
+    "one",
     "spelling_without_letters": "{label} '{spelling}' has no letters or digits: remove it",
     "spelling_taken": "{label} '{spelling}' ({field}) of '{term}' is the same as {other_label} '{other_spelling}' "
     "({other_field}) of '{other_term}' ({place}): every name, English name and alias must be unique; remove or "
@@ -125,8 +135,7 @@ TEXT: dict[str, str] = {
     "nothing_imported": "{why}; nothing imported",
     "no_language": "The file has no {missing} in '{lang}', so nothing was imported. The languages it has ({counted}) "
     "are: {languages}. Choose one with --lang, e.g. --lang {first}.",
-    "name_taken_by_entry": "the name '{name}' is taken by another entry ('{first}'): several senses of one name are "
-    "not imported yet",
+    "name_taken_by_entry": "the name '{name}' is already another entry's English name or alias ('{first}')",
     "already_in_glossary": "{mine} '{spelling}' is already in the glossary: it is {theirs} of '{term}' ({place}); not "
     "added",
     "no_definition": "it has no definition in any language",

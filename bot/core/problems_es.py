@@ -13,6 +13,7 @@ TEXT: dict[str, str] = {
     "the_term": "el término",
     "the_category_file": "el archivo de categoría",
     "the_link": "el enlace",
+    "the_sense": "el sentido",
     "the_source": "la fuente",
     "did_you_mean": "¿querías decir '{hint}'?",
     "valid_keys": "las claves válidas son {keys}",
@@ -68,6 +69,14 @@ TEXT: dict[str, str] = {
     "son obligatorios",
     "name_missing": "falta 'term' en este término: es obligatorio",
     "definition_missing": "falta 'definition' en este término: es obligatorio",
+    "definition_and_senses": "este término tiene 'definition' y 'senses': deja uno (con varios sentidos, cada uno "
+    "lleva su 'definition' dentro de 'senses')",
+    "sense_key_at_entry": "'{key}' va dentro de cada sentido cuando el término tiene 'senses': muévelo al sentido "
+    "que le corresponda",
+    "senses_empty": "'senses' está vacío: pon al menos un sentido con su 'definition', o usa 'definition'",
+    "sense_definition_missing": "falta 'definition' en este sentido: es obligatorio",
+    "senses_too_long": "los sentidos de '{term}' suman {size} caracteres en la ficha y Discord admite {limit} en su "
+    "texto: acorta alguna definición",
     "aliases_too_long": "los alias juntos superan {limit} caracteres: quita alguno",
     "links_too_long": "los enlaces juntos superan {limit} caracteres: quita alguno",
     "link_incomplete": "cada enlace necesita 'title' y 'url'",
@@ -76,7 +85,8 @@ TEXT: dict[str, str] = {
     "acorta la definición, los alias o los enlaces",
     # -- Term files: across terms -------------------------------------------------------------------------------
     "name_without_letters": "el nombre '{term}' no tiene letras ni números",
-    "term_repeated": "'{term}' repite el término '{first}' ({place}): fusiónalos o cambia el nombre",
+    "term_repeated": "'{term}' repite el término '{first}' ({place}): ponlos como sentidos de un solo término "
+    "('senses') o cambia el nombre",
     "spelling_without_letters": "{label} '{spelling}' no tiene letras ni números: quítalo",
     "spelling_taken": "{label} '{spelling}' ({field}) de '{term}' coincide con {other_label} '{other_spelling}' "
     "({other_field}) de '{other_term}' ({place}): cada nombre, nombre en inglés o alias debe ser único; quita o "
@@ -126,8 +136,7 @@ TEXT: dict[str, str] = {
     "nothing_imported": "{why}; no se ha importado nada",
     "no_language": "El archivo no tiene {missing} en «{lang}», así que no se ha importado nada. Los idiomas que tiene "
     "({counted}) son: {languages}. Elige uno con --lang, p. ej. --lang {first}.",
-    "name_taken_by_entry": "el nombre '{name}' ya lo tiene otra entrada ('{first}'): los sentidos varios de un nombre "
-    "aún no se importan",
+    "name_taken_by_entry": "el nombre '{name}' ya es el nombre en inglés o un alias de otra entrada ('{first}')",
     "already_in_glossary": "{mine} '{spelling}' ya está en el glosario: es {theirs} de '{term}' ({place}); no se ha "
     "añadido",
     "no_definition": "no tiene definición en ningún idioma",

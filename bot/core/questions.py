@@ -51,17 +51,17 @@ _NAME_WEIGHT, _DEFINITION_WEIGHT, _RELATED_WEIGHT = 3.0, 1.0, 0.5
 
 
 def embedding_text(term: Term, related: Sequence[str] = ()) -> str:
-    """What is embedded for a term: its spellings, its definition and the names of its related terms (the
-    cache key hashes exactly this)."""
+    """What is embedded for a term: its spellings, its definitions (every sense's) and the names of its related
+    terms (the cache key hashes exactly this)."""
     others = term.spellings()[1:]
     names = f"{term.term} ({', '.join(others)})" if others else term.term
-    return f"{names}. {term.definition}" + (f" Relacionado: {', '.join(related)}" if related else "")
+    return f"{names}. {term.definitions()}" + (f" Relacionado: {', '.join(related)}" if related else "")
 
 
 def related_names(term: Term, *glossaries: Glossary | None) -> list[str]:
     """The names of a term's related terms, looked up in each glossary in turn."""
     names = []
-    for term_id in term.related:
+    for term_id in term.all_related():  # every sense's
         found = next((g.get(term_id) for g in glossaries if g is not None and g.get(term_id) is not None), None)
         if found is not None:
             names.append(found.term)
@@ -133,10 +133,10 @@ class _Evidence:
 
 
 def lexical_fields(term: Term, related: Sequence[str] = ()) -> tuple[str, str, str, str]:
-    """What BM25 reads of a term: its spellings, its other spellings (also read as English), its definition and
+    """What BM25 reads of a term: its spellings, its other spellings (also read as English), its definitions and
     the names of its related terms."""
     spellings = term.spellings()
-    return " ".join(spellings), " ".join(spellings[1:]), term.definition, " ".join(related)
+    return " ".join(spellings), " ".join(spellings[1:]), term.definitions(), " ".join(related)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -21,6 +21,7 @@ from bot.cli import main
 from bot.core.errors import GlossaryError
 from bot.core.loader import load_glossary_from_texts
 from bot.core.model import Glossary
+from bot.core.problems import said as sentence
 from tests.conftest import SHIPPED
 
 META = "title: T\nsubtitle: S\nlanguage: es\n"
@@ -417,10 +418,23 @@ def test_the_entries_the_schema_accepts_are_imported_and_the_others_named(tmp_pa
 
 def test_the_json_summary_adds_up_when_an_entry_is_refused_after_it_was_read(tmp_path, capsys):
     source = tmp_path / "dos.json"
-    source.write_text(json_document(ONE_TERM, {**ONE_TERM, "definition": "Otra."}), encoding="utf-8")
+    second = {**ONE_TERM, "id": "malo", "term": "Malo", "definition": "Otra."}
+    source.write_text(json_document({**ONE_TERM, "aliases": ["Malo"]}, second), encoding="utf-8")
     assert main(["import", str(source), "--out", str(tmp_path / "out"), "--json"]) == 1
-    summary = json.loads(capsys.readouterr().out)  # the second "Bueno" is refused: its name is taken
+    summary = json.loads(capsys.readouterr().out)  # "Malo" is refused: it is the first entry's alias
     assert (summary["read"], summary["imported"], len(summary["refused"])) == (2, 1, 1)
+    assert summary["refused"][0]["reason"] == sentence("name_taken_by_entry", name="Malo", first="Bueno").text("es")
+
+
+def test_json_entries_of_one_name_import_as_one_term_with_its_senses_each_counted(tmp_path, capsys):
+    source = tmp_path / "dos.json"
+    source.write_text(json_document(ONE_TERM, {**ONE_TERM, "definition": "Otra.", "category": "D"}), encoding="utf-8")
+    assert main(["import", str(source), "--out", str(tmp_path / "out"), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["read"], summary["imported"], summary["refused"]) == (2, 2, [])
+    (term,) = load_glossary(tmp_path / "out").terms
+    assert (term.definition, term.category) == ("Una definición.", "C")
+    assert [(s.definition, s.category) for s in term.senses] == [("Otra.", "D")]
 
 
 def test_a_json_file_written_before_the_terminology_fields_still_imports(tmp_path):
@@ -661,17 +675,3 @@ def test_every_link_validate_accepts_goes_out_and_comes_back_in_every_format(tai
         return
     for fmt in interchange.FORMATS:
         assert said(round_trip(glossary, fmt), fmt) == said(glossary, fmt), fmt
-
-
-@settings(max_examples=500)
-@given(text=st.text(max_size=6) | st.text("0123456789+-.:_eExXoOinfaINFNyYsStTrRuUlL~<=!&*", max_size=8))
-def test_the_term_file_writer_says_what_pyyaml_says_about_text(text):
-    import io
-
-    import yaml
-
-    from bot.app.imports import _SafeDumper, _TermFileWriter
-
-    writer, pyyaml = _TermFileWriter(io.StringIO()), _SafeDumper(io.StringIO())
-    for implicit in ((True, False), (False, True)):
-        assert writer.resolve(yaml.ScalarNode, text, implicit) == pyyaml.resolve(yaml.ScalarNode, text, implicit)

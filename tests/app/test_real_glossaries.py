@@ -31,6 +31,7 @@ def adds_up(summary: dict) -> None:
         ("weblate-fr-extended-metadata.tbx", ("--lang", "en"), 2, 1),  # martif in the ISO namespace, Weblate
         ("glossaria.csv", (), 155, 155),  # term_es, short_es, long_es, … (comma, UTF-8)
         ("glossaria-excel-es.csv", (), 40, 40),  # No;Concepto;Definición;Ejemplo (semicolons, Windows-1252)
+        ("microsoft-style-senses.tbx", ("--lang", "en"), 5, 5),  # ntig/termGrp, names with several entries
     ],
 )
 def test_every_entry_of_a_real_file_is_imported_or_refused_and_what_is_written_validates(
@@ -40,7 +41,7 @@ def test_every_entry_of_a_real_file_is_imported_or_refused_and_what_is_written_v
     adds_up(summary)
     assert (summary["read"], summary["imported"]) == (read, imported)
     assert code == (0 if read == imported else 1)
-    assert len(load_glossary(tmp_path / "out")) == imported
+    assert sum(1 + len(term.senses) for term in load_glossary(tmp_path / "out")) == imported  # senses count one each
 
 
 def test_a_tbx_without_the_chosen_language_is_refused_naming_the_languages_it_has(tmp_path, capsys):
@@ -123,7 +124,7 @@ def test_every_concept_of_a_real_skos_file_is_imported_or_refused_and_what_is_wr
     adds_up(summary)
     assert (summary["read"], summary["imported"]) == (read, imported)
     assert code == (0 if read == imported else 1)
-    assert len(load_glossary(tmp_path / "out")) == imported
+    assert sum(1 + len(term.senses) for term in load_glossary(tmp_path / "out")) == imported  # senses count one each
 
 
 def test_skos_labels_go_by_language_and_no_other_language_becomes_an_alias(tmp_path, capsys):
@@ -248,3 +249,37 @@ def test_the_skos_export_of_an_imported_vocabulary_keeps_its_iris_and_tags_every
         }
         assert set(graph.objects(concept, SKOS.definition)) == {Literal(term.definition, lang="en")}
         assert {label.language for label in graph.objects(concept, SKOS.altLabel)} == {"es"}
+
+
+def test_entries_of_one_name_become_one_term_with_a_sense_each_and_keep_their_ids(tmp_path, capsys):
+    code, summary = run_import(tmp_path, capsys, "microsoft-style-senses.tbx", "--lang", "en")
+    assert code == 0 and (summary["read"], summary["imported"], summary["refused"]) == (5, 5, [])
+    glossary = load_glossary(tmp_path / "out")
+    assert [t.term for t in glossary] == ["cursor", "field", "confirmation dialog"]
+    cursor = glossary.get("cursor")
+    assert [(s.source_id, s.definition.split()[1]) for s in cursor.all_senses()] == [
+        ("5101_1436", "blinking"),
+        ("5102_1436", "database"),
+    ]
+    field = glossary.get("field")  # "Field" is the same name once normalised: a sense of "field"
+    assert [s.source_id for s in field.all_senses()] == ["5200_1436", "5201_1436"]
+    assert glossary.get("confirmation-dialog").senses == ()
+
+
+@pytest.mark.parametrize("fmt", ["tbx", "skos", "csv", "json"])
+def test_a_real_file_with_senses_exports_one_entry_per_sense_and_imports_back_the_same(tmp_path, capsys, fmt):
+    from bot.app import interchange
+
+    run_import(tmp_path, capsys, "microsoft-style-senses.tbx", "--lang", "en")
+    glossary = load_glossary(tmp_path / "out")
+    exported = tmp_path / f"export.{ {'skos': 'ttl'}.get(fmt, fmt) }"
+    exported.write_text(interchange.export(glossary, fmt), encoding="utf-8")
+    code = main(["import", str(exported), "--out", str(tmp_path / "again"), "--json", "--lang", "en"])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0 and (summary["read"], summary["imported"]) == (5, 5)
+    again = load_glossary(tmp_path / "again")
+
+    def senses(g) -> dict:
+        return {t.term: [(s.definition, s.category) for s in t.all_senses()] for t in g}
+
+    assert senses(again) == senses(glossary)

@@ -541,6 +541,6 @@ _YAML_SCALARS = st.sampled_from(["1", "-1.5e3", ".inf", ".NaN", "0x1F", "0o17", 
 @settings(max_examples=500)
 @given(text=_YAML_SCALARS | st.text(max_size=6) | st.text("0123456789+-._eExXoOinfaINFNyYsStTrRuUlL~", max_size=6))
 def test_the_quick_test_for_text_yaml_would_read_as_something_else_is_the_full_one(text):
-    from bot.core.loader import NOT_TEXT, _reads_as_other
+    from bot.core.loader import NOT_TEXT, reads_as_other
 
-    assert _reads_as_other(text) == (NOT_TEXT.fullmatch(text) is not None)
+    assert reads_as_other(text) == (NOT_TEXT.fullmatch(text) is not None)

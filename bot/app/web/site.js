@@ -13,7 +13,10 @@
   const compact = (text) => text.replace(/ /g, "");
   const entries = articles.map((article) => {
     const names = article.dataset.nombres.split("\n").map(normalize);
-    const definition = normalize(article.querySelector(".definicion").textContent);
+    // Every sense's definition (a name with several senses has one .definicion each).
+    const definition = normalize(
+      Array.from(article.querySelectorAll(".definicion"), (part) => part.textContent).join(" ")
+    );
     return { article, names, packed: names.map(compact), definition };
   });
 
