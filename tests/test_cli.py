@@ -692,3 +692,36 @@ def test_gaps_is_the_command_and_misses_its_older_name(capsys, tmp_path, monkeyp
         code = main([name, "--json"])
         outputs.append((code, capsys.readouterr().out))
     assert outputs[0] == outputs[1] and outputs[0][0] in (0, 1)
+
+
+def test_lookup_and_list_show_every_sense_of_a_name(tmp_path, capsys):
+    from tests.core.test_senses import META, VALID
+
+    (tmp_path / "glossary.yaml").write_text(META, encoding="utf-8")
+    (tmp_path / "a.yaml").write_text(VALID, encoding="utf-8")
+    code, out, _ = run(capsys, "--data", str(tmp_path), "lookup", "modelo")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Modelo (Model)"
+    first, second = (
+        lines.index("1. Función aprendida de los datos."),
+        lines.index("2. Representación matemática de un sistema."),
+    )
+    assert lines[first + 2 : second - 1] == [
+        "  Categoría: Aprendizaje",
+        "  Relacionados: Datos",
+        "  Nota: La acepción común.",
+    ]
+    own = lines[second + 2 :]
+    assert own[:2] == ["  Categoría: Estadística", "  Relacionados: Datos, Parámetro"]
+    assert "  Ejemplo: Un modelo lineal." in own and "  Fuente: Libro <https://example.org/libro>" in own
+    assert "También: modelo de IA" in own and "Etiquetas: básico" in own  # shared by the senses, after them
+    code, out, _ = run(capsys, "--data", str(tmp_path), "list")
+    assert out.splitlines() == [
+        "Aprendizaje",
+        "  Datos",
+        "  Modelo — Model",
+        "  Parámetro",
+        "Estadística",  # the second sense's category lists the term too
+        "  Modelo — Model",
+    ]

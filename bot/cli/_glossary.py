@@ -97,7 +97,7 @@ def listing(call: Call, glossary: Glossary) -> int:
     """`list`: every term by category, with its English name."""
     for category in glossary.categories:
         print(f"{category}")
-        for term in sorted((t for t in glossary if t.category == category), key=lambda t: t.term.casefold()):
+        for term in sorted((t for t in glossary if category in t.categories()), key=lambda t: t.term.casefold()):
             print(f"  {term.term}" + (f" — {term.en}" if term.en else ""))
     return EXIT_OK
 

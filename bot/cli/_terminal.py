@@ -53,17 +53,53 @@ def format_lookup(query: str, result: LookupResult, glossary: Glossary, say: Wor
 
 
 def format_term(term: Term, glossary: Glossary, say: Words) -> str:
+    if term.senses:
+        return _format_senses(term, glossary, say)
     definition = "\n\n".join(_wrap(paragraph) for paragraph in paragraphs(term.definition))
     lines = [term.term + (f" ({term.en})" if term.en else ""), "", definition, ""]
     lines.append(f"{say('category')}: {term.category}")
     if term.aliases:
         lines.append(f"{say('also')}: {', '.join(term.aliases)}")
-    related = [glossary.get(r) for r in term.related]
-    if related:
-        lines.append(f"{say('related')}: {', '.join(t.term for t in related if t)}")
+    lines.extend(_related_line(term.related, glossary, say))
     lines.extend(f"{say('link')}: {link.title} <{link.url}>" for link in term.links)
     lines.extend(_terminology_lines(term, getattr(glossary, "language", ""), say))
     return "\n".join(lines) + "\n"
+
+
+def _format_senses(term: Term, glossary: Glossary, say: Words) -> str:
+    """A name with several senses: each numbered, with what is its own (category, related terms, language, note,
+    example, sources), then what the name's senses share (aliases, links, forms to avoid, tags)."""
+    language = getattr(glossary, "language", "")
+    lines = [term.term + (f" ({term.en})" if term.en else "")]
+    for number, sense in enumerate(term.all_senses(), start=1):
+        text = "\n\n".join(_wrap(paragraph) for paragraph in paragraphs(sense.definition))
+        lines += ["", f"{number}." + text[1:], ""]  # the number takes the indent's first column
+        own = Term(
+            "",
+            "",
+            sense.definition,
+            sense.category,
+            related=sense.related,
+            note=sense.note,
+            example=sense.example,
+            sources=sense.sources,
+            definition_language=sense.definition_language,
+        )
+        lines.append(f"  {say('category')}: {sense.category}")
+        lines.extend("  " + line for line in _related_line(sense.related, glossary, say))
+        lines.extend("  " + line for line in _terminology_lines(own, language, say))
+    lines.append("")
+    if term.aliases:
+        lines.append(f"{say('also')}: {', '.join(term.aliases)}")
+    lines.extend(f"{say('link')}: {link.title} <{link.url}>" for link in term.links)
+    shared = Term("", "", "", "", deprecated=term.deprecated, tags=term.tags)
+    lines.extend(_terminology_lines(shared, language, say))
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _related_line(ids: tuple[str, ...], glossary: Glossary, say: Words) -> list[str]:
+    names = [found.term for found in map(glossary.get, ids) if found]
+    return [f"{say('related')}: {', '.join(names)}"] if names else []
 
 
 def _terminology_lines(term: Term, language: str, say: Words) -> list[str]:

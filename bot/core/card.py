@@ -79,6 +79,8 @@ def _senses(term: Term, names: Mapping[str, str] | None) -> str:
             blocks.append(sense.note)
         if sense.example:  # as a quote, as Discord shows one: the card's labels are the first sense's
             blocks.append("> " + " ".join(sense.example.split()))
+        if sense.sources:
+            blocks.append("\n".join(_cited(sense.sources)))
     return "\n\n".join(blocks)
 
 
@@ -106,11 +108,14 @@ def _terminology_fields(term: Term) -> list[tuple[str, str, bool]]:
     if term.example:
         fields.append(("card_example", term.example, False))
     if term.sources:
-        cited = (f"[{s.text}]({s.url})" if s.url else s.text for s in term.sources)
-        fields.append(("card_sources", "\n".join(cited), False))
+        fields.append(("card_sources", "\n".join(_cited(term.sources)), False))
     if term.tags:
         fields.append(("card_tags", ", ".join(term.tags), True))
     return fields
+
+
+def _cited(sources) -> list[str]:
+    return [f"[{s.text}]({s.url})" if s.url else s.text for s in sources]
 
 
 def neutral_markup(text: str) -> str:

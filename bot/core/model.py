@@ -98,6 +98,12 @@ class Term:
             return self.related
         return tuple(dict.fromkeys(i for sense in self.all_senses() for i in sense.related))
 
+    def categories(self) -> tuple[str, ...]:
+        """Every sense's category, each once (the first sense's first): a term is listed under each."""
+        if not self.senses:
+            return (self.category,)
+        return tuple(dict.fromkeys(sense.category for sense in self.all_senses()))
+
     def definitions(self) -> str:
         """Every sense's definition, one paragraph each: what a search by meaning reads."""
         if not self.senses:
@@ -194,7 +200,7 @@ class Glossary:
 
     @property
     def categories(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(t.category for t in self.terms))
+        return tuple(dict.fromkeys(category for t in self.terms for category in t.categories()))
 
 
 def _sense_data(sense: Sense) -> list:
