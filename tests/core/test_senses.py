@@ -175,6 +175,7 @@ def test_the_card_numbers_the_senses_and_says_what_a_later_one_has_of_its_own():
         "**2.** *Estadística* (pt) — Representación matemática de un sistema.",
         "→ Datos, Parámetro",
         "> Un modelo lineal.",
+        "[Libro](https://example.org/libro)",  # its sources, as the card's field cites the first sense's
     ]
     assert ("related", "Datos, Parámetro", False) in card.fields  # every sense's, once
     assert ("category", "Aprendizaje", True) in card.fields and (
