@@ -31,6 +31,7 @@ from bot.storage import Stores, open_stores
 from bot.storage.records import (
     CommentRecord,
     GapRecord,
+    LookupCountsRecord,
     LookupRecord,
     SuggestionChoiceRecord,
     UnloggedRecord,
@@ -66,6 +67,7 @@ class Application:
                 GapRecord: gaps.record_gaps,
                 SuggestionChoiceRecord: gaps.record_picks,
                 LookupRecord: stores.usage.record_lookups,
+                LookupCountsRecord: stores.usage.record_lookup_counts,
                 UnloggedRecord: gaps.record_unlogged,
                 VoteRecord: stores.feedback.record_votes,
                 CommentRecord: stores.feedback.record_comments,

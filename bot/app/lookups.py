@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -19,7 +18,7 @@ from bot.core.model import Glossary, Term
 from bot.core.normalize import normalize
 from bot.core.search import MAX_QUERY, Ambiguous, Choice, Found, LookupResult, NotFound, SearchHit
 from bot.core.status import GapKind, Outcome
-from bot.storage.records import GapRecord, LookupRecord, SuggestionChoiceRecord, UnloggedRecord
+from bot.storage.records import GapRecord, LookupCountsRecord, SuggestionChoiceRecord, UnloggedRecord
 from bot.storage.writer import WriteQueue
 
 log = logging.getLogger(__name__)
@@ -99,7 +98,9 @@ class Lookups:
         self.catalog, self.writer, self.clock, self.server_terms = catalog, writer, clock, server_terms
         self._salt = salt
         self.budget = budget or GapBudget(GAP_BUDGET, GAP_BUDGET_SECONDS)
-        self._counts: Counter[tuple[int, str, Outcome, str]] = Counter()
+        # (guild, day, outcome, term) → lookups since the last flush (a dict: a Counter's += on a new key calls
+        # its __missing__ in Python, on most lookups)
+        self._counts: dict[tuple[int, str, Outcome, str], int] = {}
         self._day, self._day_text = date.min, date.min.isoformat()
         # questions answered by meaning, for "No era esto": (guild, handle) → (key, term id, who said so)
         self._answered: dict[tuple[int, str], tuple[GapKey, str, set[int]]] = {}
@@ -245,12 +246,18 @@ class Lookups:
         day = self.clock().date()
         if day != self._day:  # the day's text is made once a day, not on every lookup
             self._day, self._day_text = day, day.isoformat()
-        self._counts[(guild_id, self._day_text, outcome, term_id)] += 1
+        key = (guild_id, self._day_text, outcome, term_id)
+        self._counts[key] = self._counts.get(key, 0) + 1
 
     def flush(self) -> None:
-        counts, self._counts = self._counts, Counter()
+        """Hand the counts made since the last flush to the write queue: one record per server, holding its rows
+        (one id to claim and one journal line per server and second, not one per term looked up)."""
+        counts, self._counts = self._counts, {}
+        rows: dict[int, list[list]] = {}
         for (guild_id, day, outcome, term_id), n in counts.items():
-            self.writer.submit(LookupRecord(guild_id, day, outcome, term_id, n))
+            rows.setdefault(guild_id, []).append([day, outcome, term_id, n])
+        for guild_id, held in rows.items():
+            self.writer.submit(LookupCountsRecord(guild_id, held))
 
     def _gap(self, asker: Asker, key: GapKey, best_guess: str | None, kind: str) -> None:
         """Log a gap. A member over the hourly budget of new gaps is answered as usual, but the gap is only

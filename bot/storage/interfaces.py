@@ -26,6 +26,7 @@ from bot.storage.records import (
     Gap,
     GapRecord,
     LatestComments,
+    LookupCountsRecord,
     LookupRecord,
     ProposalRow,
     RecentFeedback,
@@ -128,6 +129,10 @@ class GapStore(Protocol):
 
 class UsageStore(Protocol):
     async def record_lookups(self, records: Sequence[LookupRecord]) -> None: ...
+
+    async def record_lookup_counts(self, records: Sequence[LookupCountsRecord]) -> None:
+        """Add the counts of a flush window (each record one server's), as `record_lookups` adds single ones."""
+        ...
 
     async def outcomes(self, *, guild_id: int | None = None, since: str | None = None) -> dict[str, int]: ...
 

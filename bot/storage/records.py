@@ -53,6 +53,17 @@ class LookupRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class LookupCountsRecord:
+    """One server's lookups counted in memory during one flush window, as one record: one id claimed and one
+    journal line for all of them, not one per term (each row is what a LookupRecord holds). Per server, so that
+    forgetting a server drops its counts with the record (`guild_id`, like every record)."""
+
+    OP: ClassVar[str] = "lookups"
+    guild_id: int
+    rows: list[list[Any]]  # [day, outcome, term_id ("" unless found), count], each (day, outcome, term_id) once
+
+
+@dataclass(frozen=True, slots=True)
 class UnloggedRecord:
     """A gap answered but not logged, because the member was over the hourly budget of new gaps."""
 
@@ -85,15 +96,31 @@ class CommentRecord:
     at: str
 
 
-WriteRecord = GapRecord | SuggestionChoiceRecord | LookupRecord | UnloggedRecord | VoteRecord | CommentRecord
+WriteRecord = (
+    GapRecord | SuggestionChoiceRecord | LookupRecord | LookupCountsRecord | UnloggedRecord | VoteRecord | CommentRecord
+)
 RECORD_TYPES: dict[str, type[WriteRecord]] = {
-    cls.OP: cls for cls in (GapRecord, SuggestionChoiceRecord, LookupRecord, UnloggedRecord, VoteRecord, CommentRecord)
+    cls.OP: cls
+    for cls in (
+        GapRecord,
+        SuggestionChoiceRecord,
+        LookupRecord,
+        LookupCountsRecord,
+        UnloggedRecord,
+        VoteRecord,
+        CommentRecord,
+    )
+}
+# Each record type's field names, read once: `dataclasses.fields` walks the class on every call, and a record is
+# turned into fields and back on every write after a reply.
+FIELD_NAMES: dict[type[WriteRecord], tuple[str, ...]] = {
+    cls: tuple(field.name for field in dataclasses.fields(cls)) for cls in RECORD_TYPES.values()
 }
 
 
 def record_fields(record: WriteRecord) -> dict[str, Any]:
     """The record as JSON-able fields (for the journal)."""
-    return {field.name: getattr(record, field.name) for field in dataclasses.fields(record)}
+    return {name: getattr(record, name) for name in FIELD_NAMES[type(record)]}
 
 
 def record_from(op: object, fields: dict[str, Any]) -> WriteRecord:
@@ -101,8 +128,7 @@ def record_from(op: object, fields: dict[str, Any]) -> WriteRecord:
     kind = RECORD_TYPES.get(op) if isinstance(op, str) else None
     if kind is None:
         raise TypeError(f"unknown write {op!r}")
-    names = {field.name for field in dataclasses.fields(kind)}
-    return kind(**{k: v for k, v in fields.items() if k in names})
+    return kind(**{name: fields[name] for name in FIELD_NAMES[kind] if name in fields})
 
 
 # -- rows read back -----------------------------------------------------------------------------------------

@@ -37,8 +37,9 @@ import secrets
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from operator import itemgetter
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from bot.storage.errors import DatabaseBusy
 from bot.storage.interfaces import AppliedLog, UnitOfWork
@@ -49,6 +50,7 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Sequence[Any]], Awaitable[None]]  # writes a batch of records of one type
 MAX_BATCH = 500
 RESERVE_BYTES = 2 * 1024 * 1024  # set aside next to the journal at start: some 6,000 records when the disk fills
+T = TypeVar("T")
 UNSAVED = "write saved nowhere but this log:"  # the last resort's lines: the JSON after it is a journal line
 
 
@@ -224,20 +226,23 @@ class WriteQueue:
 
     async def _apply_once(self, batch: list[dict[str, Any]]) -> int:
         """Write a batch in one transaction; returns how many records were applied (not already there)."""
+        # Each record is built once, before the transaction (a journal line with wrong fields raises TypeError
+        # here: the data, not the disk).
+        built = [(item, record_from(item["op"], item)) for item in batch]
         by_op: dict[str, list[WriteRecord]] = {}  # first-seen order: a miss is written before its pick
-        for item in batch:  # (a journal line with wrong fields raises TypeError here: the data, not the disk)
-            record_from(item["op"], item)
         async with self._unit.transaction():
-            fresh = batch
+            fresh = built
             if self._applied is not None:
                 # The ids are claimed first, in this transaction: another process applying the same record at the
                 # same moment waits for it, then finds the id taken and skips the record (on both databases).
                 ids = list(dict.fromkeys(r["id"] for r in batch if isinstance(r.get("id"), str)))
                 claimed = await self._applied.mark(ids)
-                fresh = [r for r in batch if not isinstance(r.get("id"), str) or r["id"] in claimed]
-                fresh = _first_of_each(fresh)  # (the same record twice in one batch: two journals held it)
-            for item in fresh:
-                by_op.setdefault(item["op"], []).append(record_from(item["op"], item))
+                fresh = _first_of_each(  # (the same record twice in one batch: two journals held it)
+                    [(r, w) for r, w in built if not isinstance(r.get("id"), str) or r["id"] in claimed],
+                    itemgetter(0),
+                )
+            for item, record in fresh:
+                by_op.setdefault(item["op"], []).append(record)
             for op, records in by_op.items():
                 await self._handlers[op](records)
         self.duplicates += len(batch) - len(fresh)
@@ -415,12 +420,13 @@ class WriteQueue:
             return set()
 
 
-def _first_of_each(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The records with the first of each id (records without one are all kept)."""
+def _first_of_each(records: list[T], fields: Callable[[T], dict[str, Any]] = lambda r: r) -> list[T]:
+    """The records with the first of each id (records without one are all kept); `fields` finds a record's
+    fields in an item (the item itself, or the first of a pair)."""
     seen: set[str] = set()
     kept = []
     for record in records:
-        key = record.get("id")
+        key = fields(record).get("id")
         if isinstance(key, str):
             if key in seen:
                 continue
