@@ -78,11 +78,15 @@ async def show_term(interaction: discord.Interaction, term_id: str, how: str) ->
 
 def related_view(term: Term, glossary: Glossary) -> discord.ui.View | None:
     """One "see also" button per related term (up to five)."""
-    related = [r for r in (glossary.get(i) for i in term.related) if r is not None][:MAX_BUTTONS]
-    return ButtonsView([TermButton.rendered(other) for other in related]) if related else None
+    buttons = _related_buttons(term, glossary)
+    return ButtonsView(buttons) if buttons else None
 
 
 def card_view(term: Term, glossary: Glossary, locale: object) -> discord.ui.View:
     """A card's buttons: "see also" (up to five), then "¿Te ha servido?". Built once per card (cards are cached)."""
-    related = related_view(term, glossary)
-    return (related if isinstance(related, ButtonsView) else ButtonsView([])).with_row(vote_row(term, locale))
+    return ButtonsView(_related_buttons(term, glossary), below=vote_row(term, locale))
+
+
+def _related_buttons(term: Term, glossary: Glossary) -> list[dict]:
+    related = [r for r in (glossary.get(i) for i in term.all_related()) if r is not None][:MAX_BUTTONS]  # every sense's
+    return [TermButton.rendered(other) for other in related]

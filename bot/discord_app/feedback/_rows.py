@@ -4,6 +4,7 @@ term). The counting is the application's (bot.app.feedback)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 
@@ -16,7 +17,7 @@ from bot.core.status import Vote
 from bot.discord_app.kit.buttons import ButtonsView, asker, button_payload, served_guild
 from bot.discord_app.kit.embeds import LIMITS, discord_time, echo, join_within, shorten
 from bot.discord_app.kit.forms import BoundForm
-from bot.discord_app.kit.i18n import t
+from bot.discord_app.kit.i18n import language, t
 from bot.discord_app.kit.permissions import moderator_or_denied
 from bot.discord_app.kit.persistent import Persistent
 from bot.discord_app.kit.services import services
@@ -82,8 +83,17 @@ class VoteButton(
 
 def vote_row(term: Term, locale: object) -> list[dict]:
     """The row under a card: "¿Te ha servido?" (a quiet, disabled label), 👍 and 👎, in the reader's language."""
-    question = {**button_payload(t(locale, "fb_question"), QUESTION_ID, VoteButton.STYLE), "disabled": True}
-    return [question, *(VoteButton.rendered(term.id, vote, locale) for vote in Vote)]
+    question, votes = _row_in(language(locale))
+    return [question, *({**button, "custom_id": prefix + term.id} for prefix, button in votes)]
+
+
+@functools.cache
+def _row_in(lang: str) -> tuple[dict, tuple[tuple[str, dict], ...]]:
+    """The row's question, and each vote's button with its custom id's prefix (the id of no term), in one language:
+    made once, as every card carries the row (made afresh, it was a tenth of a new card's cost). Shared: never
+    modify them."""
+    question = {**button_payload(t(lang, "fb_question"), QUESTION_ID, VoteButton.STYLE), "disabled": True}
+    return question, tuple((VoteButton.custom_id_for("", vote), VoteButton.rendered("", vote, lang)) for vote in Vote)
 
 
 class CommentForm(BoundForm):

@@ -53,22 +53,39 @@ class ButtonsView(discord.ui.View):
     Their clicks reach the DynamicItems registered on the bot by custom_id, so this view needs no items:
     building discord.py's item objects for every reply cost more than the lookup itself. It never dispatches,
     is finished from the start (discord.py then keeps no copy of it) and can be shared by any number of messages.
+
+    For the same reason View's own state is not made (`View.__init__` draws an id from os.urandom and makes a
+    future, the children and their row weights: 40 K instructions a view, more than a card's text). What discord.py
+    asks of a view it sends is answered here: `to_components`, `is_finished`, `is_dispatchable`,
+    `has_components_v2`, `timeout` (the bot's tests send one as a reply, an edit, a follow-up and a post).
     """
 
-    def __init__(self, buttons: list[dict]) -> None:
-        super().__init__(timeout=None)
+    timeout = None  # (View's property reads the state this view does not make)
+
+    def __init__(self, buttons: list[dict], *, below: list[dict] | None = None) -> None:
+        """Rows of up to five buttons; `below`, one more row under them (a card's "¿Te ha servido?")."""
+        # No super().__init__(): see the class's docstring.
+        self._children: list[discord.ui.Item] = []  # (read by View's `children` and repr)
         self._rows = [
             {"type": 1, "components": buttons[i : i + MAX_BUTTONS]} for i in range(0, len(buttons), MAX_BUTTONS)
         ]
+        if below:
+            self._rows.append({"type": 1, "components": below[:MAX_BUTTONS]})
 
     def is_finished(self) -> bool:
         return True
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def has_components_v2(self) -> bool:
+        return False
 
     def to_components(self) -> list[dict]:
         return self._rows
 
     def with_row(self, buttons: list[dict]) -> ButtonsView:
-        """A view of these rows and one more below them (a card's "¿Te ha servido?")."""
+        """A view of these rows and one more below them."""
         view = ButtonsView([])
         view._rows = [*self._rows, {"type": 1, "components": buttons[:MAX_BUTTONS]}]
         return view

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 import discord
 
 from bot.core.card import CardText, card_text, footer
 from bot.core.model import Glossary, Term
-from bot.discord_app.kit.i18n import t
+from bot.discord_app.kit.i18n import language, t
 
 COLOUR = discord.Colour(0x2B6CB0)
 MAX_ECHO = 100
@@ -67,19 +70,22 @@ def parts_within(
     author: str | None,
 ) -> bool:
     """Whether an embed made of these parts is within every limit `fit` enforces (then `fit` would change nothing)."""
-    total = sum(len(part or "") for part in (title, description, footer, author))
+    title, description, footer, author = title or "", description or "", footer or "", author or ""
+    if (
+        len(fields) > MAX_FIELDS
+        or len(title) > LIMITS["title"]
+        or len(description) > LIMITS["description"]
+        or len(footer) > LIMITS["footer"]
+        or len(author) > LIMITS["author"]
+    ):
+        return False
+    total = len(title) + len(description) + len(footer) + len(author)
+    name_limit, value_limit = LIMITS["field_name"], LIMITS["field_value"]
     for name, value in fields:
-        if not name or not value or len(name) > LIMITS["field_name"] or len(value) > LIMITS["field_value"]:
+        if not name or not value or len(name) > name_limit or len(value) > value_limit:
             return False
         total += len(name) + len(value)
-    return (
-        total <= TOTAL
-        and len(fields) <= MAX_FIELDS
-        and len(title or "") <= LIMITS["title"]
-        and len(description or "") <= LIMITS["description"]
-        and len(footer or "") <= LIMITS["footer"]
-        and len(author or "") <= LIMITS["author"]
-    )
+    return total <= TOTAL
 
 
 def _cut_each_part(embed: discord.Embed) -> None:
@@ -152,7 +158,7 @@ def term_embed(
 ) -> discord.Embed:
     """The card for one term, shared by /termino, buttons and the term of the day (its title links to `url`: the
     term on the glossary's web page, when there is one)."""
-    related = [r.term for r in (glossary.get(i) for i in term.related) if r is not None]
+    related = {i: r.term for i in term.all_related() if (r := glossary.get(i)) is not None}  # every sense's, by id
     card = card_text(term, related, footer(glossary.title, glossary.subtitle))
     return card_embed(card, locale, heading=heading, url=url)
 
@@ -161,15 +167,80 @@ def card_embed(
     card: CardText, locale: object, *, heading: str | None = None, url: str | None = None, attribution: str = ""
 ) -> discord.Embed:
     """A card's text as an embed, labels in the reader's language (the attribution value last, when given)."""
-    embed = discord.Embed(title=card.title, description=card.description, colour=COLOUR, url=url)
-    if heading:
-        embed.set_author(name=heading)
-    fields = [(t(locale, key), value, inline) for key, value, inline in card.fields]
+    lang = language(locale)
+    fields = [(_label(lang, key), value, inline) for key, value, inline in card.fields]
     if attribution:
-        fields.append((t(locale, "st_card_field"), attribution, False))
-    for name, value, inline in fields:
-        embed.add_field(name=name, value=value, inline=inline)
-    embed.set_footer(text=card.footer)
-    # The usual card is checked on its own strings (reading them back through the embed costs more than the rest).
-    parts = [(name, value) for name, value, _ in fields]
-    return embed if parts_within(card.title, card.description, parts, card.footer, heading) else fit(embed)
+        fields.append((_label(lang, "st_card_field"), attribution, False))
+    # The usual card is checked on its own strings, and made straight into its payload; one over a limit is made
+    # as an ordinary embed and cut by `fit`, the one place that cuts.
+    if not parts_within(card.title, card.description, [(n, v) for n, v, _ in fields], card.footer, heading):
+        embed = discord.Embed(title=card.title, description=card.description, colour=COLOUR, url=url)
+        if heading:
+            embed.set_author(name=heading)
+        for name, value, inline in fields:
+            embed.add_field(name=name, value=value, inline=inline)
+        embed.set_footer(text=card.footer)
+        return CardEmbed.from_payload(fit(embed).to_dict())
+    payload: dict = {
+        "footer": {"text": card.footer},
+        "fields": [{"inline": inline, "name": name, "value": value} for name, value, inline in fields],
+        "flags": 0,
+        "color": COLOUR.value,
+        "type": "rich",
+    }
+    if heading:
+        payload["author"] = {"name": heading}
+    if card.description:
+        payload["description"] = card.description
+    if url:
+        payload["url"] = url
+    if card.title:
+        payload["title"] = card.title
+    return CardEmbed.from_payload(payload)
+
+
+@functools.cache
+def _label(lang: str, key: str) -> str:
+    return t(lang, key)  # (a card's field names, looked up once per language)
+
+
+class CardEmbed(discord.Embed):
+    """A card's embed, sent as the payload it was made from.
+
+    A card is made once and shared by every reply that shows it (the card cache), while `Embed.to_dict` rebuilds
+    the payload from the embed's attributes on every send (37 K instructions, more than making the card). A
+    CardEmbed holds its payload and gives it to discord.py on each send. Sending reads nothing else, so the
+    attributes an Embed keeps (title, fields, footer, …) are filled from the payload by `Embed.from_dict` only when
+    something first reads one (no reply does; filling them cost 26 K instructions a card). Like every shared card,
+    it is never changed once made: `copy()` gives an ordinary embed to change. tests/discord_app/test_cards.py
+    holds the payload equal to what `Embed.to_dict` makes of the embed.
+    """
+
+    __slots__ = ("_filled", "_payload")
+
+    def __init__(self, payload: dict) -> None:
+        # (No Embed.__init__: the embed's attributes are its payload's, filled at the first read of one.)
+        self._payload, self._filled = payload, False
+
+    @classmethod
+    def from_payload(cls, payload: dict) -> CardEmbed:
+        """The embed of a payload in Discord's format, which it then sends as it is."""
+        return cls(payload)
+
+    def __getattr__(self, name: str) -> Any:
+        # Python calls this only for an attribute that is not set: the first such read fills them all; after that,
+        # one still unset is absent from the card (as it would be from any embed).
+        if name in ("_payload", "_filled") or self._filled:
+            raise AttributeError(name)
+        self._filled = True
+        filled = discord.Embed.from_dict(self._payload)
+        for slot in discord.Embed.__slots__:
+            if hasattr(filled, slot):
+                setattr(self, slot, getattr(filled, slot))
+        return getattr(self, name)
+
+    def to_dict(self) -> dict:  # type: ignore[override]
+        return self._payload
+
+    def copy(self) -> discord.Embed:  # type: ignore[override]
+        return discord.Embed.from_dict(copy.deepcopy(self._payload))
