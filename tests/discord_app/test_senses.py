@@ -1,4 +1,5 @@
-"""A term with several senses, end to end: /termino shows every sense on its card, numbered."""
+"""A term with several senses, end to end: /termino shows every sense on its card, numbered, with a button for
+every sense's related terms; /glosario lista finds it under each sense's category."""
 
 from __future__ import annotations
 
@@ -22,3 +23,30 @@ async def test_termino_of_a_term_with_two_senses_shows_both_on_its_card(fake, ha
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert fields[t("es", "related")] == "Datos, Parámetro"  # every sense's related terms
     assert fields[t("es", "category")] == "Aprendizaje"
+
+
+async def start(harness, tmp_path):
+    folder = tmp_path / "g"
+    folder.mkdir()
+    (folder / "glossary.yaml").write_text(META, encoding="utf-8")
+    (folder / "aprendizaje.yaml").write_text(VALID, encoding="utf-8")
+    return await harness.start(data_dir=folder)
+
+
+async def test_the_cards_buttons_open_every_senses_related_terms(fake, harness, tmp_path):
+    await start(harness, tmp_path)
+    reply = await fake.response(await fake.command("termino", {"termino": "modelo"}))
+    first_row = reply["data"]["components"][0]["components"]
+    assert [button["label"] for button in first_row] == ["Datos", "Parámetro"]  # Parámetro: the second sense's
+
+
+async def test_the_list_finds_a_term_under_each_senses_category_and_names_it_once_in_all(fake, harness, tmp_path):
+    await start(harness, tmp_path)
+    everything = (await fake.response(await fake.command("glosario lista")))["data"]["embeds"][0]
+    assert everything["title"] == "Glosario · 3 términos"
+    assert everything["description"].count("• Modelo") == 1
+    choices = (await fake.response(await fake.autocomplete("glosario lista", "categoria", "est")))["data"]["choices"]
+    assert choices == [{"name": "Estadística", "value": "Estadística"}]
+    one = (await fake.response(await fake.command("glosario lista", {"categoria": "Estadística"})))["data"]
+    assert one["embeds"][0]["title"] == "Estadística · 1 términos"
+    assert one["embeds"][0]["description"] == "__Estadística__\n• Modelo — *Model*"

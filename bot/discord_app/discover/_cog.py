@@ -131,7 +131,7 @@ class DiscoverCog(commands.Cog):
     async def lista(self, interaction: discord.Interaction, categoria: str | None = None) -> None:
         loc, guild_id = interaction.locale, served_guild(interaction)
         every = (await self.lookups.for_guild(guild_id)).terms()  # the server's own terms too
-        categories = list(dict.fromkeys(term.category for term in every))
+        categories = list(dict.fromkeys(category for term in every for category in term.categories()))
         if categoria:
             wanted = [
                 c for c in categories if categoria in (c, category_value(c)) or normalize(c) == normalize(categoria)
@@ -143,12 +143,18 @@ class DiscoverCog(commands.Cog):
                 )
                 return
             categories = wanted
+
         # Grouped by category, alphabetical inside each: one row per term, the category heading where it changes.
-        terms = [
-            term
+        # A term with senses in several categories is found by each; the whole list names it once, under its first.
+        def listed(term: Term, category: str) -> bool:
+            return category in term.categories() if categoria else term.category == category
+
+        rows = [
+            (category, term)
             for category in sorted(categories, key=normalize)
-            for term in sorted((x for x in every if x.category == category), key=lambda x: normalize(x.term))
+            for term in sorted((x for x in every if listed(x, category)), key=lambda x: normalize(x.term))
         ]
+        terms = [term for _, term in rows]
         title = (
             t(loc, "list_title_category", category=categories[0], count=len(terms))
             if categoria
@@ -156,16 +162,16 @@ class DiscoverCog(commands.Cog):
         )
 
         def render(page: int) -> tuple[discord.Embed, list[Term]]:
-            chunk = terms[page * LIST_PAGE : (page + 1) * LIST_PAGE]
+            chunk = rows[page * LIST_PAGE : (page + 1) * LIST_PAGE]
             lines, heading = [], None
-            for term in chunk:
-                if term.category != heading:
-                    heading = term.category
+            for category, term in chunk:
+                if category != heading:
+                    heading = category
                     lines.append(f"__{heading}__")
                 lines.append(f"• {term.term}" + (f" — *{term.en}*" if term.en else ""))
-            return discord.Embed(
-                title=title, description=join_within(lines, LIMITS["description"]), colour=COLOUR
-            ), chunk
+            return discord.Embed(title=title, description=join_within(lines, LIMITS["description"]), colour=COLOUR), [
+                term for _, term in chunk
+            ]
 
         await Pager(interaction.user.id, loc, max(1, -(-len(terms) // LIST_PAGE)), render, self._open).send(interaction)
 
@@ -175,7 +181,8 @@ class DiscoverCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         needle, guild_id = normalize(current), served_guild(interaction)
         every = (await self.lookups.for_guild(guild_id)).terms()
-        names = [c for c in dict.fromkeys(term.category for term in every) if needle in normalize(c)]
+        every_category = dict.fromkeys(category for term in every for category in term.categories())
+        names = [c for c in every_category if needle in normalize(c)]
         return [app_commands.Choice(name=shorten(c, 100), value=category_value(c)) for c in names[:25]]
 
     @glosario.command(name="aleatorio", description="Un término al azar")
