@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from itertools import accumulate, chain, islice
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import OSA
+from rapidfuzz.distance import OSA, LCSseq
 
 from bot.core.model import Glossary, Term
 from bot.core.normalize import compact, normalize, sorted_compact
-from bot.core.similarity import SET_WEIGHT, quick_similarity, similarity
+from bot.core.similarity import MARGIN, SET_WEIGHT, quick_similarity, similarity
 
 # Thresholds, tuned on tests/core/lookup_table.py (every row asserted), not guessed.
 PLAUSIBLE = 72  # score from which a key is offered as a suggestion
@@ -271,6 +271,8 @@ class SearchIndex:
         self._similar_words = functools.lru_cache(maxsize=16384)(self._similar_words_uncached)
         self._letters: dict[tuple[str, int], _LetterCounts | None] = {}  # built on first use, per list and length
         self._variant_starts: tuple[array, int, int] | None = None  # built on first use (`_bucket_starts`)
+        self._key_sorted: list[str] | None = None  # built on first use (`_sorted_forms`), with `_repeats`
+        self._repeats: frozenset[int] = frozenset()
 
     # What a built index is made of, as plain data for a cache file (see `to_data`): only what takes time to
     # compute. The rest is derived again on load in a fraction of a second, sharing its strings with these.
@@ -350,6 +352,8 @@ class SearchIndex:
             return Found(self._terms[avoided[0]], avoided=avoided[1])
         if len(compact(norm)) <= 3:
             return NotFound()
+        if self._key_sorted is None and not self.reference:
+            self._sorted_forms()  # (once, by the first query that is no name: at 100,000 terms 0.2 s, 12 MB)
         # Words first (cheap, and what typos hit). Candidates found through words are also compared in compact
         # form, so the scan over compact keys is only for queries none of whose words led anywhere plausible.
         word_keys = list(self._word_candidates(norm))
@@ -411,47 +415,138 @@ class SearchIndex:
         reaches PLAUSIBLE, as `_rank` scores them; when no term reaches PLAUSIBLE, the answer depends on every
         score, and all are scored.
 
-        Two batched calls first: the compact ratio of every key, and `token_ratio`, which is the better of the
-        other two scorers (token sort and token set) in one call, for the keys where it reaches PLAUSIBLE. A key
-        where neither does cannot be offered, nor raise an offered term's score: it is left unscored. For the
-        others, `similarity` = max(ratio, token sort, SET_WEIGHT · token_ratio) (if token set is the better of the
-        two, that is the definition; if token sort is, SET_WEIGHT · token set is below it either way), and only
-        token sort is left to compute, where the compact ratio does not already beat both."""
+        `similarity` is max(ratio, token sort, SET_WEIGHT · token set), and each of the three is found here only
+        for the keys where it reaches PLAUSIBLE (less a margin): the compact ratio and token sort in two batched
+        `fuzz.ratio` calls (token sort is the ratio of the sorted forms, kept in the index), token set by
+        `_set_reaching`. A key where none does cannot be offered, nor raise an offered term's score: it is left
+        unscored. For the others, the highest of the scorers that reach is the similarity."""
         key_term = self._key_term
         close = {key_term[k] for k, d in zip(key_ids, distances, strict=True) if d is not None}
-        keys = [self._key_norm[k] for k in key_ids]
-        packed = [self._key_packed[k] for k in key_ids]
+        key_packed, key_sorted = self._key_packed, self._sorted_forms()
         packed_query, cutoff = compact(norm), PLAUSIBLE - _SIFT_MARGIN
-        ratios = {
-            i: score
-            for _, score, i in process.extract(packed_query, packed, scorer=fuzz.ratio, score_cutoff=cutoff, limit=None)
-        }
-        words = {
-            i: score
-            for _, score, i in process.extract(norm, keys, scorer=fuzz.token_ratio, score_cutoff=cutoff, limit=None)
-        }
-        chosen = {*ratios, *words}
+        query_words = norm.split()
+        found: list[dict[int, float]] = []
+        for query, choices in (
+            (packed_query, [key_packed[k] for k in key_ids]),
+            (" ".join(sorted(query_words)), [key_sorted[k] for k in key_ids]),
+        ):
+            hits = process.extract(query, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=None)
+            found.append({i: score for _, score, i in hits})
+        sets = self._set_reaching(norm, query_words, key_ids, cutoff / SET_WEIGHT)
+        found.append({i: SET_WEIGHT * score for i, score in sets.items()})
+        chosen = set().union(*found)
         if close:  # every key of a term within typo distance: it is shown whatever its score
             chosen.update(i for i, k in enumerate(key_ids) if key_term[k] in close)
         order = sorted(chosen)
         scores: list[float] = []
+        ratios, sorts, weighted = found
         for i in order:
-            best_words, ratio = words.get(i), ratios.get(i)
-            if best_words is not None:
-                if ratio is None:
-                    ratio = fuzz.ratio(packed_query, packed[i])
-                score = ratio if ratio >= best_words else max(ratio, fuzz.token_sort_ratio(norm, keys[i]))
-                scores.append(max(score, SET_WEIGHT * best_words))
-            elif ratio is not None:  # (both word scorers are under the cutoff, so under the ratio)
-                scores.append(ratio)
-            else:
-                scores.append(quick_similarity(norm, packed_query, keys[i], packed[i]))
+            score = max(ratios.get(i, 0.0), sorts.get(i, 0.0), weighted.get(i, 0.0))
+            if score == 0.0:  # (a key of a close term where no scorer reaches the cutoff)
+                k = key_ids[i]
+                score = quick_similarity(norm, packed_query, self._key_norm[k], key_packed[k])
+            scores.append(score)
         ranked = self._merge({}, [key_ids[i] for i in order], scores, [distances[i] for i in order])
         if len(order) < len(key_ids) and all(score < PLAUSIBLE for score, _ in ranked.values()):
             left = [i for i in range(len(key_ids)) if i not in chosen]
             ids = [key_ids[i] for i in left]
             ranked = self._merge(ranked, ids, self._similarities(norm, ids), [distances[i] for i in left])
         return ranked
+
+    def _set_reaching(self, norm: str, query_words: list[str], key_ids: list[int], cutoff: float) -> dict[int, float]:
+        """`fuzz.token_set_ratio(norm, key)` of the candidate keys (by place) where it reaches `cutoff`, but for keys
+        that share no word with the query: there token set is the token sort of the words without repeats, the token
+        sort itself (to rounding), so SET_WEIGHT · token set stays below the token sort `_rank_shown` has from the
+        sorted forms (a key whose words repeat is scored here).
+
+        rapidfuzz splits every key into words for token set; here the words each key shares with the query are read
+        from the postings, by sets, and bounds rule out most keys without a call (tests/core/test_search_shortcuts.py
+        holds them to rapidfuzz). With I the shared words and s, a, b the lengths of I, of the query's other words
+        and of the key's other words (each joined by spaces), token set is 100 when I is not empty and a or b is;
+        else the best of 200s/(2s+1+a), 200s/(2s+1+b) and ratio(I+A, I+B) = 200(s+1+LCS(A, B))/(2s+2+a+b), where
+        LCS(A, B) is at most min(a, b) and at most LCS(A, the key's sorted form), of which B is a part."""
+        key_norm, key_sorted = self._key_norm, self._sorted_forms()
+        query_set = set(query_words)
+        if len(query_set) < len(query_words) or not query_set.isdisjoint(STOPWORDS):
+            # Repeated words, or function words (not in the postings): rapidfuzz on every key.
+            keys = [key_norm[k] for k in key_ids]
+            hits = process.extract(norm, keys, scorer=fuzz.token_set_ratio, score_cutoff=cutoff, limit=None)
+            return {i: score for _, score, i in hits}
+        candidates = set(key_ids)
+        repeats = self._repeats
+        exact = list(repeats.intersection(candidates)) if repeats else []  # keys, made places at the end
+        # The candidates by the query words they hold: a partition refined word by word, with set operations.
+        groups: list[tuple[list[str], set[int]]] = []
+        postings = self._postings
+        for word in query_set:
+            if word not in postings:
+                continue
+            holders = candidates.intersection(postings[word])
+            if not holders:
+                continue
+            refined = []
+            for words, members in groups:
+                both = members & holders
+                if both:
+                    members -= both
+                    holders -= both
+                    refined.append(([*words, word], both))
+            if refined:
+                groups = [group for group in groups if group[1]] + refined
+            if holders:
+                groups.append(([word], holders))
+        found: dict[int, float] = {}
+        query_length, query_count, bound = len(norm), len(query_set), cutoff - MARGIN
+        low, high = query_length * bound / (200 - bound), query_length * (200 - bound) / bound
+        for words, members in groups:
+            if len(words) == query_count:  # every query word is the key's
+                found.update(dict.fromkeys(members, 100.0))
+                continue
+            s = sum(map(len, words)) + len(words) - 1
+            every = 200 * s / (s + query_length) >= bound  # 200s/(2s+1+a) reaches, whatever the key
+            small = s * (200 - bound) / bound  # keys up to this long: 200s/(2s+1+b) reaches
+            window: list[int] = []
+            for k in members:
+                if k in repeats:
+                    continue
+                length = len(key_norm[k])
+                if length == s:
+                    found[k] = 100.0  # (the key's words are all the query's)
+                elif every or length <= small:
+                    exact.append(k)
+                elif low <= length <= high:
+                    window.append(k)
+            if window:
+                rest = " ".join(sorted(query_set.difference(words)))
+                a = len(rest)
+                common = process.extract(rest, [key_sorted[k] for k in window], scorer=LCSseq.similarity, limit=None)
+                for _, lcs, j in common:
+                    length = len(key_norm[window[j]])
+                    if 200 * (s + 1 + min(lcs, a, length - s - 1)) / (query_length + length) >= bound:
+                        exact.append(window[j])
+        for k in exact:
+            score = fuzz.token_set_ratio(norm, key_norm[k], score_cutoff=cutoff)
+            if score >= cutoff:
+                found[k] = score
+        return {key_ids.index(k): score for k, score in found.items()}  # (a few)
+
+    def _sorted_forms(self) -> list[str]:
+        """Each key's words sorted and joined by spaces (`fuzz.token_sort_ratio` is `fuzz.ratio` of these), built
+        the first time a query needs them, with the keys whose words repeat."""
+        if self._key_sorted is None:
+            forms: list[str] = []
+            repeats: set[int] = set()
+            for k_idx, key in enumerate(self._key_norm):
+                if " " in key:
+                    words = key.split()
+                    form = " ".join(sorted(words))
+                    if form != key:  # (else the key's own string: no memory for keys already in order)
+                        key = form
+                    if len(set(words)) < len(words):
+                        repeats.add(k_idx)
+                forms.append(key)
+            self._key_sorted, self._repeats = forms, frozenset(repeats)
+        return self._key_sorted
 
     def _rank(
         self,
