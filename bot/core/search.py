@@ -465,7 +465,8 @@ class SearchIndex:
         and of the key's other words (each joined by spaces), token set is 100 when I is not empty and a or b is;
         else the best of 200s/(2s+1+a), 200s/(2s+1+b) and ratio(I+A, I+B) = 200(s+1+LCS(A, B))/(2s+2+a+b), where
         LCS(A, B) is at most min(a, b) and at most LCS(A, the key's sorted form), of which B is a part."""
-        key_norm, key_sorted = self._key_norm, self._sorted_forms()
+        key_norm = self._key_norm
+        self._sorted_forms()  # (made with them: self._repeats, read below)
         query_set = set(query_words)
         if len(query_set) < len(query_words) or not query_set.isdisjoint(STOPWORDS):
             # Repeated words, or function words (not in the postings): rapidfuzz on every key.
@@ -475,7 +476,18 @@ class SearchIndex:
         candidates = set(key_ids)
         repeats = self._repeats
         exact = list(repeats.intersection(candidates)) if repeats else []  # keys, made places at the end
-        # The candidates by the query words they hold: a partition refined word by word, with set operations.
+        found: dict[int, float] = {}
+        groups = self._by_shared_words(query_set, candidates)
+        for words, members in groups:
+            self._bound_group(norm, query_set, words, members, cutoff, found, exact)
+        for k in exact:
+            score = fuzz.token_set_ratio(norm, key_norm[k], score_cutoff=cutoff)
+            if score >= cutoff:
+                found[k] = score
+        return {key_ids.index(k): score for k, score in found.items()}  # (a few)
+
+    def _by_shared_words(self, query_set: set[str], candidates: set[int]) -> list[tuple[list[str], set[int]]]:
+        """The candidate keys by the query words they hold: a partition refined word by word, with set operations."""
         groups: list[tuple[list[str], set[int]]] = []
         postings = self._postings
         for word in query_set:
@@ -495,40 +507,48 @@ class SearchIndex:
                 groups = [group for group in groups if group[1]] + refined
             if holders:
                 groups.append(([word], holders))
-        found: dict[int, float] = {}
-        query_length, query_count, bound = len(norm), len(query_set), cutoff - MARGIN
+        return groups
+
+    def _bound_group(
+        self,
+        norm: str,
+        query_set: set[str],
+        words: list[str],
+        members: set[int],
+        cutoff: float,
+        found: dict[int, float],
+        exact: list[int],
+    ) -> None:
+        """The keys sharing exactly `words` with the query: 100 into `found` where token set is 100, into `exact`
+        those the bounds of `_set_reaching` cannot rule out (rapidfuzz scores them), the rest left out."""
+        key_norm, repeats = self._key_norm, self._repeats
+        query_length, bound = len(norm), cutoff - MARGIN
+        if len(words) == len(query_set):  # every query word is the key's
+            found.update(dict.fromkeys(members, 100.0))
+            return
         low, high = query_length * bound / (200 - bound), query_length * (200 - bound) / bound
-        for words, members in groups:
-            if len(words) == query_count:  # every query word is the key's
-                found.update(dict.fromkeys(members, 100.0))
+        s = sum(map(len, words)) + len(words) - 1
+        every = 200 * s / (s + query_length) >= bound  # 200s/(2s+1+a) reaches, whatever the key
+        small = s * (200 - bound) / bound  # keys up to this long: 200s/(2s+1+b) reaches
+        window: list[int] = []
+        for k in members:
+            if k in repeats:
                 continue
-            s = sum(map(len, words)) + len(words) - 1
-            every = 200 * s / (s + query_length) >= bound  # 200s/(2s+1+a) reaches, whatever the key
-            small = s * (200 - bound) / bound  # keys up to this long: 200s/(2s+1+b) reaches
-            window: list[int] = []
-            for k in members:
-                if k in repeats:
-                    continue
-                length = len(key_norm[k])
-                if length == s:
-                    found[k] = 100.0  # (the key's words are all the query's)
-                elif every or length <= small:
-                    exact.append(k)
-                elif low <= length <= high:
-                    window.append(k)
-            if window:
-                rest = " ".join(sorted(query_set.difference(words)))
-                a = len(rest)
-                common = process.extract(rest, [key_sorted[k] for k in window], scorer=LCSseq.similarity, limit=None)
-                for _, lcs, j in common:
-                    length = len(key_norm[window[j]])
-                    if 200 * (s + 1 + min(lcs, a, length - s - 1)) / (query_length + length) >= bound:
-                        exact.append(window[j])
-        for k in exact:
-            score = fuzz.token_set_ratio(norm, key_norm[k], score_cutoff=cutoff)
-            if score >= cutoff:
-                found[k] = score
-        return {key_ids.index(k): score for k, score in found.items()}  # (a few)
+            length = len(key_norm[k])
+            if length == s:
+                found[k] = 100.0  # (the key's words are all the query's)
+            elif every or length <= small:
+                exact.append(k)
+            elif low <= length <= high:
+                window.append(k)
+        if window:
+            rest = " ".join(sorted(query_set.difference(words)))
+            a, key_sorted = len(rest), self._sorted_forms()
+            common = process.extract(rest, [key_sorted[k] for k in window], scorer=LCSseq.similarity, limit=None)
+            for _, lcs, j in common:
+                length = len(key_norm[window[j]])
+                if 200 * (s + 1 + min(lcs, a, length - s - 1)) / (query_length + length) >= bound:
+                    exact.append(window[j])
 
     def _sorted_forms(self) -> list[str]:
         """Each key's words sorted and joined by spaces (`fuzz.token_sort_ratio` is `fuzz.ratio` of these), built
