@@ -3,31 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
 
-import pytest
-
-from bot.app.application import Application
-from bot.app.catalog import load_catalog
 from bot.app.lookups import Asker
 from bot.app.review import GapPage, GapRow
-from bot.config import Settings
 from bot.core.search import Ambiguous, Found, NotFound
 from bot.core.status import GapStatus
 from bot.discord_app.gaps import gap_lines
 from bot.storage.records import Gap, GapRecord
-from tests.conftest import SHIPPED
-
-NOW = datetime(2026, 12, 3, 10, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-async def app(tmp_path):
-    settings = Settings(data_dir=SHIPPED, database_url=f"sqlite:///{tmp_path / 'g.db'}")
-    application = await Application.open(settings, load_catalog(SHIPPED), clock=lambda: NOW)
-    await application.start()
-    yield application
-    assert await application.close() == []
 
 
 async def test_a_lookup_answers_and_what_it_could_not_answer_becomes_a_gap(app):

@@ -4,26 +4,8 @@ counted in the database exactly as they were made (a real SQLite file, the shipp
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime
 
-import pytest
-
-from bot.app.application import Application
-from bot.app.catalog import load_catalog
 from bot.app.lookups import Asker
-from bot.config import Settings
-from tests.conftest import SHIPPED
-
-NOW = datetime(2026, 12, 3, 10, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-async def app(tmp_path):
-    settings = Settings(data_dir=SHIPPED, database_url=f"sqlite:///{tmp_path / 'g.db'}")
-    application = await Application.open(settings, load_catalog(SHIPPED), clock=lambda: NOW)
-    await application.start()
-    yield application
-    assert await application.close() == []
 
 
 async def test_a_flush_queues_one_record_per_server_and_every_lookup_is_counted_once(app):
