@@ -36,33 +36,13 @@ class Entry:
     senses: list[Entry] = field(default_factory=list)
 
     def to_term_entry(self) -> dict:
+        """The entry as a term file's mapping: the name, then either its definition and what goes with it, or
+        (with several senses) the name's forms and each sense."""
         if self.senses:
-            return self._with_senses()
-        data: dict = {"term": self.term.strip(), "definition": self.definition.strip()}
-        if self.en.strip():
-            data["en"] = self.en.strip()
-        if self.aliases:
-            data["aliases"] = list(dict.fromkeys(a.strip() for a in self.aliases if a.strip()))
-        if self.related:
-            data["related"] = list(dict.fromkeys(r.strip() for r in self.related if r.strip()))
-        if self.links:
-            data["links"] = self.links
-        return data | self._terminology()
-
-    def _with_senses(self) -> dict:
-        """A term of several senses: the name and its forms, then each sense (the first is this entry's own)."""
-        data: dict = {"term": self.term.strip()}
-        if self.en.strip():
-            data["en"] = self.en.strip()
-        if self.aliases:
-            data["aliases"] = list(dict.fromkeys(a.strip() for a in self.aliases if a.strip()))
-        if self.links:
-            data["links"] = self.links
-        for key in ("tags", "deprecated"):
-            if values := list(dict.fromkeys(v.strip() for v in getattr(self, key) if v.strip())):
-                data[key] = values
-        data["senses"] = [self._sense()] + [sense._sense(self.category) for sense in self.senses]
-        return data
+            data = {"term": self.term.strip(), **self._names(), **self._links(), **self._form_lists()}
+            return data | {"senses": [self._sense()] + [sense._sense(self.category) for sense in self.senses]}
+        data = {"term": self.term.strip(), "definition": self.definition.strip(), **self._names()}
+        return data | self._related() | self._links() | self._texts() | self._form_lists() | self._sources()
 
     def _sense(self, category: str | None = None) -> dict:
         """This entry as one sense of a term: its definition, and what else it has of what differs between
@@ -70,26 +50,34 @@ class Entry:
         data: dict = {"definition": self.definition.strip()}
         if category is not None and self.category.strip() and self.category.strip() != category.strip():
             data["category"] = self.category.strip()
-        if self.related:
-            data["related"] = list(dict.fromkeys(r.strip() for r in self.related if r.strip()))
-        for key in ("note", "example", "source_id", "definition_language"):
-            if value := getattr(self, key).strip():
-                data[key] = value
-        if self.sources:
-            data["sources"] = self.sources
+        return data | self._related() | self._texts() | self._sources()
+
+    # The parts of a term file's mapping, each only when the entry has it (texts stripped, lists without repeats).
+    def _names(self) -> dict:
+        data: dict = {"en": self.en.strip()} if self.en.strip() else {}
+        if self.aliases:
+            data["aliases"] = list(dict.fromkeys(a.strip() for a in self.aliases if a.strip()))
         return data
 
-    def _terminology(self) -> dict:
-        data: dict = {}
-        for key in ("note", "example", "source_id", "definition_language"):
-            if value := getattr(self, key).strip():
-                data[key] = value
-        for key in ("tags", "deprecated"):
-            if values := list(dict.fromkeys(v.strip() for v in getattr(self, key) if v.strip())):
-                data[key] = values
-        if self.sources:
-            data["sources"] = self.sources
-        return data
+    def _related(self) -> dict:
+        return {"related": list(dict.fromkeys(r.strip() for r in self.related if r.strip()))} if self.related else {}
+
+    def _links(self) -> dict:
+        return {"links": self.links} if self.links else {}
+
+    def _texts(self) -> dict:
+        return {key: value for key in _TEXTS if (value := getattr(self, key).strip())}
+
+    def _form_lists(self) -> dict:
+        lists = {key: list(dict.fromkeys(v.strip() for v in getattr(self, key) if v.strip())) for key in _FORM_LISTS}
+        return {key: values for key, values in lists.items() if values}
+
+    def _sources(self) -> dict:
+        return {"sources": self.sources} if self.sources else {}
+
+
+_TEXTS = ("note", "example", "source_id", "definition_language")  # a sense's own, beside its definition
+_FORM_LISTS = ("tags", "deprecated")  # the name's, shared by its senses
 
 
 @dataclass(frozen=True, slots=True)
