@@ -10,7 +10,7 @@ from bot.app.entries import language_matches
 from bot.app.files import load_glossary
 from bot.cli._words import Words
 from bot.core.errors import GlossaryError
-from bot.core.model import Glossary, Term
+from bot.core.model import Glossary, Sense, Term
 from bot.core.paragraphs import paragraphs
 from bot.core.search import Ambiguous, Found, LookupResult, NotFound
 from bot.core.status import Outcome
@@ -74,26 +74,14 @@ def _format_senses(term: Term, glossary: Glossary, say: Words) -> str:
     for number, sense in enumerate(term.all_senses(), start=1):
         text = "\n\n".join(_wrap(paragraph) for paragraph in paragraphs(sense.definition))
         lines += ["", f"{number}." + text[1:], ""]  # the number takes the indent's first column
-        own = Term(
-            "",
-            "",
-            sense.definition,
-            sense.category,
-            related=sense.related,
-            note=sense.note,
-            example=sense.example,
-            sources=sense.sources,
-            definition_language=sense.definition_language,
-        )
         lines.append(f"  {say('category')}: {sense.category}")
         lines.extend("  " + line for line in _related_line(sense.related, glossary, say))
-        lines.extend("  " + line for line in _terminology_lines(own, language, say))
+        lines.extend("  " + line for line in _language_lines(sense, language, say) + _said_lines(sense, say))
     lines.append("")
     if term.aliases:
         lines.append(f"{say('also')}: {', '.join(term.aliases)}")
     lines.extend(f"{say('link')}: {link.title} <{link.url}>" for link in term.links)
-    shared = Term("", "", "", "", deprecated=term.deprecated, tags=term.tags)
-    lines.extend(_terminology_lines(shared, language, say))
+    lines.extend(_avoid_lines(term, say) + _tag_lines(term, say))
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -105,16 +93,30 @@ def _related_line(ids: tuple[str, ...], glossary: Glossary, say: Words) -> list[
 def _terminology_lines(term: Term, language: str, say: Words) -> list[str]:
     """What the Discord card shows beside (bot/core/card.py): the definition's language when it is not the
     glossary's, forms to avoid, note, example, sources, tags; each only when the term has it."""
-    lines = []
-    if term.definition_language and not (language and language_matches(term.definition_language, language)):
-        lines.append(f"{say('term_definition_language')}: {term.definition_language}")
-    if term.deprecated:
-        lines.append(f"{say('term_avoid')}: {', '.join(term.deprecated)}")
-    lines += [f"{say(key)}: {text}" for key, text in (("term_note", term.note), ("term_example", term.example)) if text]
-    lines.extend(f"{say('term_source')}: {s.text}" + (f" <{s.url}>" if s.url else "") for s in term.sources)
-    if term.tags:
-        lines.append(f"{say('term_tags')}: {', '.join(term.tags)}")
-    return lines
+    first = term.first_sense()
+    lines = _language_lines(first, language, say) + _avoid_lines(term, say)
+    return lines + _said_lines(first, say) + _tag_lines(term, say)
+
+
+def _language_lines(sense: Sense, language: str, say: Words) -> list[str]:
+    if sense.definition_language and not (language and language_matches(sense.definition_language, language)):
+        return [f"{say('term_definition_language')}: {sense.definition_language}"]
+    return []
+
+
+def _said_lines(sense: Sense, say: Words) -> list[str]:
+    """A sense's note, example and sources."""
+    said = (("term_note", sense.note), ("term_example", sense.example))
+    lines = [f"{say(key)}: {text}" for key, text in said if text]
+    return lines + [f"{say('term_source')}: {s.text}" + (f" <{s.url}>" if s.url else "") for s in sense.sources]
+
+
+def _avoid_lines(term: Term, say: Words) -> list[str]:
+    return [f"{say('term_avoid')}: {', '.join(term.deprecated)}"] if term.deprecated else []
+
+
+def _tag_lines(term: Term, say: Words) -> list[str]:
+    return [f"{say('term_tags')}: {', '.join(term.tags)}"] if term.tags else []
 
 
 def _wrap(text: str, width: int = 100) -> str:

@@ -42,8 +42,8 @@ _META_KEYS = {"title", "subtitle", "language"}
 _FILE_KEYS = {"category", "terms"}
 _TERM_KEYS = {"term", "definition", "senses", "en", "aliases", "related", "links", *_EXTRA_KEYS}
 # What differs between the senses of one name (`senses:`, each a mapping): with `senses`, these go in each sense.
-_SENSE_KEYS = {"definition", "category", "related", "note", "example", "sources", "source_id", "definition_language"}
 _PER_SENSE = ("related", "note", "example", "sources", "source_id", "definition_language")
+_SENSE_KEYS = {"definition", "category", *_PER_SENSE}
 _LINK_KEYS = {"title", "url"}
 
 

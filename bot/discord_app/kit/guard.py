@@ -76,8 +76,8 @@ class Guard:
         self.closing = False
         self.rate = RateLimit(COOLDOWN_USES, COOLDOWN_SECONDS)
         self.on_accepted: Callable[[discord.Interaction], None] | None = None  # told of every command taken
-        # Buttons, menus and forms, each with the timer that checks it was answered (a task only when it was not).
-        self._watched: dict[discord.Interaction, asyncio.TimerHandle] = {}
+        # Buttons, menus and forms whose timer has not yet checked that they were answered (a task only if not).
+        self._watched: set[discord.Interaction] = set()
         self._held: set[asyncio.Task] = set()  # handlers at work (commands, forms, rate-limited buttons)
 
     async def accepting_work(self, interaction: discord.Interaction) -> bool:
@@ -126,11 +126,11 @@ class Guard:
         or a list whose buttons died with a restart) gets a short private note before Discord's 3 s are up.
         (A timer, not a task: a task sleeping for every click cost 40 K instructions, a timer a third of that.)"""
         if interaction.type in (discord.InteractionType.component, discord.InteractionType.modal_submit):
-            timer = asyncio.get_running_loop().call_later(UNANSWERED_AFTER, self._check_answered, interaction)
-            self._watched[interaction] = timer
+            asyncio.get_running_loop().call_later(UNANSWERED_AFTER, self._check_answered, interaction)
+            self._watched.add(interaction)
 
     def _check_answered(self, interaction: discord.Interaction) -> None:
-        del self._watched[interaction]
+        self._watched.discard(interaction)
         if interaction.response.is_done() or self.is_closed():
             return
         task = asyncio.get_running_loop().create_task(self._answer_unanswered(interaction))
