@@ -180,7 +180,7 @@ def card_embed(
         for name, value, inline in fields:
             embed.add_field(name=name, value=value, inline=inline)
         embed.set_footer(text=card.footer)
-        return CardEmbed.from_payload(fit(embed).to_dict())
+        return CardEmbed(fit(embed).to_dict())
     payload: dict = {
         "footer": {"text": card.footer},
         "fields": [{"inline": inline, "name": name, "value": value} for name, value, inline in fields],
@@ -196,7 +196,7 @@ def card_embed(
         payload["url"] = url
     if card.title:
         payload["title"] = card.title
-    return CardEmbed.from_payload(payload)
+    return CardEmbed(payload)
 
 
 @functools.cache
@@ -219,13 +219,9 @@ class CardEmbed(discord.Embed):
     __slots__ = ("_filled", "_payload")
 
     def __init__(self, payload: dict) -> None:
+        """The embed of a payload in Discord's format, which it then sends as it is."""
         # (No Embed.__init__: the embed's attributes are its payload's, filled at the first read of one.)
         self._payload, self._filled = payload, False
-
-    @classmethod
-    def from_payload(cls, payload: dict) -> CardEmbed:
-        """The embed of a payload in Discord's format, which it then sends as it is."""
-        return cls(payload)
 
     def __getattr__(self, name: str) -> Any:
         # Python calls this only for an attribute that is not set: the first such read fills them all; after that,
