@@ -15,11 +15,11 @@ from subprocess import PIPE
 import pytest
 
 from bot.core.status import Outcome
-from bot.storage.db import SqlAppliedWrites
 from bot.storage.gaps import ROWS_PER_STATEMENT, SqlUsageStore
 from bot.storage.records import LookupCountsRecord, LookupRecord, record_fields, record_from
 from bot.storage.writer import WriteQueue
 from tests.conftest import ROOT
+from tests.storage.test_writer import queue_for as writer_queue
 
 ROWS = [
     ["2026-12-02", "found", "horovod", 3],
@@ -39,14 +39,8 @@ def db(database):
 
 def queue_for(db, journal: Path) -> WriteQueue:
     usage = SqlUsageStore(db)
-    return WriteQueue(
-        {LookupRecord: usage.record_lookups, LookupCountsRecord: usage.record_lookup_counts},
-        journal,
-        unit=db,
-        applied=SqlAppliedWrites(db),
-        attempts=2,
-        first_delay=0.01,
-        linger=0,
+    return writer_queue(
+        db, journal, {LookupRecord: usage.record_lookups, LookupCountsRecord: usage.record_lookup_counts}
     )
 
 

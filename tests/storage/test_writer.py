@@ -25,9 +25,10 @@ def db(database):
     return database
 
 
-def queue_for(db, journal, **kw) -> WriteQueue:
+def queue_for(db, journal, handlers: dict | None = None, **kw) -> WriteQueue:
+    """A write queue into `db` that retries quickly and writes at once (gaps, unless `handlers` says what)."""
     return WriteQueue(
-        {GapRecord: SqlGapStore(db).record_gaps},
+        handlers or {GapRecord: SqlGapStore(db).record_gaps},
         journal,
         unit=db,
         applied=SqlAppliedWrites(db),
