@@ -7,7 +7,7 @@ every language's labels and attribution within them), so a card that passed the 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.core.model import Sense, Term
 from bot.core.paragraphs import paragraphs
@@ -19,8 +19,11 @@ CARD_FRAME = 200
 ATTRIBUTION = 120
 
 
-@dataclass(frozen=True, slots=True)
-class CardText:
+class CardText(NamedTuple):
+    """A card's text (immutable). A named tuple rather than a frozen dataclass: a new card is made on most
+    replies, and a frozen dataclass's constructor cost nearly three times as much (each field set through
+    `object.__setattr__`). Its size is `length()`, not `len()` (the number of its parts)."""
+
     title: str
     description: str
     fields: tuple[tuple[str, str, bool], ...]  # (label key, value, inline)
@@ -42,12 +45,14 @@ def card_text(
 ) -> CardText:
     """The card of `term`: its text, fields in order, related terms by name (`related_names`: the names, or each
     related id's name, which lets a term with several senses show what each sense relates to)."""
-    names = related_names if isinstance(related_names, Mapping) else None
-    listed = list(names.values()) if names is not None else list(related_names)
-    fields: list[tuple[str, str, bool]] = []
-    if term.en:
-        fields.append(("english", term.en, True))
-    fields.append(("category", term.category, True))
+    # (A dict, as every caller passes, is told apart without the ABC's slower check.)
+    names = related_names if type(related_names) is dict or isinstance(related_names, Mapping) else None
+    listed = names.values() if names is not None else related_names
+    fields: list[tuple[str, str, bool]] = (
+        [("english", term.en, True), ("category", term.category, True)]
+        if term.en
+        else [("category", term.category, True)]
+    )
     if term.aliases:
         fields.append(("aliases", ", ".join(term.aliases), False))
     if listed:
@@ -62,7 +67,15 @@ def card_text(
 def _definition(definition: str) -> str:
     # One blank line between paragraphs: Discord shows a single line break as a mere new line. A definition on one
     # line (most are) is one paragraph: `paragraphs` would only join its words again.
+    if _spaced(definition):
+        return definition  # (as most are: checking costs less than joining its words again)
     return " ".join(definition.split()) if "\n" not in definition else "\n\n".join(paragraphs(definition))
+
+
+def _spaced(text: str) -> bool:
+    """Whether `text` is its words joined by single spaces (`" ".join(text.split()) == text`): every whitespace
+    character but the space is unprintable, and the space is not doubled, leading nor trailing."""
+    return text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "
 
 
 def _senses(term: Term, names: Mapping[str, str] | None) -> str:

@@ -2,6 +2,8 @@
 
 import string
 
+import discord
+
 from bot.discord_app.kit.i18n import COMMANDS_EN, STRINGS, language, t
 
 
@@ -17,6 +19,9 @@ def test_every_key_exists_in_both_languages_with_the_same_placeholders():
 def test_language_follows_the_discord_locale():
     assert language("en-US") == language("en-GB") == "en"
     assert language("es-ES") == language("es-419") == language("fr") == language(None) == "es"
+    # A Locale as discord.py gives it, and a language already told: the same answer as its name.
+    assert language(discord.Locale.american_english) == language(discord.Locale.british_english) == language("en")
+    assert language(discord.Locale.spain_spanish) == language(discord.Locale.french) == language("es") == "es"
     assert t("en-US", "term_gone") != t("es-ES", "term_gone")
 
 

@@ -1,5 +1,6 @@
 """ButtonsView renders exactly what discord.py renders from the DynamicItems that answer the clicks."""
 
+import dataclasses
 import re
 
 import pytest
@@ -24,6 +25,14 @@ def test_term_and_open_buttons_render_like_their_items(terms):
         theirs = render_only([cls(term.id, term.term) for term in terms]).to_components()
         assert ours == theirs
         assert [len(row["components"]) for row in ours] == [5, 2]  # Discord's five buttons a row
+
+
+def test_a_long_name_and_a_long_row_below_are_cut_as_the_items_are(terms):
+    long = dataclasses.replace(terms[0], term="x" * 100)
+    ours = ButtonsView([TermButton.rendered(long)], below=[TermButton.rendered(term) for term in terms]).to_components()
+    assert ours[0] == render_only([TermButton(long.id, long.term)]).to_components()[0]
+    assert ours[0]["components"][0]["label"] == "x" * 79 + "…"  # Discord's 80 characters a label
+    assert [len(row["components"]) for row in ours] == [1, 5]  # the row below within five buttons
 
 
 def test_pick_buttons_render_like_their_items(terms):

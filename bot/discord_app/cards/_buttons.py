@@ -35,7 +35,7 @@ class TermButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], template
     @classmethod
     def rendered(cls, term: Term) -> dict:
         """This button's payload, for `ButtonsView`."""
-        return button_payload(term.term, cls.custom_id_for(term.id), cls.STYLE)
+        return button_payload(term.term, cls.PREFIX + term.id, cls.STYLE)  # (custom_id_for's id, made in place)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
@@ -88,5 +88,11 @@ def card_view(term: Term, glossary: Glossary, locale: object) -> discord.ui.View
 
 
 def _related_buttons(term: Term, glossary: Glossary) -> list[dict]:
-    related = [r for r in (glossary.get(i) for i in term.all_related()) if r is not None][:MAX_BUTTONS]  # every sense's
-    return [TermButton.rendered(other) for other in related]
+    buttons = []
+    for term_id in term.all_related():  # every sense's
+        other = glossary.get(term_id)
+        if other is not None:
+            buttons.append(TermButton.rendered(other))
+            if len(buttons) == MAX_BUTTONS:
+                break
+    return buttons

@@ -84,7 +84,10 @@ class VoteButton(
 def vote_row(term: Term, locale: object) -> list[dict]:
     """The row under a card: "¿Te ha servido?" (a quiet, disabled label), 👍 and 👎, in the reader's language."""
     question, votes = _row_in(language(locale))
-    return [question, *({**button, "custom_id": prefix + term.id} for prefix, button in votes)]
+    row = [question]
+    for prefix, button in votes:  # (a loop: a generator unpacked into the list cost a third more)
+        row.append({**button, "custom_id": prefix + term.id})
+    return row
 
 
 @functools.cache

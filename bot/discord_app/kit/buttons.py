@@ -12,6 +12,7 @@ from bot.app.lookups import Asker
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 MAX_BUTTONS = 5
+MAX_LABEL = 80  # Discord: characters in a button's label
 
 
 def served_guild(interaction: discord.Interaction) -> int:
@@ -29,7 +30,7 @@ def asker(interaction: discord.Interaction) -> Asker:
 
 def button_label(text: str) -> str:
     """A button's label within Discord's 80 characters."""
-    return text if len(text) <= 80 else text[:79] + "…"
+    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
 
 
 def render_only(items: list[discord.ui.Item]) -> discord.ui.View:
@@ -44,7 +45,8 @@ def render_only(items: list[discord.ui.Item]) -> discord.ui.View:
 
 def button_payload(label: str, custom_id: str, style: discord.ButtonStyle) -> dict:
     """A button as Discord's payload, for `ButtonsView`."""
-    return {"type": 2, "style": style.value, "label": button_label(label), "custom_id": custom_id, "disabled": False}
+    label = label if len(label) <= MAX_LABEL else button_label(label)  # (most labels are short: no call for them)
+    return {"type": 2, "style": style.value, "label": label, "custom_id": custom_id, "disabled": False}
 
 
 class ButtonsView(discord.ui.View):
@@ -66,11 +68,16 @@ class ButtonsView(discord.ui.View):
         """Rows of up to five buttons; `below`, one more row under them (a card's "¿Te ha servido?")."""
         # No super().__init__(): see the class's docstring.
         self._children: list[discord.ui.Item] = []  # (read by View's `children` and repr)
-        self._rows = [
-            {"type": 1, "components": buttons[i : i + MAX_BUTTONS]} for i in range(0, len(buttons), MAX_BUTTONS)
-        ]
+        # The usual view, a card's, has one row or none, and a `below` within a row: the lists given are taken as
+        # they are (made for this view: never changed after), without copies nor a loop.
+        if len(buttons) <= MAX_BUTTONS:
+            self._rows = [{"type": 1, "components": buttons}] if buttons else []
+        else:
+            self._rows = [
+                {"type": 1, "components": buttons[i : i + MAX_BUTTONS]} for i in range(0, len(buttons), MAX_BUTTONS)
+            ]
         if below:
-            self._rows.append({"type": 1, "components": below[:MAX_BUTTONS]})
+            self._rows.append({"type": 1, "components": below if len(below) <= MAX_BUTTONS else below[:MAX_BUTTONS]})
 
     def is_finished(self) -> bool:
         return True

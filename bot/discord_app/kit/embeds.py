@@ -20,6 +20,10 @@ MAX_ECHO = 100
 LIMITS = {"title": 256, "description": 4096, "field_name": 256, "field_value": 1024, "footer": 2048, "author": 256}
 MAX_FIELDS, TOTAL = 25, 6000
 ELLIPSIS = "…"
+# (LIMITS' values as names, for `parts_within`, which every new card goes through.)
+_TITLE, _DESCRIPTION, _FIELD_NAME, _FIELD_VALUE, _FOOTER, _AUTHOR = (
+    LIMITS[part] for part in ("title", "description", "field_name", "field_value", "footer", "author")
+)
 
 
 def shorten(text: str, limit: int) -> str:
@@ -65,26 +69,33 @@ def _within_limits(embed: discord.Embed) -> bool:
 def parts_within(
     title: str | None,
     description: str | None,
-    fields: list[tuple[str | None, str | None]],
+    fields: list[tuple[str | None, str | None]] | list[tuple[str, str, bool]],
     footer: str | None,
     author: str | None,
 ) -> bool:
-    """Whether an embed made of these parts is within every limit `fit` enforces (then `fit` would change nothing)."""
-    title, description, footer, author = title or "", description or "", footer or "", author or ""
+    """Whether an embed made of these parts is within every limit `fit` enforces (then `fit` would change nothing).
+    `fields`: each field's name and value, first in a tuple (what follows, such as `inline`, is not read)."""
+    # (Each part's length taken once, a missing part's as 0: every new card is checked here.)
+    title_size, description_size, footer_size, author_size = (
+        len(title or ""),
+        len(description or ""),
+        len(footer or ""),
+        len(author or ""),
+    )
     if (
         len(fields) > MAX_FIELDS
-        or len(title) > LIMITS["title"]
-        or len(description) > LIMITS["description"]
-        or len(footer) > LIMITS["footer"]
-        or len(author) > LIMITS["author"]
+        or title_size > _TITLE
+        or description_size > _DESCRIPTION
+        or footer_size > _FOOTER
+        or author_size > _AUTHOR
     ):
         return False
-    total = len(title) + len(description) + len(footer) + len(author)
-    name_limit, value_limit = LIMITS["field_name"], LIMITS["field_value"]
-    for name, value in fields:
-        if not name or not value or len(name) > name_limit or len(value) > value_limit:
+    total = title_size + description_size + footer_size + author_size
+    for field in fields:
+        name_size, value_size = len(field[0] or ""), len(field[1] or "")
+        if not name_size or not value_size or name_size > _FIELD_NAME or value_size > _FIELD_VALUE:
             return False
-        total += len(name) + len(value)
+        total += name_size + value_size
     return total <= TOTAL
 
 
@@ -167,13 +178,13 @@ def card_embed(
     card: CardText, locale: object, *, heading: str | None = None, url: str | None = None, attribution: str = ""
 ) -> discord.Embed:
     """A card's text as an embed, labels in the reader's language (the attribution value last, when given)."""
-    lang = language(locale)
-    fields = [(_label(lang, key), value, inline) for key, value, inline in card.fields]
+    labels = _labels(language(locale))
+    fields = [(labels[key], value, inline) for key, value, inline in card.fields]
     if attribution:
-        fields.append((_label(lang, "st_card_field"), attribution, False))
+        fields.append((labels["st_card_field"], attribution, False))
     # The usual card is checked on its own strings, and made straight into its payload; one over a limit is made
     # as an ordinary embed and cut by `fit`, the one place that cuts.
-    if not parts_within(card.title, card.description, [(n, v) for n, v, _ in fields], card.footer, heading):
+    if not parts_within(card.title, card.description, fields, card.footer, heading):
         embed = discord.Embed(title=card.title, description=card.description, colour=COLOUR, url=url)
         if heading:
             embed.set_author(name=heading)
@@ -199,9 +210,21 @@ def card_embed(
     return CardEmbed(payload)
 
 
+class _Labels(dict[str, str]):
+    """A card's field names in one language, by key, each looked up in the catalogue the first time it is asked."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def __missing__(self, key: str) -> str:
+        label = self[key] = t(self.lang, key)
+        return label
+
+
 @functools.cache
-def _label(lang: str, key: str) -> str:
-    return t(lang, key)  # (a card's field names, looked up once per language)
+def _labels(lang: str) -> _Labels:
+    return _Labels(lang)
 
 
 class CardEmbed(discord.Embed):

@@ -453,6 +453,8 @@ STRINGS: dict[str, dict[str, str]] = {
 
 def language(locale: object) -> str:
     """'en' for English Discord locales (en-US, en-GB), 'es' for everything else."""
+    if type(locale) is str:  # (a language or a locale's name: no `value` to look for, which is slow to miss)
+        return "en" if locale.startswith("en") else "es"
     return "en" if str(getattr(locale, "value", locale) or "").startswith("en") else "es"
 
 
