@@ -183,7 +183,9 @@ async def _replay_child(args: argparse.Namespace) -> None:
         "DISCORD_TOKEN": "x",
     }
     settings = Settings.from_env(env)
-    app = await Application.open(settings, load_catalog(settings.data_dir, settings.cache_dir))
+    catalog = load_catalog(settings.data_dir, settings.cache_dir)
+    catalog.index.warm()  # as `glosario-bot run` does before serving
+    app = await Application.open(settings, catalog)
     heap.settle()  # as the bot does once loaded
     bot = GlossaryBot(app, auto_sync=False)
     await app.start()

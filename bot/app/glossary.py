@@ -50,6 +50,13 @@ async def resolve_answered(index: SearchIndex, gaps: GapStore, *, guild_id: int 
     return resolved
 
 
+def _load_warm(data_dir: Path, cache_dir: Path | None) -> Catalog:
+    """A reloaded glossary, its index warmed (`SearchIndex.warm`) in the same worker thread, before it serves."""
+    catalog = load_catalog(data_dir, cache_dir)
+    catalog.index.warm()
+    return catalog
+
+
 def _answered(index: SearchIndex, open_gaps: list[Gap]) -> list[tuple[Gap, str]]:
     found = ((gap, index.lookup(gap.sample)) for gap in open_gaps)
     return [(gap, result.term.id) for gap, result in found if isinstance(result, Found)]
@@ -97,7 +104,7 @@ class GlossaryService:
     async def _reload(self) -> ReloadReport | GlossaryError:
         old = self.holder.current
         try:
-            catalog = await asyncio.to_thread(load_catalog, self.data_dir, self.cache_dir)
+            catalog = await asyncio.to_thread(_load_warm, self.data_dir, self.cache_dir)
         except GlossaryError as exc:
             log.error(
                 "glossary reload failed; still serving the previous one (%d terms):\n%s",

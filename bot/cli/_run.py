@@ -54,6 +54,8 @@ def _connect(call: Call, *, sync_only: bool) -> int:
         print(say("run_invalid_glossary", path=data_dir, report=exc.report(lang=say.lang)), file=sys.stderr)
         return 1
     log.info("glossary: %d terms from %s", len(catalog.glossary), data_dir)
+    if not sync_only:
+        catalog.index.warm()  # before the first lookup, so that none pays for it
     return asyncio.run(
         serve(settings, catalog, sync_only=sync_only, sync_guild=getattr(call.args, "guild", None), say=say)
     )

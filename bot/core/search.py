@@ -8,14 +8,14 @@ import re
 from array import array
 from collections import Counter
 from dataclasses import dataclass
-from itertools import accumulate, chain, islice
+from itertools import accumulate, chain, filterfalse, islice
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA, LCSseq
 
 from bot.core.model import Glossary, Term
 from bot.core.normalize import compact, normalize, sorted_compact
-from bot.core.similarity import MARGIN, SET_WEIGHT, quick_similarity, similarity
+from bot.core.similarity import MARGIN, SET_WEIGHT, length_bound, quick_similarity, similarity
 
 # Thresholds, tuned on tests/core/lookup_table.py (every row asserted), not guessed.
 PLAUSIBLE = 72  # score from which a key is offered as a suggestion
@@ -273,6 +273,27 @@ class SearchIndex:
         self._variant_starts: tuple[array, int, int] | None = None  # built on first use (`_bucket_starts`)
         self._key_sorted: list[str] | None = None  # built on first use (`_sorted_forms`), with `_repeats`
         self._repeats: frozenset[int] = frozenset()
+        # word → its keys ordered by compact length, with those lengths (a byte each): built on first use per word
+        self._by_length: dict[str, tuple[bytes, list[int]]] = {}
+
+    def warm(self) -> None:
+        """Build now what lookups otherwise build the first time they need it (the keys' sorted forms, the buckets
+        of the misspelling table, each word's keys by length, each length's character counts): a serving bot calls
+        it once, off the event loop, before its first lookup, so that no member waits for it (at 100,000 terms a
+        first lookup paid up to 0.2 s for the sorted forms alone) and every lookup costs what the next one costs."""
+        if self.reference:
+            return
+        self._sorted_forms()
+        if self._variant_starts is None:
+            self._variant_starts = _bucket_starts(self._variant_hashes)
+        for word in self._postings:
+            self._keys_by_length(word)
+        for kind, lists in (("keys", self._len_keys), ("vocabulary", self._vocab_by_len)):
+            for texts in lists.values():
+                letters = self._letters_for(kind, texts)
+                if letters is not None:
+                    for ch in letters.codes:
+                        letters.levels_of(ch)
 
     # What a built index is made of, as plain data for a cache file (see `to_data`): only what takes time to
     # compute. The rest is derived again on load in a fraction of a second, sharing its strings with these.
@@ -356,12 +377,17 @@ class SearchIndex:
             self._sorted_forms()  # (once, by the first query that is no name: at 100,000 terms 0.2 s, 12 MB)
         # Words first (cheap, and what typos hit). Candidates found through words are also compared in compact
         # form, so the scan over compact keys is only for queries none of whose words led anywhere plausible.
-        word_keys = list(self._word_candidates(norm))
-        distances = self._distances(norm, word_keys)
+        words = self._candidate_words(norm)
+        candidates = self._candidates_of(words)
+        word_keys = list(candidates)
         if self.reference:
+            distances = self._distances(norm, word_keys)
             found = self._confident(self._rank(norm, word_keys))
         else:  # most typos end here, before scoring similarity
-            found = self._confident_typo(norm, word_keys, distances)
+            # (fewer candidates than the limit: every key holding one of the words is one)
+            near = self._near(norm, word_keys, words if len(candidates) < _MAX_CANDIDATES else None)
+            found = self._confident_typo(norm, near, candidates)
+            distances = list(map(near.get, word_keys))
         if found is not None:
             return found
         if not self.reference and any(word in self._postings for word in norm.split()):
@@ -390,23 +416,41 @@ class SearchIndex:
         t_idx = _closest({t: d for t, (_, d) in ranked.items() if d is not None})
         return None if t_idx is None else Found(self._terms[t_idx], score=ranked[t_idx][0], exact=False)
 
-    def _confident_typo(self, norm: str, ids: list[int], distances: list[int | None]) -> Found | None:
-        """What `_confident(self._rank(norm, ids))` answers, given the keys' typo distances, scoring similarity
-        only for the term found."""
-        best: dict[int, int] = {}  # term → smallest typo distance among its keys
+    def _confident_typo(self, norm: str, near: dict[int, int], candidates: set[int]) -> Found | None:
+        """What `_confident(self._rank(norm, candidates))` answers, given the typo distances of the candidate keys
+        within reach (`_near`), scoring similarity only for the term found."""
+        if not near:
+            return None
         key_term = self._key_term
-        for k_idx, distance in zip(ids, distances, strict=True):
-            if distance is not None:
-                t_idx = key_term[k_idx]
-                best[t_idx] = min(distance, best.get(t_idx, distance))
+        best: dict[int, int] = {}  # term → smallest typo distance among its keys
+        for k, distance in near.items():
+            t_idx = key_term[k]
+            best[t_idx] = min(distance, best.get(t_idx, distance))
         t_idx = _closest(best)
         if t_idx is None:
             return None
         # The term's keys are consecutive: its candidates are found among them rather than among all candidates.
         first, end = bisect.bisect_left(key_term, t_idx), bisect.bisect_right(key_term, t_idx)
-        candidates = set(ids)
-        own = [k for k in range(first, end) if k in candidates]
-        return Found(self._terms[t_idx], score=max(self._similarities(norm, own)), exact=False)
+        return Found(self._terms[t_idx], score=self._best_similarity(norm, first, end, near, candidates), exact=False)
+
+    def _best_similarity(self, norm: str, first: int, end: int, near: dict[int, int], candidates: set[int]) -> float:
+        """The highest `similarity` of the query with the candidate keys of one term (keys `first` to `end`), its
+        keys within typo distance scored first: a key whose lengths bound every scorer below the best so far
+        cannot raise it and is not scored (`similarity` is at most the larger of the two length bounds of
+        `fuzz.ratio`, on compact and on whole forms, and SET_WEIGHT · 100)."""
+        key_norm, key_packed = self._key_norm, self._key_packed
+        packed = compact(norm)
+        close = [k for k in near if first <= k < end]
+        best = max(quick_similarity(norm, packed, key_norm[k], key_packed[k]) for k in close)
+        for k in range(first, end):
+            if k in candidates and k not in near:
+                key, packed_key = key_norm[k], key_packed[k]
+                bound = max(
+                    length_bound(len(packed), len(packed_key)), length_bound(len(norm), len(key)), SET_WEIGHT * 100
+                )
+                if bound + MARGIN > best:
+                    best = max(best, quick_similarity(norm, packed, key, packed_key))
+        return best
 
     def _rank_shown(
         self, norm: str, key_ids: list[int], distances: list[int | None]
@@ -544,7 +588,16 @@ class SearchIndex:
         if window:
             rest = " ".join(sorted(query_set.difference(words)))
             a, key_sorted = len(rest), self._sorted_forms()
-            common = process.extract(rest, [key_sorted[k] for k in window], scorer=LCSseq.similarity, limit=None)
+            # The bound below needs an LCS of at least bound · (query_length + length) / 200 − s − 1, least for the
+            # shortest key: a smaller LCS rules a key out in rapidfuzz (its floor, to keep every key that may
+            # reach), and a query whose other words are too short for it rules out them all.
+            least = bound * (query_length + min(len(key_norm[k]) for k in window)) / 200 - s - 1
+            if least > a:
+                return
+            choices = [key_sorted[k] for k in window]
+            common = process.extract(
+                rest, choices, scorer=LCSseq.similarity, score_cutoff=max(int(least), 0), limit=None
+            )
             for _, lcs, j in common:
                 length = len(key_norm[window[j]])
                 if 200 * (s + 1 + min(lcs, a, length - s - 1)) / (query_length + length) >= bound:
@@ -620,22 +673,38 @@ class SearchIndex:
         return scores
 
     def _distances(self, norm: str, key_ids: list[int]) -> list[int | None]:
-        """`typo_distance(norm, key)` of each key. The compact forms' distance never exceeds the words' summed
-        distance, so one batched call rules out every key more than MAX_TYPOS away."""
+        """`typo_distance(norm, key)` of each key."""
         if self.reference:
             return [typo_distance(norm, self._key_norm[k]) for k in key_ids]
-        distances: list[int | None] = [None] * len(key_ids)
-        # A key whose compact form is more than MAX_TYPOS longer or shorter is more than MAX_TYPOS edits away.
-        packed_query, key_packed = compact(norm), self._key_packed
+        return list(map(self._near(norm, key_ids).get, key_ids))
+
+    def _near(self, norm: str, key_ids: list[int], words: list[str] | None = None) -> dict[int, int]:
+        """The keys within typo distance of the query among `key_ids` → `typo_distance(norm, key)`. The compact
+        forms' distance never exceeds the words' summed distance, nor falls below the difference of their lengths:
+        only keys whose compact length is within MAX_TYPOS of the query's are compared, in one batched call over
+        the compact forms. With `words` (vocabulary words, when `key_ids` are every key holding one of them), those
+        keys are read from each word's keys ordered by length instead of from all of `key_ids`."""
+        key_packed, key_norm = self._key_packed, self._key_norm
+        packed_query = compact(norm)
         low, high = len(packed_query) - MAX_TYPOS, len(packed_query) + MAX_TYPOS
-        places = [i for i, k in enumerate(key_ids) if low <= len(key_packed[k]) <= high]
-        if not places:
-            return distances
-        packed = [key_packed[key_ids[i]] for i in places]
+        if words is None:
+            within = [k for k in key_ids if low <= len(key_packed[k]) <= high]
+        else:
+            reached: set[int] = set()
+            for word in words:
+                lengths, keys = self._keys_by_length(word)
+                reached.update(keys[bisect.bisect_left(lengths, low) : bisect.bisect_right(lengths, high)])
+            within = list(reached)
+        found: dict[int, int] = {}
+        if not within:
+            return found
+        packed = [key_packed[k] for k in within]
         near = process.extract(packed_query, packed, scorer=OSA.distance, score_cutoff=MAX_TYPOS, limit=None)
         for _, _, j in near:
-            distances[places[j]] = typo_distance(norm, self._key_norm[key_ids[places[j]]])
-        return distances
+            distance = typo_distance(norm, key_norm[within[j]])
+            if distance is not None:
+                found[within[j]] = distance
+        return found
 
     def _compact_candidates(self, norm: str) -> set[int]:
         """Keys near the query in compact form (length ± 2): spacing variants with typos."""
@@ -658,19 +727,52 @@ class SearchIndex:
         texts left to be worth listing)."""
         if self.reference:
             return None
+        letters = self._letters_for(kind, texts)
+        return None if letters is None else letters.could_reach(query, cutoff)
+
+    def _letters_for(self, kind: str, texts: list[str]) -> _LetterCounts | None:
+        """The character counts of one list of texts of one length (made on first use, or by `warm`)."""
         place = (kind, len(texts[0]))
         if place not in self._letters:
             self._letters[place] = _LetterCounts.of(texts)
-        letters = self._letters[place]
-        return None if letters is None else letters.could_reach(query, cutoff)
+        return self._letters[place]
+
+    def _keys_by_length(self, word: str) -> tuple[bytes, list[int]]:
+        """The keys holding `word`, ordered by the length of their compact form, and those lengths (at most 255:
+        a query is read up to MAX_QUERY characters, fewer)."""
+        found = self._by_length.get(word)
+        if found is None:
+            key_packed = self._key_packed
+            keys = sorted(self._postings[word], key=lambda k: len(key_packed[k]))
+            found = self._by_length[word] = (bytes(min(len(key_packed[k]), 255) for k in keys), keys)
+        return found
 
     def _word_candidates(self, norm: str, limit: int = _MAX_CANDIDATES) -> set[int]:
         """Keys sharing a word, or a misspelling of one, with the query; most shared words first."""
-        words = set(norm.split()) - STOPWORDS
-        postings, similar = self._postings, self._similar_words
-        counts = Counter(chain.from_iterable(postings[v] for word in words for v in similar(word)))
-        if len(counts) <= limit:
-            return set(counts)
+        return self._candidates_of(self._candidate_words(norm), limit)
+
+    def _candidate_words(self, norm: str) -> list[str]:
+        """The vocabulary words the query's words may be (each query word's `_similar_words`, in turn)."""
+        similar = self._similar_words
+        return [v for word in set(norm.split()) - STOPWORDS for v in similar(word)]
+
+    def _candidates_of(self, words: list[str], limit: int = _MAX_CANDIDATES) -> set[int]:
+        """The keys holding these words, the `limit` that hold most of them when there are more (`most_common`)."""
+        postings = self._postings
+        lists = [postings[v] for v in words]
+        found = set().union(*lists)  # (most queries reach fewer keys than the limit: no counting needed)
+        if len(found) <= limit:
+            return found
+        seen: set[int] = set()
+        shared: set[int] = set()  # the keys in two lists or more
+        for keys in lists:
+            shared.update(seen.intersection(keys))
+            seen.update(keys)
+        if len(shared) < limit:  # (the usual case) the limit-th count is 1: `most_common` takes every shared key,
+            # then the others in the order first met, by sets and iterators that walk the keys in C
+            others = filterfalse(shared.__contains__, chain.from_iterable(lists))
+            return shared.union(islice(others, limit - len(shared)))
+        counts = Counter(chain.from_iterable(lists))
         # `counts.most_common(limit)`: the keys above the limit-th count, then those at it in the order first met
         # (a heap over every key cost as much as the counting)
         at = sorted(counts.values(), reverse=True)[limit - 1]
@@ -683,18 +785,20 @@ class SearchIndex:
             return (word,)
         if len(word) <= 3:
             return ()
-        near: set[str] = set()
+        near: set[int] = set()  # (places in the vocabulary)
         hashes, owners, vocab = self._variant_hashes, self._variant_words, self._vocab
         if self._variant_starts is None:
             self._variant_starts = _bucket_starts(hashes)
         starts, shift, half = self._variant_starts
-        for variant in {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}:
+        for variant in {word, *[word[:i] + word[i + 1 :] for i in range(len(word))]}:
             key = hash(variant)
             bucket = (key >> shift) + half
-            for i in range(starts[bucket], starts[bucket + 1]):
+            i, end = starts[bucket], starts[bucket + 1]  # (most buckets hold one hash or none)
+            while i < end:
                 if hashes[i] == key:
-                    near.add(vocab[owners[i]])
-        scored = sorted(((fuzz.ratio(word, w), w) for w in near), reverse=True)
+                    near.add(owners[i])
+                i += 1
+        scored = sorted(((fuzz.ratio(word, vocab[w]), vocab[w]) for w in near), reverse=True)
         close = tuple(w for score, w in scored if score >= WORD_MATCH)[:5]
         if close:
             return close
@@ -805,7 +909,7 @@ class _LetterCounts:
         columns = [coded[p::length] for p in range(length)]
         return cls(len(texts), length, {ch: i for i, ch in enumerate(alphabet)}, columns)
 
-    def _levels_of(self, ch: str) -> list[int]:
+    def levels_of(self, ch: str) -> list[int]:
         found = self.levels.get(ch)
         if found is None:
             code = self.codes.get(ch)
@@ -823,7 +927,7 @@ class _LetterCounts:
         more than a quarter do (listing them would cost more than scoring them all)."""
         shared = 0  # byte i: how many characters text i shares with the query (at most `length`: no carry)
         for ch, n in _letters_of(query):
-            for level in self._levels_of(ch)[:n]:
+            for level in self.levels_of(ch)[:n]:
                 shared += level
         # Below this many, the ratio stays under the cutoff by a margin far above any rounding.
         needed = min(int(cutoff * (len(query) + self.length) / 200), 256)

@@ -9,7 +9,7 @@ from rapidfuzz import fuzz
 
 from bot.app.files import load_glossary
 from bot.core.normalize import normalize
-from bot.core.search import PLAUSIBLE, STOPWORDS, WORD_MATCH, SearchIndex
+from bot.core.search import PLAUSIBLE, STOPWORDS, WORD_MATCH, Found, SearchIndex
 from tests.synthetic import generate
 
 ORDINARY = [
@@ -124,3 +124,38 @@ def test_a_misspelt_word_finds_every_word_one_edit_away(indexes):
             assert fast._similar_words_uncached(typo) == close, typo
             found += 1
     assert found > 100
+
+
+def _typos(names: list[str]) -> list[str]:
+    """One letter dropped, doubled or changed in a name (the typo kind of bench_e2e, and its cousins)."""
+    rng = random.Random(12)
+    out = []
+    for name in rng.sample(names, 300):
+        at = rng.randrange(1, len(name) - 1)
+        out += [name[:at] + name[at + 1 :], name[:at] + name[at] + name[at:], name[:at] + "x" + name[at + 1 :]]
+    return out
+
+
+def test_a_warmed_index_answers_the_same_and_builds_nothing_more(indexes, tmp_path):
+    """`warm` builds up front what lookups build on first use (a serving bot calls it before its first lookup): the
+    answers do not change, and no lookup afterwards adds to what it built."""
+    _, reference, names = indexes
+    warmed = SearchIndex(reference.glossary)
+    warmed.warm()
+    built = (len(warmed._by_length), len(warmed._letters), warmed._key_sorted is not None, warmed._variant_starts)
+    assert built[0] == len(warmed._postings) and built[2] and built[3] is not None
+    levels = sum(len(letters.levels) for letters in warmed._letters.values() if letters is not None)
+    for query in [*_typos(names), *queries(names)]:
+        assert warmed.lookup(query) == reference.lookup(query), query
+    assert (len(warmed._by_length), len(warmed._letters), True, warmed._variant_starts) == built
+    assert sum(len(letters.levels) for letters in warmed._letters.values() if letters is not None) == levels
+
+
+def test_typos_answer_what_the_plain_definition_answers(indexes):
+    fast, reference, names = indexes
+    confident = 0
+    for query in _typos(names):
+        answer = fast.lookup(query)
+        assert answer == reference.lookup(query), query
+        confident += isinstance(answer, Found)
+    assert confident > 600  # most are answered with confidence, through the keys within typo distance
