@@ -295,12 +295,23 @@ class SqlAppliedWrites:
         claimed: set[str] = set()
         for start in range(0, len(ids), 500):
             chunk = ids[start : start + 500]
+            values = ", ".join(["(?, ?)"] * len(chunk))
+            args = [value for i in chunk for value in (i, day)]
+            if isinstance(self.db, Database):
+                # Usually every id is new: a plain INSERT claims them all without RETURNING, for which SQLite fills
+                # a temporary table each time (some 6 K instructions an id). An id already there fails the statement
+                # alone, backed out whole (SQLite's ABORT: the transaction goes on), and the statement below says
+                # which ones were new. (A failed statement would end a PostgreSQL transaction: it always asks.)
+                try:
+                    await self.db.conn.execute(f"INSERT INTO applied_writes (id, day) VALUES {values}", args)
+                except sqlite3.IntegrityError:
+                    pass
+                else:
+                    claimed.update(chunk)
+                    continue
             rows = await (
                 await self.db.conn.execute(
-                    "INSERT INTO applied_writes (id, day) VALUES "
-                    + ", ".join(["(?, ?)"] * len(chunk))
-                    + " ON CONFLICT DO NOTHING RETURNING id",
-                    [value for i in chunk for value in (i, day)],
+                    f"INSERT INTO applied_writes (id, day) VALUES {values} ON CONFLICT DO NOTHING RETURNING id", args
                 )
             ).fetchall()
             claimed.update(r[0] for r in rows)

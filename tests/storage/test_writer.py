@@ -154,6 +154,24 @@ def records_like(n: int, run: str = "old") -> list[dict]:
     return [{"op": "miss", "id": f"{run}-{i}", **record_fields(miss("tokenizacion"))} for i in range(n)]
 
 
+async def test_ids_claimed_already_are_told_apart_and_the_batch_goes_on_in_its_transaction(db):
+    """A batch holding ids the database has (a replay, a batch whose commit landed after all): only the new ones are
+    claimed, in the same transaction as the records written after the claim, which commit together."""
+    applied = SqlAppliedWrites(db)
+    async with db.transaction():
+        assert await applied.mark(["r-1", "r-2"]) == {"r-1", "r-2"}
+    async with db.transaction():
+        assert await applied.mark(["r-2", "r-3", "r-1", "r-4"]) == {"r-3", "r-4"}  # (the first statement there)
+        await SqlGapStore(db).record_gaps([miss("tras el reclamo")])
+    assert await applied.applied(["r-1", "r-2", "r-3", "r-4", "r-5"]) == {"r-1", "r-2", "r-3", "r-4"}
+    assert [g.sample for g in await SqlGapStore(db).gaps()] == ["tras el reclamo"]
+    with pytest.raises(RuntimeError):
+        async with db.transaction():
+            assert await applied.mark(["r-5", "r-1"]) == {"r-5"}
+            raise RuntimeError("the records could not be written")
+    assert await applied.applied(["r-5"]) == set()  # a claim rolls back with its records
+
+
 async def test_two_processes_replaying_copies_of_one_journal_at_once_count_each_record_once(
     db, second_connection, tmp_path
 ):
