@@ -286,14 +286,12 @@ class SearchIndex:
         self._sorted_forms()
         if self._variant_starts is None:
             self._variant_starts = _bucket_starts(self._variant_hashes)
+        lengths = [min(len(packed), 255) for packed in self._key_packed]
         for word in self._postings:
-            self._keys_by_length(word)
+            self._keys_by_length(word, lengths)
         for kind, lists in (("keys", self._len_keys), ("vocabulary", self._vocab_by_len)):
-            for texts in lists.values():
-                letters = self._letters_for(kind, texts)
-                if letters is not None:
-                    for ch in letters.codes:
-                        letters.levels_of(ch)
+            for texts in lists.values():  # (each character's counts are still made the first time a query has it)
+                self._letters_for(kind, texts)
 
     # What a built index is made of, as plain data for a cache file (see `to_data`): only what takes time to
     # compute. The rest is derived again on load in a fraction of a second, sharing its strings with these.
@@ -737,14 +735,16 @@ class SearchIndex:
             self._letters[place] = _LetterCounts.of(texts)
         return self._letters[place]
 
-    def _keys_by_length(self, word: str) -> tuple[bytes, list[int]]:
+    def _keys_by_length(self, word: str, lengths: list[int] | None = None) -> tuple[bytes, list[int]]:
         """The keys holding `word`, ordered by the length of their compact form, and those lengths (at most 255:
-        a query is read up to MAX_QUERY characters, fewer)."""
+        a query is read up to MAX_QUERY characters, fewer); `lengths`, when given, are those of every key."""
         found = self._by_length.get(word)
         if found is None:
-            key_packed = self._key_packed
-            keys = sorted(self._postings[word], key=lambda k: len(key_packed[k]))
-            found = self._by_length[word] = (bytes(min(len(key_packed[k]), 255) for k in keys), keys)
+            if lengths is None:
+                key_packed = self._key_packed
+                lengths = {k: min(len(key_packed[k]), 255) for k in self._postings[word]}  # (this word's keys)
+            keys = sorted(self._postings[word], key=lengths.__getitem__)
+            found = self._by_length[word] = (bytes(map(lengths.__getitem__, keys)), keys)
         return found
 
     def _word_candidates(self, norm: str, limit: int = _MAX_CANDIDATES) -> set[int]:
