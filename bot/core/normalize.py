@@ -24,7 +24,10 @@ def valid_text(text: str) -> str:
 def normalize(text: str) -> str:
     """Fold case and accents (keeping ñ) and turn every run of separators into one space."""
     if text.isascii():  # most keys and queries: no accents to fold, and lower() is casefold() here
-        return _SEPARATORS.sub(" ", text.lower()).strip()
+        lowered = text.lower()
+        if lowered.replace(" ", "").isalnum() and "  " not in lowered and lowered[0] != " " and lowered[-1] != " ":
+            return lowered  # (letters and digits between single spaces: nothing to replace)
+        return _SEPARATORS.sub(" ", lowered).strip()
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", text).casefold())
     folded = _MARKS.sub("", folded).replace("n\u0303", "ñ")
     return _SEPARATORS.sub(" ", folded).strip()

@@ -77,6 +77,7 @@ _LEADING_PHRASES = (
 # The same phrases as one pattern, tried in the same order (each ends in a space, and a normalised text never
 # does: whatever one matches leaves something after it).
 _LEADING = re.compile("|".join(re.escape(phrase) for phrase in _LEADING_PHRASES))
+_LEADING_INITIALS = frozenset(phrase[0] for phrase in _LEADING_PHRASES)
 _FEW_KEYS = 6  # up to this many keys are scored one by one (a batched call has a fixed cost of its own)
 _SIFT_MARGIN = 0.01  # sifting stops short of PLAUSIBLE: no rounding of one scorer against another loses a key
 
@@ -122,6 +123,8 @@ class SearchHit:
 
 def strip_question(normalized: str) -> str:
     """Remove a leading "qué es" / "what is" and similar, when something is left."""
+    if normalized[:1] not in _LEADING_INITIALS:  # (most queries: no pattern to try)
+        return normalized
     found = _LEADING.match(normalized)
     return normalized[found.end() :] if found and found.end() < len(normalized) else normalized
 
@@ -130,6 +133,8 @@ def content_words(normalized: str) -> str | None:
     """The words that carry meaning, without function words ("de", "la"…), when that leaves out something and
     keeps at least two words; else None (one word alone is too loose to stand for a name)."""
     words = normalized.split()
+    if STOPWORDS.isdisjoint(words):  # (most queries: nothing to leave out)
+        return None
     kept = [w for w in words if w not in STOPWORDS]
     return " ".join(kept) if len(kept) >= 2 and len(kept) < len(words) else None
 
@@ -342,13 +347,13 @@ class SearchIndex:
         t_idx = self._exact_match(norm)
         return None if t_idx is None else self._terms[t_idx]
 
-    def _exact_match(self, norm: str) -> int | None:
-        """The term a normalised query names exactly: as it is, in compact form, its words in another order, or its
-        content words (the first of these that names one)."""
+    def _exact_match(self, norm: str, packed: str | None = None) -> int | None:
+        """The term a normalised query names exactly: as it is, in compact form (`packed`, when already made), its
+        words in another order, or its content words (the first of these that names one)."""
         exact = self._exact
         t_idx = exact.get(norm)
         if t_idx is None and " " in norm:  # (one word is its own compact and sorted form, and has no content words)
-            t_idx = exact.get(compact(norm))
+            t_idx = exact.get(packed or compact(norm))
             if t_idx is None:
                 t_idx = exact.get(sorted_compact(norm))
             if t_idx is None and (content := content_words(norm)) is not None:
@@ -363,13 +368,14 @@ class SearchIndex:
         norm = strip_question(normalize(query[:MAX_QUERY]))
         if not norm:
             return NotFound()
-        t_idx = self._exact_match(norm)
+        packed = compact(norm)
+        t_idx = self._exact_match(norm, packed)
         if t_idx is not None:
             return Found(self._terms[t_idx])
-        avoided = self._avoided.get(norm) or self._avoided.get(compact(norm))
+        avoided = self._avoided.get(norm) or self._avoided.get(packed)
         if avoided is not None:
             return Found(self._terms[avoided[0]], avoided=avoided[1])
-        if len(compact(norm)) <= 3:
+        if len(packed) <= 3:
             return NotFound()
         if self._key_sorted is None and not self.reference:
             self._sorted_forms()  # (once, by the first query that is no name: at 100,000 terms 0.2 s, 12 MB)

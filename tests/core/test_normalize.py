@@ -1,11 +1,12 @@
 """Normalisation: one form for indexing and for queries."""
 
+import string
 import unicodedata
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.normalize import compact, normalize, slug, sorted_compact
+from bot.core.normalize import _SEPARATORS, compact, normalize, slug, sorted_compact
 
 
 def test_examples():
@@ -46,3 +47,9 @@ def test_accent_insensitive(text):
     assert normalize(text) == normalize(plain)
     assert normalize(text.upper()) == normalize(plain)
     assert normalize(unicodedata.normalize("NFD", text)) == normalize(plain)
+
+
+@given(st.text(alphabet=string.ascii_letters + string.digits + " _-.,!?'\t\n", max_size=40))
+def test_ascii_text_already_spaced_is_returned_as_the_separators_rule_makes_it(text):
+    """A text of letters and digits between single spaces skips the separators' pattern: the same result."""
+    assert normalize(text) == _SEPARATORS.sub(" ", text.lower()).strip()
