@@ -691,7 +691,7 @@ class SearchIndex:
         key_packed, key_norm = self._key_packed, self._key_norm
         packed_query = compact(norm)
         low, high = len(packed_query) - MAX_TYPOS, len(packed_query) + MAX_TYPOS
-        if words is None:
+        if words is None or high >= 255:  # (a key's length by word is kept up to 255: past it, every key is read)
             within = [k for k in key_ids if low <= len(key_packed[k]) <= high]
         else:
             reached: set[int] = set()
@@ -742,8 +742,8 @@ class SearchIndex:
         return self._letters[place]
 
     def _keys_by_length(self, word: str, lengths: list[int] | None = None) -> tuple[bytes, list[int]]:
-        """The keys holding `word`, ordered by the length of their compact form, and those lengths (at most 255:
-        a query is read up to MAX_QUERY characters, fewer); `lengths`, when given, are those of every key."""
+        """The keys holding `word`, ordered by the length of their compact form, and those lengths (a byte each:
+        255 stands for 255 or more, which `_near` never looks for); `lengths`, when given, are those of every key."""
         found = self._by_length.get(word)
         if found is None:
             if lengths is None:

@@ -159,3 +159,20 @@ def test_typos_answer_what_the_plain_definition_answers(indexes):
         assert answer == reference.lookup(query), query
         confident += isinstance(answer, Found)
     assert confident > 600  # most are answered with confidence, through the keys within typo distance
+
+
+def test_a_query_that_normalises_longer_still_finds_a_key_of_over_255_letters(tmp_path):
+    """ "ﬀ" normalises to "ff": 150 of them are a 300-letter query, one letter from a 301-letter alias. Its length
+    is past what a word's keys by length hold (a byte), so those keys are all read, as the plain definition does."""
+    (tmp_path / "glossary.yaml").write_text("title: Largo\nsubtitle: Prueba\nlanguage: es\n")
+    alias = "f" * 300 + "x"
+    (tmp_path / "terms.yaml").write_text(
+        f"category: Prueba\nterms:\n  - term: Largo\n    definition: Un término con un alias muy largo.\n"
+        f"    aliases: [{alias}]\n"
+    )
+    glossary = load_glossary(tmp_path)
+    warmed, reference = SearchIndex(glossary), SearchIndex(glossary, reference=True)
+    warmed.warm()
+    for query in ("\ufb00" * 150, "\ufb00" * 150 + "xy"):
+        assert warmed.lookup(query) == reference.lookup(query), query
+        assert isinstance(reference.lookup(query), Found), query
