@@ -284,7 +284,7 @@ class SearchIndex:
 
     def warm(self) -> None:
         """Build now what lookups otherwise build the first time they need it (the keys' sorted forms, the buckets
-        of the misspelling table, each word's keys by length, each length's character counts): a serving bot calls
+        of the misspelling table, each word's keys by length, each length's character columns): a serving bot calls
         it once, off the event loop, before its first lookup, so that no member waits for it (at 100,000 terms a
         first lookup paid up to 0.2 s for the sorted forms alone) and every lookup costs what the next one costs."""
         if self.reference:
@@ -378,8 +378,6 @@ class SearchIndex:
             return Found(self._terms[avoided[0]], avoided=avoided[1])
         if len(packed) <= 3:
             return NotFound()
-        if self._key_sorted is None and not self.reference:
-            self._sorted_forms()  # (once, by the first query that is no name: at 100,000 terms 0.2 s, 12 MB)
         # Words first (cheap, and what typos hit). Candidates found through words are also compared in compact
         # form, so the scan over compact keys is only for queries none of whose words led anywhere plausible.
         words = self._candidate_words(norm)
@@ -579,7 +577,8 @@ class SearchIndex:
         s = sum(map(len, words)) + len(words) - 1
         every = 200 * s / (s + query_length) >= bound  # 200s/(2s+1+a) reaches, whatever the key
         small = s * (200 - bound) / bound  # keys up to this long: 200s/(2s+1+b) reaches
-        window: list[int] = []
+        window: list[int] = []  # (and the shortest length in it, below)
+        shortest = high
         for k in members:
             if k in repeats:
                 continue
@@ -590,13 +589,13 @@ class SearchIndex:
                 exact.append(k)
             elif low <= length <= high:
                 window.append(k)
+                shortest = min(shortest, length)
         if window:
             rest = " ".join(sorted(query_set.difference(words)))
             a, key_sorted = len(rest), self._sorted_forms()
-            # The bound below needs an LCS of at least bound · (query_length + length) / 200 − s − 1, least for the
-            # shortest key: a smaller LCS rules a key out in rapidfuzz (its floor, to keep every key that may
-            # reach), and a query whose other words are too short for it rules out them all.
-            least = bound * (query_length + min(len(key_norm[k]) for k in window)) / 200 - s - 1
+            # The bound below needs an LCS of bound · (query_length + length) / 200 − s − 1, least for the shortest
+            # key: rapidfuzz leaves out keys under its floor, and other query words shorter than it rule out all.
+            least = bound * (query_length + shortest) / 200 - s - 1
             if least > a:
                 return
             choices = [key_sorted[k] for k in window]

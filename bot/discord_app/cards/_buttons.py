@@ -35,7 +35,7 @@ class TermButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], template
     @classmethod
     def rendered(cls, term: Term) -> dict:
         """This button's payload, for `ButtonsView`."""
-        return button_payload(term.term, cls.PREFIX + term.id, cls.STYLE)  # (custom_id_for's id, made in place)
+        return button_payload(term.term, cls.custom_id_for(term.id), cls.STYLE)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str], /):
