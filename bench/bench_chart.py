@@ -1,4 +1,4 @@
-"""What the answer-rate chart costs: the first chart (which decodes the lettering, bot.app.chart_font), later
+"""What the answer-rate chart costs: the first chart (which decodes the lettering, bot.app.insights.chart_font), later
 charts, and the memory it adds.
 
     python -m bench.bench_chart
@@ -21,7 +21,7 @@ def rss():
     with open("/proc/self/status") as fh:
         return next(int(l.split()[1]) for l in fh if l.startswith("VmRSS:")) / 1024
 before = rss()
-from bot.app.chart import trend_png
+from bot.app.insights.chart import trend_png
 days = [date(2026, 11, 1) + timedelta(days=n) for n in range(28)]
 rates = [None if n % 7 == 6 else 50 + n for n in range(28)]
 t0 = time.perf_counter()

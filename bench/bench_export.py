@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.app.reports import gaps_csv, gaps_yaml
+from bot.app.review.exports import gaps_csv, gaps_yaml
 from bot.core.normalize import normalize
 from bot.core.search import typo_distance
 from bot.storage.db import Database

@@ -20,8 +20,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.app import imports, interchange
 from bot.app.files import load_glossary
+from bot.app.interchange import formats as interchange
+from bot.app.interchange import imports
 from bot.core.model import Glossary, Sense, Source
 from tests.synthetic import generate
 

@@ -83,7 +83,7 @@ async def _prepare(catalog, cache_dir: Path) -> tuple[object, dict]:
     lateness.clear()
 
     def make():
-        from bot.app.questions import Questions
+        from bot.app.questions.service import Questions
 
         return Questions(catalog, cache_dir)
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from bench.bench_core import _percentiles, _typo
 from bot.app.application import Application
 from bot.app.catalog import load_catalog
-from bot.app.lookups import Asker
+from bot.app.lookup.lookups import Asker
 from bot.config import Settings
 from bot.core.normalize import slug
 from bot.core.server_terms import TermFields
@@ -81,7 +81,7 @@ async def run(args: argparse.Namespace, tmp: Path) -> None:
     rng = random.Random(5)
     published = generate(tmp / "glossary", args.published)
     catalog = load_catalog(tmp / "glossary")
-    settings = Settings(data_dir=tmp / "glossary", database_url=f"sqlite:///{tmp / 'g.db'}")
+    settings = Settings(data_dir=tmp / "glossary", database_url=f"sqlite:///{tmp / 'g.db'}", questions=False)
     app = await Application.open(settings, catalog)
     await app.start()
     taken = {n.lower() for n in published}
@@ -119,7 +119,7 @@ async def run(args: argparse.Namespace, tmp: Path) -> None:
 async def memory(args: argparse.Namespace, tmp: Path) -> None:
     rng = random.Random(6)
     published = generate(tmp / "glossary2", args.published)
-    settings = Settings(data_dir=tmp / "glossary2", database_url=f"sqlite:///{tmp / 'm.db'}")
+    settings = Settings(data_dir=tmp / "glossary2", database_url=f"sqlite:///{tmp / 'm.db'}", questions=False)
     app = await Application.open(settings, load_catalog(tmp / "glossary2"))
     await app.start()
     taken = {n.lower() for n in published}

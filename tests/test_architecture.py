@@ -166,16 +166,15 @@ def _rank_key(module: str) -> str:
     return max((key for key in RANKS if module == key or module.startswith(key + ".")), key=len)
 
 
-def _graph(*, typing_too: bool = False) -> dict[str, set[str]]:
-    import json
-    import subprocess
-    import sys
-
+def _graph(*, typing_too: bool = False, own_modules: bool = False) -> dict[str, set[str]]:
     command = [sys.executable, "-c", _GRAPH, str(BOT), *(["typing"] if typing_too else [])]
     raw = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
     # `from bot.core import daily` names a module, `from bot.core.search import Found` a name in one: keep modules.
-    # A package's __init__ re-exporting its own private modules is not a cycle with them.
-    return {m: {n for n in names if n in raw and n != m and not n.startswith(m + ".")} for m, names in raw.items()}
+    # A package's __init__ importing its own modules is an edge only when asked (`own_modules`).
+    return {
+        m: {n for n in names if n in raw and n != m and (own_modules or not n.startswith(m + "."))}
+        for m, names in raw.items()
+    }
 
 
 def _assert_no_cycle(graph: dict[str, set[str]]) -> None:
@@ -206,9 +205,70 @@ def test_the_import_graph_has_no_cycle_and_points_inwards():
 
 
 def test_no_import_cycle_even_through_type_checking_imports():
-    graph = _graph(typing_too=True)
+    """Counted with type-only imports and with each package's __init__ importing its own modules: a module that
+    reaches back to its package's __init__ (as bot.storage.copy once did, for a type) closes a real cycle."""
+    graph = _graph(typing_too=True, own_modules=True)
     assert "bot.discord_app.kit.services" in graph and "bot.app.application" in graph  # really read
+    assert "bot.storage.erasure" in graph["bot.storage"]  # the package's own modules are edges here
     _assert_no_cycle(graph)
+
+
+# bot/app: what every feature uses sits at the top (bot/app/__init__.py says what each is); the rest is a package
+# per feature. application.py is the composition root: the one top module that builds the features.
+APP_TOP = {"application", "background", "catalog", "errors", "files", "glossary", "health", "limits", "spreadsheets"}
+APP_FEATURES = {
+    "community", "daily", "feedback", "insights", "interchange", "lookup", "privacy", "questions", "review",
+}  # fmt: skip
+
+
+def _feature_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["bot", "app"] and parts[2] in APP_FEATURES else None
+
+
+def test_the_application_is_arranged_by_feature():
+    app = BOT / "app"
+    assert {p.stem for p in app.glob("*.py")} == APP_TOP | {"__init__"}
+    packages = {p.name for p in app.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert packages == APP_FEATURES
+    for name in sorted(APP_FEATURES):
+        init = (app / name / "__init__.py").read_text(encoding="utf-8")
+        assert init.startswith('"""') and len(init.splitlines()) >= 2, f"bot/app/{name}/__init__.py says nothing"
+        assert "import" not in init.split('"""', 2)[2], f"bot/app/{name}/__init__.py imports (keep it a map)"
+    overview = (app / "__init__.py").read_text(encoding="utf-8")
+    assert all(f"{name}/" in overview for name in APP_FEATURES)  # the top's map names every room
+
+
+def test_the_top_of_the_application_imports_no_feature_and_features_form_no_cycle():
+    graph = _graph(typing_too=True)
+    assert "bot.app.questions.service" in graph  # really read
+    leaning = [
+        f"{module} imports {name}"
+        for module, names in graph.items()
+        if module.startswith("bot.app.") and _feature_of(module) is None and module != "bot.app.application"
+        for name in names
+        if _feature_of(name) is not None
+    ]
+    assert leaning == []
+    features: dict[str, set[str]] = {name: set() for name in APP_FEATURES}
+    for module, names in graph.items():
+        if (feature := _feature_of(module)) is not None:
+            features[feature] |= {f for n in names if (f := _feature_of(n)) not in (None, feature)}
+    _assert_no_cycle(features)
+
+
+def test_the_question_path_is_started_by_the_application_not_by_discord():
+    client = (BOT / "discord_app" / "client.py").read_text(encoding="utf-8")
+    assert "question" not in client.replace("(with the question path on", "")
+    graph = _graph(typing_too=True)
+    discord_side = {m for m in graph if m.startswith("bot.discord_app")}
+    starters = [m for m in discord_side if ".prepare()" in _source(m) and "questions" in _source(m)]
+    assert starters == []
+
+
+def _source(module: str) -> str:
+    path = BOT.parent / (module.replace(".", "/") + ".py")
+    return (path if path.exists() else path.with_suffix("") / "__init__.py").read_text(encoding="utf-8")
 
 
 _LONG_FUNCTIONS = r"""

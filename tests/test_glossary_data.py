@@ -88,7 +88,9 @@ def test_the_wheel_carries_the_glossary(tmp_path):
     # ...and every file a module reads at run time (the JSON schema, the web page's style and script, the
     # database migrations of each dialect).
     assets = {
-        str(p.relative_to(ROOT)) for folder in ("schemas", "web") for p in (ROOT / "bot" / "app" / folder).iterdir()
+        str(p.relative_to(ROOT))
+        for folder in ("schemas", "web")
+        for p in (ROOT / "bot" / "app" / "interchange" / folder).iterdir()
     }
     assert assets and assets <= names, sorted(assets - names)
     migrations = {str(p.relative_to(ROOT)) for p in (ROOT / "bot" / "storage" / "migrations").glob("*/*.sql")}

@@ -12,19 +12,19 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from bot.app.background import outliving_errors
+from bot.app.background import outliving_errors, start_background
 from bot.app.catalog import Catalog, CatalogHolder
-from bot.app.daily import DailyPosts
-from bot.app.digest import Digests
-from bot.app.erasure import Erasure
-from bot.app.feedback import Feedback
+from bot.app.community.proposals import Proposals
+from bot.app.community.server_terms import ServerTerms
+from bot.app.daily.posts import DailyPosts
+from bot.app.feedback.votes import Feedback
 from bot.app.glossary import GlossaryService
 from bot.app.health import clear_heartbeat, write_heartbeat
-from bot.app.lookups import Lookups
-from bot.app.proposals import Proposals
-from bot.app.review import GapReview
-from bot.app.server_terms import ServerTerms
-from bot.app.statistics import Statistics, server_statistics
+from bot.app.insights.digest import Digests
+from bot.app.insights.statistics import Statistics, server_statistics
+from bot.app.lookup.lookups import Lookups
+from bot.app.privacy.erasure import Erasure
+from bot.app.review.gaps import GapReview
 from bot.config import Settings
 from bot.core.model import Glossary
 from bot.storage import Stores, open_stores
@@ -40,7 +40,7 @@ from bot.storage.records import (
 from bot.storage.writer import WriteQueue
 
 if TYPE_CHECKING:
-    from bot.app.questions import Questions
+    from bot.app.questions.service import Questions
 
 log = logging.getLogger(__name__)
 LOOKUP_FLUSH_SECONDS = 1.0  # the most a SIGKILL can take of the lookup counters (stated in the README)
@@ -99,6 +99,8 @@ class Application:
             server_terms=self.server_terms,
         )
         self._flusher: asyncio.Task[None] | None = None
+        self.questions_ready = False  # the question path (its model) loads in the background after start
+        self._background: set[asyncio.Task] = set()
 
     @classmethod
     async def open(cls, settings: Settings, catalog: Catalog, clock: Callable[[], datetime] = utc_now) -> Application:
@@ -113,19 +115,35 @@ class Application:
 
     @functools.cached_property
     def questions(self) -> Questions:
-        """Questions in one's own words (bot/app/questions.py). Imported on first use: numpy and the model stay
+        """Questions in one's own words (bot/app/questions/service.py). Imported on first use: numpy and the model stay
         out of a start that never asks; `await app.questions.prepare()` builds the index and loads the model."""
-        from bot.app.questions import Questions
+        from bot.app.questions.service import Questions
 
         return Questions(self.catalog, self.settings.cache_dir)
 
     async def start(self) -> None:
-        """Replay what a previous run journaled, then start writing and counting."""
+        """Replay what a previous run journaled, then start writing and counting; with the question path on, start
+        loading it in the background (names are answered meanwhile: `questions_ready` says when it is in)."""
         await self.writer.start()
         await self.proposals.start()
         await self.glossary.start()
         if self._flusher is None:
             self._flusher = asyncio.create_task(self._flush_counts(), name="glosario-lookup-counts")
+        if self.settings.questions and not self._background:
+            start_background(self._background, self._prepare_questions(), "glosario-questions")
+
+    async def _prepare_questions(self) -> None:
+        """Load the question path off the event loop (numpy and the model are imported in a worker thread), then
+        let questions in; a failure leaves the bot answering names only, and says why in the log."""
+        try:
+            questions = await asyncio.to_thread(lambda: self.questions)
+            if not await questions.prepare():  # stopped: the application is closing
+                return
+        except Exception:
+            log.exception("the question path could not be loaded: only names are answered")
+            return
+        self.questions_ready = True
+        log.info("question path ready")
 
     async def _flush_counts(self) -> None:
         while True:
@@ -185,6 +203,10 @@ class Application:
             except Exception as exc:
                 problems.append(f"could not stop the question index build: {exc}")
                 log.error("shutdown: could not stop the question index build: %s", exc)
+        for task in list(self._background):  # (a build told to stop returns at once; this is for a stuck import)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         lost = await self.writer.close(grace=grace)
         if lost:
             problems.append(f"{lost} write(s) saved only in this log")

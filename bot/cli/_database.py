@@ -47,7 +47,7 @@ async def _open_existing(settings: Settings, missing: str, say: Words, *, read_o
 async def _with_server_terms(call: Call, use) -> int:
     """Run `use(terms, catalog)` with a server's own terms (read-only) beside the published glossary."""
     from bot.app.catalog import CatalogHolder, load_catalog
-    from bot.app.server_terms import ServerTerms
+    from bot.app.community.server_terms import ServerTerms
     from bot.core.errors import GlossaryError
 
     say = call.say
@@ -81,7 +81,7 @@ async def server_terms(call: Call) -> int:
 
 async def export_guild(call: Call) -> int:
     """`export --guild ID --format F`: a server's own terms in another format (related published terms named)."""
-    from bot.app.interchange import DEFAULT_BASE, export
+    from bot.app.interchange.formats import DEFAULT_BASE, export
 
     args = call.args
 
@@ -101,7 +101,7 @@ async def export_guild(call: Call) -> int:
 
 async def ask_guild(call: Call) -> int:
     """`ask QUESTION --guild ID`: the question asked of the published glossary and that server's own terms."""
-    from bot.app.questions import Questions, Verdict
+    from bot.app.questions.service import Questions, Verdict
     from bot.core.model import Layered
 
     args = call.args
@@ -131,10 +131,10 @@ async def forget_guild(call: Call) -> int:
 
 async def _forget(call: Call, *, member: bool) -> int:
     """`forget-user USER_ID` / `forget-guild GUILD_ID`: what names the member (or is the server's), per table, and
-    the journals' records; removed only with --yes (the bot's own action: bot.app.erasure)."""
+    the journals' records; removed only with --yes (the bot's own action: bot.app.privacy.erasure)."""
     from datetime import timedelta
 
-    from bot.app.erasure import Erasure
+    from bot.app.privacy.erasure import Erasure
     from bot.storage.errors import DatabaseBusy
 
     settings, args, say = call.settings, call.args, call.say
@@ -369,7 +369,7 @@ async def gaps(call: Call) -> int:
         picks = await gaps_store.picks(guild_id=args.guild) if fmt == "yaml" else []
     finally:
         await stores.close()
-    from bot.app.reports import gaps_csv, gaps_yaml  # (only for files: the table starts faster without it)
+    from bot.app.review.exports import gaps_csv, gaps_yaml  # (only for files: the table starts faster without it)
 
     if fmt == "yaml":
         where = say("export_guild", guild=args.guild) if args.guild is not None else say("export_everywhere")

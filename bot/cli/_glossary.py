@@ -58,7 +58,7 @@ def search(call: Call, glossary: Glossary) -> int:
 
 def ask(call: Call):
     """`ask QUESTION [--json] [--guild ID]`: the glossary term that fits a question in one's own words
-    (bot/app/questions.py). Exit status 0 for a confident answer, 1 otherwise."""
+    (bot/app/questions/service.py). Exit status 0 for a confident answer, 1 otherwise."""
     if call.args.guild:  # with that server's own terms: from the database
         from bot.cli._database import ask_guild
 
@@ -69,7 +69,7 @@ def ask(call: Call):
 @_on_the_glossary
 def _ask(call: Call, glossary: Glossary) -> int:
     from bot.app.catalog import Catalog, CatalogHolder, build_index
-    from bot.app.questions import Questions, Verdict
+    from bot.app.questions.service import Questions, Verdict
 
     questions = Questions(CatalogHolder(Catalog(glossary, build_index(glossary), "")), call.settings.cache_dir)
     answer = questions.ask_now(" ".join(call.args.text))
@@ -114,7 +114,7 @@ def export(call: Call):
 
 @_on_the_glossary
 def _export(call: Call, glossary: Glossary) -> int:
-    from bot.app.interchange import DEFAULT_BASE, export
+    from bot.app.interchange.formats import DEFAULT_BASE, export
 
     args = call.args
     text = export(glossary, args.format, base=args.base or DEFAULT_BASE)
@@ -129,7 +129,7 @@ def _export(call: Call, glossary: Glossary) -> int:
 @_on_the_glossary
 def site(call: Call, glossary: Glossary) -> int:
     """`site OUTDIR`: the glossary as one self-contained web page."""
-    from bot.app.site import write_site
+    from bot.app.interchange.site import write_site
 
     try:
         path = write_site(glossary, call.args.outdir)

@@ -17,7 +17,7 @@ def import_terms(call: Call) -> int:
     [--replace]`: term files in our format from TBX, SKOS, CSV or JSON; every entry imported or refused with its
     reason, every field not kept counted, nothing overwritten unless asked; `--into DIR` merges into a glossary
     folder."""
-    from bot.app.imports import DEFAULT_CATEGORY, clashes, report, write
+    from bot.app.interchange.imports import DEFAULT_CATEGORY, clashes, report, write
 
     args, say = call.args, call.say
     base = _import_base(args, say) if args.into is not None else None
@@ -44,7 +44,7 @@ def import_terms(call: Call) -> int:
 
 def _import_base(args: argparse.Namespace, say: Words):
     """The folder `--into` names, or an exit code when it is no valid glossary (said as `validate` says it)."""
-    from bot.app.merge import open_base
+    from bot.app.interchange.merge import open_base
 
     if args.replace:
         print(say("import_into_replace"), file=sys.stderr)
@@ -58,8 +58,8 @@ def _import_base(args: argparse.Namespace, say: Words):
 
 def _read_import(args: argparse.Namespace, say: Words):
     """The file's entries, or an exit code when it cannot be read at all (said on stderr)."""
-    from bot.app.csv_in import decode, parse_map, read_csv
-    from bot.app.interchange import format_of, read
+    from bot.app.interchange.csv_in import decode, parse_map, read_csv
+    from bot.app.interchange.formats import format_of, read
 
     fmt = args.format or format_of(args.file.name)
     if fmt is None:

@@ -6,8 +6,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from bot.app.entries import language_matches
 from bot.app.files import load_glossary
+from bot.app.interchange.entries import language_matches
 from bot.cli._words import Words
 from bot.core.errors import GlossaryError
 from bot.core.model import Glossary, Sense, Term

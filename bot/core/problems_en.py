@@ -129,7 +129,7 @@ TEXT: dict[str, str] = {
     # -- Copying a database (bot/storage/copy.py) ---------------------------------------------------------------
     "copy_schemas_differ": "The two databases do not have the same schema: migrate both with this version of the bot.",
     "copy_target_has_data": "The destination database already has data (table {table}): copy only into an empty one.",
-    # -- Imports (bot/app/imports.py and the readers) -----------------------------------------------------------
+    # -- Imports (bot/app/interchange/imports.py and the readers) ------------------------------------------------------
     "at_place": "{where}: {why}",
     "not_imported": "{where}: {why}; not imported",
     "nothing_imported": "{why}; nothing imported",
@@ -157,7 +157,7 @@ TEXT: dict[str, str] = {
     "glossary has five: it is not a glossary; nothing imported",
     "json_number_too_long": "bad JSON: a number has more than {digits} digits; nothing imported",
     "json_fields_missing": "{where}: {what} missing; not imported",
-    # -- A JSON document against the glossary's schema (bot/app/schema_problems.py) ----------------------------
+    # -- A JSON document against the glossary's schema (bot/app/interchange/schema_problems.py) ------------------------
     "schema_at": "{where} {what}",
     "the_document": "the document",
     "schema_half_pair": "contains {char}, half a UTF-16 pair and no character: delete it",

@@ -130,7 +130,7 @@ TEXT: dict[str, str] = {
     # -- Copying a database (bot/storage/copy.py) ---------------------------------------------------------------
     "copy_schemas_differ": "Las dos bases de datos no tienen el mismo esquema: migra las dos con esta versión del bot.",
     "copy_target_has_data": "La base de datos de destino ya tiene datos (tabla {table}): copia solo a una base vacía.",
-    # -- Imports (bot/app/imports.py and the readers) -----------------------------------------------------------
+    # -- Imports (bot/app/interchange/imports.py and the readers) ------------------------------------------------------
     "at_place": "{where}: {why}",
     "not_imported": "{where}: {why}; no se ha importado",
     "nothing_imported": "{why}; no se ha importado nada",
@@ -158,7 +158,7 @@ TEXT: dict[str, str] = {
     "glosario tiene cinco: no es un glosario; no se ha importado nada",
     "json_number_too_long": "JSON ilegible: un número tiene más de {digits} cifras; no se ha importado nada",
     "json_fields_missing": "{where}: falta {what}; no se ha importado",
-    # -- A JSON document against the glossary's schema (bot/app/schema_problems.py) ----------------------------
+    # -- A JSON document against the glossary's schema (bot/app/interchange/schema_problems.py) ------------------------
     "schema_at": "{where} {what}",
     "the_document": "el documento",
     "schema_half_pair": "contiene {char}, media pareja de UTF-16 que no es ningún carácter: bórrala",

@@ -14,7 +14,6 @@ from discord.ext import commands
 
 from bot import discord_app as features_home
 from bot.app.application import Application
-from bot.app.background import start_background
 from bot.discord_app.cards import card_view
 from bot.discord_app.kit.buttons import NO_MENTIONS
 from bot.discord_app.kit.cards import CardCache
@@ -22,7 +21,6 @@ from bot.discord_app.kit.forms import OpenForms
 from bot.discord_app.kit.guard import Guard, validate_interactions
 from bot.discord_app.kit.sync import CommandSync
 from bot.discord_app.kit.translator import GlossaryTranslator
-from bot.discord_app.lookup import meaning
 from bot.discord_app.proposals import tell_on_next_command
 from bot.discord_app.server_terms import Drafts
 
@@ -71,7 +69,6 @@ class GlossaryBot(commands.AutoShardedBot):
         self.cards = CardCache(app.catalog, card_view, app.settings.site_url)
         self.drafts = Drafts()  # server-term forms a save refused, for their authors to fix
         self.forms = OpenForms()  # each member's open forms (modals), the oldest closed past a few
-        self.questions_ready = False  # the question path (its model) loads in the background after start
         self.guard = Guard(self.is_closed)
         self.commands_sync = CommandSync(self.tree, app.stores.meta)
         self.auto_sync = auto_sync  # `glosario-bot sync` publishes by itself, once
@@ -88,9 +85,7 @@ class GlossaryBot(commands.AutoShardedBot):
         # /glosario-admin, first): a new one needs no line here. Each registers its own persistent items.
         for name in features():
             await self.load_extension(name)
-        await self.app.start()
-        if self.app.settings.questions:  # members' questions in their own words: the model loads off the loop
-            start_background(self.background_tasks, meaning.prepare(self), "glosario-questions")
+        await self.app.start()  # (with the question path on, its model starts loading off the loop)
         if self.auto_sync and (self.shard_plan is None or self.shard_plan.publishes_commands):
             await self.commands_sync.sync(guild_id=self.app.settings.dev_guild_id)  # by one process: shard 0's
 

@@ -10,36 +10,11 @@ from typing import TYPE_CHECKING
 from bot.core.problems import said
 from bot.storage.db import Database
 from bot.storage.errors import StorageError
+from bot.storage.tables import TABLES
 
-if TYPE_CHECKING:  # (the erasure store, which Stores holds, reads TABLES: no import cycle)
+if TYPE_CHECKING:
     from bot.storage import Stores
 
-# Every table of the schema with its columns, parents before children (a test holds this to the migrations).
-TABLES: dict[str, tuple[str, ...]] = {
-    "meta": ("key", "value"),
-    "misses": ("id", "guild_id", "normalized", "query_hash", "sample", "kind", "count", "first_seen", "last_seen",
-               "best_guess", "status", "resolved_term", "question"),
-    "miss_askers": ("miss_id", "asker"),
-    "miss_spellings": ("miss_id", "sample", "count"),
-    "picks": ("guild_id", "normalized", "sample", "term_id", "count", "last_seen"),
-    "pick_askers": ("guild_id", "normalized", "term_id", "asker"),
-    "lookups": ("guild_id", "day", "outcome", "term_id", "count"),
-    "unlogged_misses": ("guild_id", "day", "count"),
-    "applied_writes": ("id", "day"),
-    "guild_settings": ("guild_id", "daily_enabled", "daily_channel_id", "daily_hour", "daily_minute", "daily_tz",
-                       "daily_days", "daily_error", "daily_error_at", "editor_role_id", "daily_server_terms",
-                       "proposals_enabled", "digest_channel_id", "digest_weekday", "digest_last"),
-    "daily_picks": ("guild_id", "day", "term_id", "cycle"),
-    "daily_posts": ("guild_id", "day", "channel_id", "status", "message_id", "detail", "at", "claimed_until"),
-    "server_terms": ("guild_id", "term_id", "fields", "author_id", "created_at", "updated_by", "updated_at",
-                     "retired_at"),
-    "server_term_versions": ("guild_id", "term_id", "version", "action", "fields", "by_user", "at"),
-    "server_aliases": ("guild_id", "normalized", "spelling", "term_id", "by_user", "at"),
-    "proposals": ("id", "guild_id", "user_id", "locale", "fields", "status", "reason", "decided_by", "decided_at",
-                  "created_at", "notified"),
-    "guild_departures": ("guild_id", "left_at"),
-    "feedback": ("guild_id", "term_id", "voter", "vote", "comment", "at"),
-}  # fmt: skip
 IDENTITY_TABLES = ("misses", "proposals")  # PostgreSQL numbers their new rows after the copied ones
 BATCH = 5000
 

@@ -1,7 +1,7 @@
 """Forgetting on request: every row that names a member or a server, counted (a dry run) or removed in one
 transaction; and the servers the bot was removed from, with when (their data goes after a grace period).
 
-Which tables and columns are touched is read from the schema (bot.storage.copy.TABLES) by column name, so a table
+Which tables and columns are touched is read from the schema (bot.storage.tables.TABLES) by column name, so a table
 added later is covered as soon as its columns are named like these (a test holds every column that could name a
 person to one of the sets below). The SQL runs on SQLite and PostgreSQL alike."""
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
-from bot.storage.copy import TABLES
 from bot.storage.db import Database
 from bot.storage.records import Erased
+from bot.storage.tables import TABLES
 
 ANONYMOUS = 0  # the user id left where a forgotten member's mark was, on a row that stays ("un miembro")
 OWNER_COLUMNS = frozenset({"user_id"})  # the row is the member's own (a proposal): removed

@@ -16,7 +16,7 @@ NOW = datetime(2026, 12, 3, 10, 0, tzinfo=UTC)
 
 @pytest.fixture
 async def app(tmp_path):
-    settings = Settings(data_dir=SHIPPED, database_url=f"sqlite:///{tmp_path / 'g.db'}")
+    settings = Settings(data_dir=SHIPPED, database_url=f"sqlite:///{tmp_path / 'g.db'}", questions=False)
     application = await Application.open(settings, load_catalog(SHIPPED), clock=lambda: NOW)
     await application.start()
     yield application

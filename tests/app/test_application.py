@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.app.lookups import Asker
-from bot.app.review import GapPage, GapRow
+from bot.app.lookup.lookups import Asker
+from bot.app.review.gaps import GapPage, GapRow
 from bot.core.search import Ambiguous, Found, NotFound
 from bot.core.status import GapStatus
 from bot.discord_app.gaps import gap_lines
@@ -62,3 +62,36 @@ def test_gap_page_lines_are_text_for_one_language(app):
     (english,) = gap_lines(page, "en-US")
     assert "«horovd» — 3 veces, 2 personas" in spanish and "Horovod" in spanish
     assert "3 times" in english and spanish != english
+
+
+async def test_the_application_starts_the_question_path_itself_without_discord(tmp_path):
+    """With the question path on, `Application.start` loads it in the background (no Discord client involved):
+    names are answered meanwhile, and `questions_ready` says when questions are in. Off, nothing is loaded."""
+    from bot.app.application import Application
+    from bot.app.catalog import load_catalog
+    from bot.app.questions.service import Questions
+    from bot.config import Settings
+    from tests.app.test_question_cache import CountingEncoder
+    from tests.conftest import SHIPPED
+    from tests.helpers import eventually
+
+    for on in (True, False):
+        settings = Settings(
+            data_dir=SHIPPED,
+            database_url=f"sqlite:///{tmp_path / f'{on}.db'}",
+            cache_dir=tmp_path / f"cache-{on}",
+            questions=on,
+        )
+        app = await Application.open(settings, load_catalog(SHIPPED))
+        encoder = CountingEncoder()
+        if on:
+            app.__dict__["questions"] = Questions(app.catalog, settings.cache_dir, encoder=encoder)
+        await app.start()
+        loading = [task for task in asyncio.all_tasks() if task.get_name() == "glosario-questions"]
+        assert len(loading) == on  # started by the application's own start, or not at all
+        if on:
+            await eventually(lambda: app.questions_ready)  # noqa: B023 (awaited within the iteration)
+            assert encoder.calls >= 1 and len(encoder.texts) >= len(app.catalog.glossary)  # the index was built
+        else:
+            assert not app.questions_ready and "questions" not in app.__dict__  # nothing loaded
+        assert await app.close() == []

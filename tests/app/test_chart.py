@@ -12,8 +12,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from bot.app.chart import HEIGHT, LINE, WIDTH, trend_png
-from bot.app.chart_font import SIZES, face
+from bot.app.insights.chart import HEIGHT, LINE, WIDTH, trend_png
+from bot.app.insights.chart_font import SIZES, face
 from bot.discord_app.kit.i18n import STRINGS
 
 DAYS = [date(2026, 11, 1) + timedelta(days=n) for n in range(28)]
@@ -86,7 +86,7 @@ def test_every_letter_of_the_chart_in_every_language_has_a_glyph():
 
 def test_drawing_imports_no_imaging_library():
     code = (
-        "import sys, datetime; from bot.app.chart import trend_png; "
+        "import sys, datetime; from bot.app.insights.chart import trend_png; "
         "trend_png([datetime.date(2026, 11, 1)], [1.0], title='t', ylabel='y'); "
         "print(sorted({'PIL', 'matplotlib', 'numpy'} & set(sys.modules)))"
     )

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from rdflib import RDF, SKOS, Graph
 
-from bot.app import interchange
 from bot.app.files import load_glossary
+from bot.app.interchange import formats as interchange
 from bot.cli import main
 from bot.core.errors import GlossaryError
 from bot.core.loader import load_glossary_from_texts
@@ -66,7 +66,7 @@ def test_links_and_formula_looking_text_survive_the_round_trip(fmt, tmp_path):
 
 
 def test_the_json_export_follows_its_schema(shipped_glossary):
-    schema = json.loads(resources.files("bot.app").joinpath("schemas/glossary.schema.json").read_text())
+    schema = json.loads(resources.files("bot.app.interchange").joinpath("schemas/glossary.schema.json").read_text())
     jsonschema.validate(json.loads(interchange.to_json(shipped_glossary)), schema)
     jsonschema.validate(json.loads(interchange.to_json(terminology())), schema)  # every optional field filled
 
@@ -225,7 +225,7 @@ HELD += ("deprecated", "category")
 
 
 def test_every_column_of_the_csv_export_is_one_the_csv_import_reads():
-    from bot.app.csv_in import columns
+    from bot.app.interchange.csv_in import columns
 
     found = columns(list(interchange.CSV_COLUMNS))
     assert sorted(found.values()) == [i for i, c in enumerate(interchange.CSV_COLUMNS) if c != "id"]
@@ -319,7 +319,7 @@ def test_entries_that_cannot_be_mapped_are_named_and_the_rest_imported(tmp_path,
 
 @pytest.mark.parametrize(("locale", "line"), [("es_ES.UTF-8", "línea"), ("en_GB.UTF-8", "line")])
 def test_a_refused_csv_row_is_placed_in_the_readers_language(tmp_path, capsys, monkeypatch, locale, line):
-    from bot.app.csv_in import read_csv
+    from bot.app.interchange.csv_in import read_csv
 
     monkeypatch.setenv("LC_ALL", locale)
     text = "term,definition\nBueno,Una definición.\nSin definición,\n"
@@ -503,7 +503,7 @@ near_documents = st.fixed_dictionaries(
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document=documents | near_documents)
 def test_the_quick_schema_check_passes_only_what_jsonschema_accepts(document):
-    from bot.app.schema_problems import _quick_check, _validator
+    from bot.app.interchange.schema_problems import _quick_check, _validator
 
     accepts = _quick_check()
     assert accepts is not None  # the schema uses only keywords it knows: large imports skip jsonschema
@@ -512,16 +512,16 @@ def test_the_quick_schema_check_passes_only_what_jsonschema_accepts(document):
 
 
 def test_the_quick_schema_check_passes_an_export_with_every_field_filled(shipped_glossary):
-    from bot.app.schema_problems import _quick_check
+    from bot.app.interchange.schema_problems import _quick_check
 
     assert _quick_check()(json.loads(interchange.to_json(terminology())))
     assert _quick_check()(json.loads(interchange.to_json(shipped_glossary)))
 
 
 def test_every_rule_of_the_json_schema_has_its_own_sentence():
-    from bot.app.schema_problems import DESCRIBED
+    from bot.app.interchange.schema_problems import DESCRIBED
 
-    schema = json.loads(resources.files("bot.app").joinpath("schemas/glossary.schema.json").read_text())
+    schema = json.loads(resources.files("bot.app.interchange").joinpath("schemas/glossary.schema.json").read_text())
     # Keywords that only annotate, or only lead to the rules of what they contain.
     leading = {"$schema", "$id", "title", "properties", "items"}
     used, stack = set(), [schema]
@@ -566,7 +566,7 @@ def round_trip(glossary: Glossary, fmt: str) -> Glossary:
     import tempfile
     from pathlib import Path
 
-    from bot.app import imports
+    from bot.app.interchange import imports
 
     imported = interchange.read(interchange.export(glossary, fmt), fmt)
     assert imported.problems == []

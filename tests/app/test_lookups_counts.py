@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.app.lookups import Asker
+from bot.app.lookup.lookups import Asker
 
 
 async def test_a_flush_queues_one_record_per_server_and_every_lookup_is_counted_once(app):

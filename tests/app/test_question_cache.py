@@ -14,9 +14,9 @@ import pytest
 
 from bot.app.catalog import Catalog, CatalogHolder, load_catalog
 from bot.app.files import load_glossary
-from bot.app.question_cache import BATCH, STOPPED, VectorCache
-from bot.app.questions import Questions
-from bot.app.sentence_model import SentenceModel
+from bot.app.questions.cache import BATCH, STOPPED, VectorCache
+from bot.app.questions.sentence_model import SentenceModel
+from bot.app.questions.service import Questions
 from bot.core.questions import build_lexical
 from bot.core.search import SearchIndex
 from tests.conftest import SHIPPED

@@ -219,7 +219,7 @@ def held(glossary) -> dict[str, tuple]:
     ],
 )
 def test_import_export_import_of_a_real_file_loses_nothing_the_model_holds(tmp_path, capsys, name, options, fmt):
-    from bot.app.interchange import FORMATS
+    from bot.app.interchange.formats import FORMATS
 
     assert fmt in FORMATS
     run_import(tmp_path, capsys, name, *options)
@@ -268,7 +268,7 @@ def test_entries_of_one_name_become_one_term_with_a_sense_each_and_keep_their_id
 
 @pytest.mark.parametrize("fmt", ["tbx", "skos", "csv", "json"])
 def test_a_real_file_with_senses_exports_one_entry_per_sense_and_imports_back_the_same(tmp_path, capsys, fmt):
-    from bot.app import interchange
+    from bot.app.interchange import formats as interchange
 
     run_import(tmp_path, capsys, "microsoft-style-senses.tbx", "--lang", "en")
     glossary = load_glossary(tmp_path / "out")

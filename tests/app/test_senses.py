@@ -10,9 +10,10 @@ from html.parser import HTMLParser
 import pytest
 from rdflib import RDF, SKOS, Graph
 
-from bot.app import interchange, site
-from bot.app.entries import Entry
-from bot.app.imports import claim_names, report
+from bot.app.interchange import formats as interchange
+from bot.app.interchange import site
+from bot.app.interchange.entries import Entry
+from bot.app.interchange.imports import claim_names, report
 from bot.core.loader import load_glossary_from_texts
 from bot.core.model import Glossary
 from tests.app.test_interchange import round_trip, tbx_basic_problems

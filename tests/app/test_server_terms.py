@@ -9,8 +9,8 @@ import pytest
 
 from bot.app.application import Application
 from bot.app.catalog import load_catalog
-from bot.app.lookups import Asker
-from bot.app.server_terms import Refused, Saved
+from bot.app.community.server_terms import Refused, Saved
+from bot.app.lookup.lookups import Asker
 from bot.config import Settings
 from bot.core.search import Found, NotFound
 from bot.core.server_terms import TermFields
@@ -29,7 +29,7 @@ NEBULA = TermFields(
 
 
 async def open_app(tmp_path) -> Application:
-    settings = Settings(data_dir=SHIPPED, database_url=f"sqlite:///{tmp_path / 'g.db'}")
+    settings = Settings(data_dir=SHIPPED, database_url=f"sqlite:///{tmp_path / 'g.db'}", questions=False)
     app = await Application.open(settings, load_catalog(SHIPPED), clock=lambda: NOW)
     await app.start()
     return app
@@ -102,7 +102,7 @@ async def test_the_term_of_the_day_includes_the_servers_terms_only_when_it_chose
     from bot.core.daily import Schedule
 
     clock = {"now": NOW}
-    settings = Settings(data_dir=SHIPPED, database_url=f"sqlite:///{tmp_path / 'g.db'}")
+    settings = Settings(data_dir=SHIPPED, database_url=f"sqlite:///{tmp_path / 'g.db'}", questions=False)
     app = await Application.open(settings, load_catalog(SHIPPED), clock=lambda: clock["now"])
     try:
         saved = await app.server_terms.save(GUILD, 42, NEBULA)

@@ -1,6 +1,6 @@
 """Statistics are computed without Discord: shares, most looked up (ties by id), never looked up, removed terms."""
 
-from bot.app.statistics import percent, summarize
+from bot.app.insights.statistics import percent, summarize
 
 
 def test_summarize(shipped_glossary):

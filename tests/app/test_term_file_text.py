@@ -7,7 +7,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.app.imports import term_file_text
+from bot.app.interchange.imports import term_file_text
 from bot.core.loader import data_node, reads_as_other
 
 _LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)  # the loader's own

@@ -10,8 +10,8 @@ import pytest
 
 from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.files import load_glossary
-from bot.app.questions import Questions
-from bot.app.sentence_model import SentenceModel
+from bot.app.questions.sentence_model import SentenceModel
+from bot.app.questions.service import Questions
 from bot.core.model import Glossary, Term
 from bot.core.questions import (
     Answer,

@@ -53,7 +53,7 @@ class Harness:
         settings = self.settings(**overrides, **({"questions": True} if questions is not None else {}))
         app = await Application.open(settings, load_catalog(settings.data_dir), clock or utc_now)
         if questions is not None:
-            from bot.app.questions import Questions
+            from bot.app.questions.service import Questions
 
             app.__dict__["questions"] = Questions(app.catalog, settings.cache_dir, encoder=questions)
         use_endpoints(settings.api_base, settings.gateway_url)

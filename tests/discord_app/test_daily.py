@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.app.daily import CLAIM_LEASE
+from bot.app.daily.posts import CLAIM_LEASE
 from tests.fake_discord.server import (
     MANAGE_GUILD,
     MANAGE_MESSAGES,

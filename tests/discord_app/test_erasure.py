@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 from bot.core.gaps import asker_hash
 from bot.discord_app.kit.i18n import t
-from bot.storage.copy import TABLES
 from bot.storage.erasure import GUILD_COLUMN, HASH_COLUMNS, MARK_COLUMNS, OWNER_COLUMNS
+from bot.storage.tables import TABLES
 from tests.discord_app.test_server_terms import FORM, ask, open_form, propose, submit
 from tests.fake_discord.server import Guild, message_of, snowflake
 from tests.helpers import eventually

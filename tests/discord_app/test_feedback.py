@@ -207,8 +207,8 @@ def test_the_vote_buttons_render_like_their_items_and_their_ids_are_read_back(sh
 def test_the_weekly_digest_has_a_line_for_the_definitions_to_improve():
     from datetime import date
 
-    from bot.app.digest import Digest, Trend
-    from bot.app.feedback import WeekOfFeedback
+    from bot.app.feedback.votes import WeekOfFeedback
+    from bot.app.insights.digest import Digest, Trend
     from bot.discord_app.digest import digest_embed
 
     digest = Digest("2026-W49", 0, [], 0, None, None, Trend([date(2026, 12, 3)], {}), WeekOfFeedback(2, 9, 1))

@@ -8,8 +8,8 @@ import json
 import re
 import sqlite3
 
+from bot.app.community.server_terms import Refused
 from bot.app.limits import RateLimit
-from bot.app.server_terms import Refused
 from bot.core.server_terms import TermFields
 from bot.discord_app.kit.forms import MAX_OPEN_PER_MEMBER
 from bot.discord_app.kit.i18n import t
@@ -160,7 +160,7 @@ async def test_one_form_sent_twenty_times_at_once_counts_once(fake, bot, harness
 
 
 async def test_proposals_from_many_forms_at_once_stop_at_the_limit(fake, bot, harness):
-    from bot.app.proposals import MAX_PENDING_PER_MEMBER
+    from bot.app.community.proposals import MAX_PENDING_PER_MEMBER
 
     bot.guard.rate = RateLimit(1000, 20)
     modals = [await open_form(fake, "glosario proponer", user_id=56, permissions=MEMBER_PERMISSIONS) for _ in range(3)]

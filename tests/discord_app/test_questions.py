@@ -25,7 +25,7 @@ UNSURE = (
 
 @pytest.fixture(scope="module")
 def encoder(tmp_path_factory):
-    from bot.app.sentence_model import SentenceModel
+    from bot.app.questions.sentence_model import SentenceModel
 
     model = SentenceModel(tmp_path_factory.mktemp("model"))
     model.load()
@@ -35,7 +35,7 @@ def encoder(tmp_path_factory):
 @pytest.fixture
 async def bot(harness, encoder):
     started = await harness.start(questions=encoder)
-    await eventually(lambda: started.questions_ready, timeout=60)
+    await eventually(lambda: started.app.questions_ready, timeout=60)
     return started
 
 

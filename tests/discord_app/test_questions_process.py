@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.app.question_cache import STOPPED
-from bot.app.sentence_model import SentenceModel
+from bot.app.questions.cache import STOPPED
+from bot.app.questions.sentence_model import SentenceModel
 from tests.app.test_question_cache import sigterm_caught
 from tests.fake_discord.process import env_for, finish, run_bot, serving
 from tests.helpers import eventually

@@ -361,7 +361,7 @@ async def test_a_servers_own_terms_export_to_the_standards_naming_published_rela
 ):
     import asyncio
 
-    from bot.app import interchange
+    from bot.app.interchange import formats as interchange
     from bot.cli import main
 
     await submit(fake, await open_form(fake), FORM)

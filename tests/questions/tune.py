@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.files import load_glossary
-from bot.app.questions import Questions
+from bot.app.questions.service import Questions
 from bot.core.questions import Answer
 from bot.core.search import SearchIndex
 from tests.questions.labelled import labelled

@@ -9,7 +9,7 @@ from importlib import resources
 import pytest
 
 from bot.app.files import load_glossary
-from bot.app.site import render, term_url
+from bot.app.interchange.site import render, term_url
 from bot.cli import main
 from bot.core.loader import load_glossary_from_texts
 from tests.conftest import SHIPPED

@@ -10,8 +10,8 @@ from bot.core.daily import Schedule
 from bot.core.normalize import normalize
 from bot.core.status import Outcome
 from bot.storage import open_stores
-from bot.storage.copy import TABLES
 from bot.storage.records import GapRecord, LookupRecord
+from bot.storage.tables import TABLES
 from tests.storage.test_storage import miss
 
 G = 424242424242424242  # a real snowflake's size: more than 32 bits

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.app.daily import CLAIM_LEASE, DailyPosts
+from bot.app.daily.posts import CLAIM_LEASE, DailyPosts
 from bot.core.daily import Schedule
 from bot.core.status import DailyPostStatus
 from bot.storage.daily import SqlDailyStore

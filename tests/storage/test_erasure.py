@@ -16,7 +16,6 @@ from bot.core.gaps import asker_hash, query_hash
 from bot.core.normalize import normalize
 from bot.core.status import Outcome
 from bot.storage import stores_on
-from bot.storage.copy import TABLES
 from bot.storage.erasure import ANONYMOUS, GUILD_COLUMN, HASH_COLUMNS, MARK_COLUMNS, MISS_COLUMN, OWNER_COLUMNS
 from bot.storage.errors import DatabaseBusy
 from bot.storage.records import (
@@ -28,6 +27,7 @@ from bot.storage.records import (
     VoteRecord,
     record_fields,
 )
+from bot.storage.tables import TABLES
 from bot.storage.writer import WriteQueue, scrub_journals
 from tests.helpers import NoDatabase
 

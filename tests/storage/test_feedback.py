@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.app.catalog import CatalogHolder, load_catalog
-from bot.app.feedback import MAX_COMMENT, MIN_VOTES, Commented, Feedback, feedback_csv
+from bot.app.feedback.votes import MAX_COMMENT, MIN_VOTES, Commented, Feedback, feedback_csv
 from bot.app.limits import GapBudget
-from bot.app.lookups import Asker
+from bot.app.lookup.lookups import Asker
 from bot.core.gaps import asker_hash
 from bot.core.status import Vote
 from bot.storage import stores_on

@@ -103,7 +103,7 @@ KILLED_AFTER_JOURNALING = textwrap.dedent(
     from datetime import UTC, datetime
     from pathlib import Path
     from bot.app.catalog import CatalogHolder, load_catalog
-    from bot.app.lookups import Lookups
+    from bot.app.lookup.lookups import Lookups
     from bot.core.status import Outcome
     from bot.storage.records import LookupCountsRecord
     from bot.storage.writer import WriteQueue

@@ -11,9 +11,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app.feedback import MIN_VOTES
+from bot.app.feedback.votes import MIN_VOTES
 from bot.app.glossary import ReloadReport
-from bot.app.statistics import Statistics, percent
+from bot.app.insights.statistics import Statistics, percent
 from bot.core.errors import GlossaryError
 from bot.core.status import Outcome
 from bot.discord_app.digest.chart import chart_file
@@ -27,8 +27,8 @@ from bot.discord_app.kit.services import services
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
-    from bot.app.digest import Digests
     from bot.app.glossary import GlossaryService
+    from bot.app.insights.digest import Digests
 
 
 def _names(terms, limit: int = 15) -> str:

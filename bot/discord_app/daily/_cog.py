@@ -1,5 +1,5 @@
 """Term of the day: /termino-del-dia, /glosario-admin diario …, and the scheduler that posts it. The bookkeeping
-(which term, the schedule, claiming each post) is the application's (bot.app.daily); sending is done here."""
+(which term, the schedule, claiming each post) is the application's (bot.app.daily.posts); sending is done here."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app.daily import DailyPosts, DailySettings, DailyStatus, PostJob
+from bot.app.daily.posts import DailyPosts, DailySettings, DailyStatus, PostJob
 from bot.app.limits import Pacer
 from bot.core import daily
 from bot.core.daily import DailyEntry, Schedule

@@ -1,5 +1,5 @@
 """/glosario-admin resumen configurar | desactivar, and the weekly post: new gaps, the most asked, proposals
-waiting, the answer rate and its trend (a chart). The figures are the application's (bot.app.digest)."""
+waiting, the answer rate and its trend (a chart). The figures are the application's (bot.app.insights.digest)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app.digest import Digest, Digests, DigestSettings
-from bot.app.statistics import percent
+from bot.app.insights.digest import Digest, Digests, DigestSettings
+from bot.app.insights.statistics import percent
 from bot.discord_app.digest.chart import CHART, chart_file
 from bot.discord_app.gaps import gap_label
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, fit, join_within

@@ -1,4 +1,4 @@
-"""The answer-rate chart as a Discord attachment (drawn by the application, bot.app.chart)."""
+"""The answer-rate chart as a Discord attachment (drawn by the application, bot.app.insights.chart)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import logging
 
 import discord
 
-from bot.app.digest import Digests
+from bot.app.insights.digest import Digests
 from bot.discord_app.kit.i18n import t
 
 log = logging.getLogger(__name__)

@@ -24,8 +24,8 @@ from bot.discord_app.proposals import ProposalModal
 
 if TYPE_CHECKING:
     from bot.app.catalog import CatalogHolder
-    from bot.app.lookups import Lookups
-    from bot.app.proposals import Proposals
+    from bot.app.community.proposals import Proposals
+    from bot.app.lookup.lookups import Lookups
     from bot.core.model import Term
     from bot.discord_app.kit.cards import CardCache
     from bot.discord_app.kit.guard import Guard
@@ -112,7 +112,7 @@ class DiscoverCog(commands.Cog):
     async def pregunta(self, interaction: discord.Interaction, texto: str) -> None:
         loc, user = interaction.locale, interaction.user.id
         here = await self.lookups.for_guild(served_guild(interaction))
-        if not services(self.bot).questions_ready:  # the model is still loading (the first seconds after a start)
+        if not services(self.bot).app.questions_ready:  # the model is still loading (the first seconds after a start)
             await interaction.response.send_message(t(loc, "questions_loading"), ephemeral=True)
             return
         names = here.lookup(user, texto, gap=False)

@@ -1,6 +1,7 @@
 """/glosario olvidarme: a member asks the bot to forget them (privately, confirmed with a button only they can press).
 And a server that removes the bot is forgotten once the grace period is over, unless it adds the bot back. The
-work is the application's (bot.app.erasure), the same action as the command line's forget-user and forget-guild."""
+work is the application's (bot.app.privacy.erasure), the same action as the command line's forget-user and
+forget-guild."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.app.background import each_tick_outlives_errors, outliving_errors
-from bot.app.erasure import CHECK_DEPARTURES_EVERY, Erased
+from bot.app.privacy.erasure import CHECK_DEPARTURES_EVERY, Erased
 from bot.discord_app.kit.buttons import render_only
 from bot.discord_app.kit.groups import GLOSARIO, AttachedCog
 from bot.discord_app.kit.i18n import t
@@ -21,7 +22,7 @@ from bot.discord_app.kit.persistent import Persistent
 from bot.discord_app.kit.services import services
 
 if TYPE_CHECKING:
-    from bot.app.erasure import Erasure
+    from bot.app.privacy.erasure import Erasure
 
 log = logging.getLogger(__name__)
 # How a member reads each table's count (a table not named here is shown by its own name).

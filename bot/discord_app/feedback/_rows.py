@@ -1,6 +1,6 @@
 """Feedback on Discord: the "¿Te ha servido? 👍 👎" row under every card, the optional "¿Qué faltaba?" form after
 a 👎, and what the editors see of it (the least helpful terms, the latest comments, the "Edit" button of a server
-term). The counting is the application's (bot.app.feedback)."""
+term). The counting is the application's (bot.app.feedback.votes)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 
 import discord
 
-from bot.app.feedback import MAX_COMMENT, Commented, Shown
+from bot.app.feedback.votes import MAX_COMMENT, Commented, Shown
 from bot.core.model import Term
 from bot.core.server_terms import TermFields
 from bot.core.status import Vote

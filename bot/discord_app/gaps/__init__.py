@@ -2,7 +2,7 @@
 them. Read top to bottom: the commands (`_cog.py`: /glosario-admin pendientes, exportar), then the list and what
 its menus do (`_list.py`: ignore, reopen, resolve with a published term, accept an alias members chose, and
 *Definir*, which opens the server term's form for that gap and resolves that gap with the term saved). The work
-is the application's (bot.app.review)."""
+is the application's (bot.app.review.gaps)."""
 
 from discord.ext import commands
 

@@ -11,8 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app.reports import zipped
-from bot.app.review import Export
+from bot.app.review.exports import zipped
+from bot.app.review.gaps import Export
 from bot.core.status import GapOrder, GapStatus
 from bot.discord_app.gaps._list import ORDER_CHOICES, STATUS_CHOICES, ActSelect, ListState, PageButton, render
 from bot.discord_app.kit.groups import AttachedCog

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.app.review import PAGE_SIZE, Gap, GapPage, GapReview
-from bot.app.server_terms import Saved
+from bot.app.community.server_terms import Saved
+from bot.app.review.gaps import PAGE_SIZE, Gap, GapPage, GapReview
 from bot.core.server_terms import TermFields
 from bot.core.status import GapKind, GapOrder, GapStatus
 from bot.discord_app.feedback import least_helpful_lines

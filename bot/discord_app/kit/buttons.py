@@ -7,7 +7,7 @@ import logging
 
 import discord
 
-from bot.app.lookups import Asker
+from bot.app.lookup.lookups import Asker
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()

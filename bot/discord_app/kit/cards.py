@@ -9,8 +9,8 @@ from collections.abc import Callable
 import discord
 
 from bot.app.catalog import Catalog, CatalogHolder
-from bot.app.server_terms import Author, Overlay
-from bot.app.site import term_url
+from bot.app.community.server_terms import Author, Overlay
+from bot.app.interchange.site import term_url
 from bot.core.model import Glossary, Layered, Term
 from bot.discord_app.kit.embeds import card_embed, discord_time, term_embed
 from bot.discord_app.kit.i18n import language, t

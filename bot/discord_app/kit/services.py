@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     import discord
 
     from bot.app.application import Application
-    from bot.app.server_terms import Overlay
+    from bot.app.community.server_terms import Overlay
     from bot.core.model import Term
 
     Card = tuple[discord.Embed, discord.ui.View | None]
@@ -57,7 +57,6 @@ class Services(Protocol):
     guard: Gate
     forms: FormsOpen
     drafts: KeptDrafts
-    questions_ready: bool  # whether the question path (its model) has loaded
     background_tasks: set[asyncio.Task]
 
     def owns(self, guild_id: int) -> bool: ...

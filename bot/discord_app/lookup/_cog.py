@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app.lookups import Lookups
+from bot.app.lookup.lookups import Lookups
 from bot.core.search import Ambiguous, Found
 from bot.discord_app.kit.buttons import served_guild
 from bot.discord_app.kit.embeds import echo
@@ -48,7 +48,7 @@ class LookupCog(commands.Cog):
     async def termino(self, interaction: discord.Interaction, termino: str, privado: bool | None = None) -> None:
         # (The rate limit is the tree's, shared by every command and button.)
         here, user = await self.lookups.for_guild(served_guild(interaction)), interaction.user.id
-        by_meaning = self.host.questions_ready  # then a gap waits for the question path's verdict (a few ms)
+        by_meaning = self.host.app.questions_ready  # then a gap waits for the question path's verdict (a few ms)
         answer = here.lookup(user, termino, gap=not by_meaning)
         privado = privado if privado is not None else not here.guild_id  # private where the bot is a guest
         loc, send = interaction.locale, interaction.response.send_message

@@ -1,8 +1,8 @@
 """Questions in a member's own words, in Discord: `/glosario pregunta`, and `/termino` when no name matches with
-confidence. Three answers (bot/app/questions.py decides which): the closest term said as what it is, with its
+confidence. Three answers (bot/app/questions/service.py decides which): the closest term said as what it is, with its
 card and a *No era esto* button; "¿Buscabas…?" with up to three terms; or today's "no está" (a gap marked as a
-question). The question path runs only once its model is loaded (in the background after start); until then, and
-whenever it takes too long, members get exactly what the name matcher says."""
+question). The question path runs only once its model is loaded (by the application, in the background after
+start); until then, and whenever it takes too long, members get exactly what the name matcher says."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.app.lookups import Answer as NameAnswer
+from bot.app.lookup.lookups import Answer as NameAnswer
 from bot.core.search import Ambiguous, LookupResult
 from bot.discord_app.cards import OpenButton
 from bot.discord_app.kit.buttons import ButtonsView, asker, button_payload
@@ -23,31 +23,17 @@ from bot.discord_app.kit.services import Services, services
 from bot.discord_app.lookup.suggestions import SignedButton
 
 if TYPE_CHECKING:
-    from bot.app.questions import Answer
+    from bot.app.questions.service import Answer
 
 log = logging.getLogger(__name__)
 WAIT_SECONDS = 1.5  # the most a reply waits for the question path (Discord gives an interaction 3 s)
 NAME_CLOSE = 85.0  # a name suggestion this alike is a misspelling: the name matcher's suggestions stand alone
 
 
-async def prepare(bot: Services) -> None:
-    """Load the question path off the event loop (numpy and the model are imported in a worker thread), then let
-    questions in; a failure leaves the bot answering names only, and says why in the log."""
-    try:
-        questions = await asyncio.to_thread(lambda: bot.app.questions)
-        if not await questions.prepare():  # stopped: the bot is stopping
-            return
-    except Exception:
-        log.exception("the question path could not be loaded: only names are answered")
-        return
-    bot.questions_ready = True
-    log.info("question path ready")
-
-
 async def ask(bot: Services, text: str, overlay, result: LookupResult | None = None) -> Answer | None:
     """The question path's answer to `text` (weighed with the name matcher's `result` for /termino); None when
     it is not ready, does not apply (a name, a close misspelling, too few words) or takes too long."""
-    if not bot.questions_ready:
+    if not bot.app.questions_ready:
         return None
     if isinstance(result, Ambiguous) and result.candidates[0].score >= NAME_CLOSE:
         return None  # a misspelt name: answered exactly as the name matcher answers it
@@ -64,7 +50,7 @@ async def answer(
     interaction: discord.Interaction, text: str, meaning: Answer, names: NameAnswer, private: bool
 ) -> None:
     """Reply with the question path's verdict, and record it first: counted when answered, a gap otherwise."""
-    from bot.app.questions import Verdict
+    from bot.app.questions.service import Verdict
 
     bot, who, loc = services(interaction), asker(interaction), interaction.locale
     send = interaction.response.send_message

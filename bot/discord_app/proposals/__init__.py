@@ -2,7 +2,7 @@
 (`_forms.py`, `ProposalModal`, offered by /glosario buscar when nothing matches); editors list them
 (`_cog.py`: /glosario-admin propuestas) and publish (`PublishModal`) or reject one (`_list.py`); the proposer
 is told the outcome by direct message, or privately after their next command (`_told.py`). The work is the
-application's (bot.app.proposals)."""
+application's (bot.app.community.proposals)."""
 
 from discord.ext import commands
 

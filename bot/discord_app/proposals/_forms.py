@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.app.server_terms import Refused, Saved
+from bot.app.community.server_terms import Refused, Saved
 from bot.core.server_terms import TermFields
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.services import services

@@ -7,7 +7,7 @@ import re
 
 import discord
 
-from bot.app.proposals import ProposalRow
+from bot.app.community.proposals import ProposalRow
 from bot.core.server_terms import TermFields
 from bot.discord_app.kit.buttons import chosen_ids, render_only
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten

@@ -10,7 +10,7 @@ import logging
 import discord
 
 from bot.app.background import start_background
-from bot.app.proposals import ProposalRow
+from bot.app.community.proposals import ProposalRow
 from bot.core.status import ProposalStatus
 from bot.discord_app.kit.buttons import served_guild
 from bot.discord_app.kit.embeds import echo, join_within

@@ -1,5 +1,5 @@
 """/glosario-admin termino nuevo | editar | retirar | historial: a server's own terms (editors: Manage Messages
-or the editor role). The work is the application's (bot.app.server_terms); the form is form.py."""
+or the editor role). The work is the application's (bot.app.community.server_terms); the form is form.py."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app.erasure import ANONYMOUS
-from bot.app.server_terms import ServerTerms
+from bot.app.community.server_terms import ServerTerms
+from bot.app.privacy.erasure import ANONYMOUS
 from bot.core.server_terms import TermFields
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, discord_time, echo, fit, join_within
 from bot.discord_app.kit.groups import AttachedCog

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.app.server_terms import Refused, Saved
+from bot.app.community.server_terms import Refused, Saved
 from bot.core.normalize import normalize
 from bot.core.server_terms import TermFields
 from bot.discord_app.kit.buttons import ButtonsView, button_payload

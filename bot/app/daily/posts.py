@@ -1,0 +1,149 @@
+"""The term of the day's bookkeeping: which term (recorded once per server and local date), the schedule, and
+each post claimed before it is sent and marked after. A claim is a lease: if its process dies before marking the
+post, another look takes it over once CLAIM_LEASE has passed and sends it again with the same nonce (Discord
+answers a second create with that nonce, within a few minutes, with the first message). Sending it is the
+surface's job (Discord's cog)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from bot.app.catalog import CatalogHolder
+from bot.app.community.server_terms import ServerTerms
+from bot.core import daily
+from bot.core.daily import DailyEntry, Schedule
+from bot.core.model import Glossary, Term
+from bot.core.status import DailyPostStatus
+from bot.storage.errors import DatabaseBusy, within_a_second
+from bot.storage.interfaces import DailyStore
+from bot.storage.records import DailyPost, DailySettings
+
+log = logging.getLogger(__name__)
+# How long a claim holds before another look may take it over. Longer than a paced post takes from claim to
+# send (one pacer slot and a request); short enough that the retry of a post that did reach Discord (its process
+# died before marking it) comes within Discord's few minutes of nonce deduplication: lease + one tick ≈ 2.5 min.
+CLAIM_LEASE = timedelta(minutes=2)
+
+
+@dataclass(frozen=True, slots=True)
+class DailyStatus:
+    settings: DailySettings
+    schedule: Schedule
+    last: DailyPost | None
+    next_post: datetime | None  # None while disabled
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPick:
+    term: Term
+    entry: DailyEntry
+    glossary: Glossary  # what it was picked from (the published terms, and the server's own if it chose so)
+
+
+@dataclass(frozen=True, slots=True)
+class PostJob:
+    """A post claimed for (guild, local date): nobody else makes it while the claim holds (CLAIM_LEASE); mark it
+    `posted` or `failed`."""
+
+    guild_id: int
+    channel_id: int
+    day: date
+    at: str
+    schedule: Schedule
+
+    @property
+    def nonce(self) -> str:
+        """The same for every try of this post, in any process: Discord makes one message of them."""
+        return daily.post_nonce(self.guild_id, self.day)
+
+
+class DailyPosts:
+    def __init__(
+        self,
+        store: DailyStore,
+        catalog: CatalogHolder,
+        clock: Callable[[], datetime],
+        server_terms: ServerTerms | None = None,
+    ) -> None:
+        self.store, self.catalog, self.clock, self.server_terms = store, catalog, clock, server_terms
+
+    async def _glossary(self, guild_id: int, settings: DailySettings | None) -> Glossary:
+        """The published glossary, with the server's own terms when the server chose to include them."""
+        published = self.catalog.glossary
+        if settings is None or not settings.server_terms or self.server_terms is None:
+            return published
+        overlay = await self.server_terms.prepare(guild_id)
+        if overlay is None:
+            return published
+        terms = (*published.terms, *overlay.glossary.terms)
+        return Glossary(published.title, published.subtitle, published.language, terms)
+
+    async def todays_term(self, guild_id: int) -> DailyPick:
+        """The term of the day for this guild (the same for the command and the post), recorded once, by the
+        guild's schedule (UTC for a server without one)."""
+        settings = await self.store.settings(guild_id) if guild_id else None
+        schedule = settings.schedule if settings else None
+        glossary = await self._glossary(guild_id, settings)
+        day = daily.local_date(self.clock(), schedule)
+        term, cycle = daily.pick(glossary, guild_id, day, await self.store.history(guild_id))
+        try:
+            entry = await within_a_second(self.store.record_pick(guild_id, DailyEntry(day, term.id, cycle)))
+        except DatabaseBusy as exc:  # the pick is deterministic: answer now, it is recorded by the next caller
+            log.warning("term of the day for guild %s answered without recording it: %s", guild_id, exc)
+            return DailyPick(term, DailyEntry(day, term.id, cycle), glossary)
+        return DailyPick(glossary.get(entry.term_id) or term, entry, glossary)
+
+    async def configure(
+        self, guild_id: int, channel_id: int, schedule: Schedule, *, server_terms: bool = False
+    ) -> datetime:
+        """Post every day (or weekday) at the schedule's time in a channel (the server's own terms among the
+        published ones, if it wants). Returns when the next post is."""
+        await self.store.configure(guild_id, channel_id, schedule, server_terms=server_terms)
+        last = await self.store.last_post(guild_id)
+        return daily.next_post(self.clock(), schedule, last.day if last else None)
+
+    async def disable(self, guild_id: int) -> bool:
+        """Stop posting; False when it was not on."""
+        return await self.store.disable(guild_id)
+
+    async def status(self, guild_id: int) -> DailyStatus | None:
+        """How the term of the day is set up in a server; None when it never was."""
+        settings = await self.store.settings(guild_id)
+        if settings is None or settings.schedule is None:
+            return None
+        last = await self.store.last_post(guild_id)
+        upcoming = daily.next_post(self.clock(), settings.schedule, last.day if last else None)
+        return DailyStatus(settings, settings.schedule, last, upcoming if settings.enabled else None)
+
+    async def settings(self, guild_id: int) -> DailySettings | None:
+        return await self.store.settings(guild_id)
+
+    async def enabled(self) -> list[DailySettings]:
+        return await self.store.enabled()
+
+    async def claim_if_due(self, settings: DailySettings) -> PostJob | None:
+        """Today's post of this server if it is due and nobody holds it (claimed now for CLAIM_LEASE, across
+        restarts and processes: a claim whose lease ran out is taken over); None otherwise."""
+        if not settings.enabled or settings.schedule is None or settings.channel_id is None:
+            return None
+        now = self.clock().astimezone(UTC)  # (claims are compared as text: one zone for every process)
+        last = await self.store.last_post(settings.guild_id)
+        done = last.day if last and last.status != DailyPostStatus.POSTING else None  # a claim is not a post
+        day = daily.due(now, settings.schedule, done)
+        if day is None:
+            return None
+        at, until = now.isoformat(timespec="seconds"), (now + CLAIM_LEASE).isoformat(timespec="seconds")
+        if not await self.store.claim(settings.guild_id, day, settings.channel_id, at, until):
+            return None  # another tick, or another process, has it
+        return PostJob(settings.guild_id, settings.channel_id, day, at, settings.schedule)
+
+    async def posted(self, job: PostJob, message_id: int) -> None:
+        await self.store.posted(job.guild_id, job.day, message_id)
+
+    async def failed(self, job: PostJob, detail: str, *, retry: bool) -> None:
+        """The post could not be made: `retry` frees the day for the next look; otherwise it is the day's
+        problem, shown to moderators. A job whose claim was taken over (its lease ran out) changes nothing."""
+        await self.store.failed(job.guild_id, job.day, detail, job.at, retry=retry)

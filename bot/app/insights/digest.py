@@ -1,0 +1,126 @@
+"""The moderators' weekly digest: new gaps, the most asked, proposals waiting, the answer rate and its trend (as
+a chart), and the definitions members found least helpful. Once per server and ISO week, on the weekday the
+server chose (UTC); posting is the surface's job."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from bot.app.insights.chart import trend_png
+from bot.core.status import GapStatus, Outcome
+from bot.storage.interfaces import DigestStore, GapStore, ProposalStore, UsageStore
+from bot.storage.records import DigestSettings, Gap
+
+if TYPE_CHECKING:
+    from bot.app.feedback.votes import Feedback, WeekOfFeedback
+
+TREND_DAYS = 28
+
+
+@dataclass(frozen=True)
+class Trend:
+    days: list[date]  # oldest first
+    counts: dict[date, tuple[int, int]]  # day → (lookups answered, lookups)
+
+    @property
+    def rates(self) -> list[float | None]:
+        """The answer rate of each day, 0–100 (None: no lookups that day)."""
+        return [_rate_of(self.counts, [day]) for day in self.days]
+
+    def rate(self, last: int, skip: int = 0) -> float | None:
+        """The answer rate over `last` days, ending `skip` days before the newest."""
+        return _rate_of(self.counts, self.days[len(self.days) - skip - last : len(self.days) - skip])
+
+
+def _rate_of(counts: dict[date, tuple[int, int]], days: list[date]) -> float | None:
+    answered = sum(counts.get(d, (0, 0))[0] for d in days)
+    total = sum(counts.get(d, (0, 0))[1] for d in days)
+    return 100 * answered / total if total else None
+
+
+@dataclass(frozen=True)
+class Digest:
+    week: str  # ISO week, "2026-W49"
+    new_gaps: int  # gaps first asked in the last 7 days
+    top_gaps: list[Gap]
+    proposals: int  # waiting for the editors
+    rate: float | None  # answer rate of the last 7 days
+    previous_rate: float | None  # of the 7 days before
+    trend: Trend
+    feedback: WeekOfFeedback | None = None  # terms among the least helpful; votes and comments of the week
+    by_meaning: int = 0  # questions answered by meaning in the last 7 days (not gaps)
+
+
+def iso_week(day: date) -> str:
+    year, week, _ = day.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+class Digests:
+    def __init__(
+        self,
+        store: DigestStore,
+        usage: UsageStore,
+        gaps: GapStore,
+        proposals: ProposalStore,
+        clock: Callable[[], datetime],
+        feedback: Feedback | None = None,
+    ) -> None:
+        self.store, self.usage, self.gaps, self.proposals, self.clock = store, usage, gaps, proposals, clock
+        self.feedback = feedback
+
+    async def trend(self, guild_id: int) -> Trend:
+        """The daily answer rate of the last TREND_DAYS days (today included)."""
+        today = self.clock().date()
+        days = [today - timedelta(days=n) for n in range(TREND_DAYS - 1, -1, -1)]
+        counts: dict[date, tuple[int, int]] = {}
+        for row in await self.usage.daily_outcomes(guild_id, days[0].isoformat()):
+            day = date.fromisoformat(row.day)
+            answered, total = counts.get(day, (0, 0))
+            found = row.outcome in (Outcome.FOUND, Outcome.MEANING)  # a question answered by meaning is answered
+            counts[day] = (answered + (row.lookups if found else 0), total + row.lookups)
+        return Trend(days, counts)
+
+    async def build(self, guild_id: int) -> Digest:
+        now = self.clock()
+        trend = await self.trend(guild_id)
+        week_ago = (now - timedelta(days=7)).isoformat(timespec="seconds")
+        return Digest(
+            iso_week(now.date()),
+            await self.gaps.new_since(guild_id, week_ago),
+            await self.gaps.gaps(guild_id=guild_id, status=GapStatus.OPEN, limit=5),
+            len(await self.proposals.pending(guild_id)),
+            trend.rate(7),
+            trend.rate(7, skip=7),
+            trend,
+            await self.feedback.week(guild_id, week_ago) if self.feedback else None,
+            (await self.usage.outcomes(guild_id=guild_id, since=week_ago[:10])).get(Outcome.MEANING, 0),
+        )
+
+    async def chart(self, trend: Trend, *, title: str, ylabel: str) -> bytes:
+        """The trend as a PNG, drawn in a worker thread (it takes tens of milliseconds)."""
+        return await asyncio.to_thread(trend_png, trend.days, trend.rates, title=title, ylabel=ylabel)
+
+    async def configure(self, guild_id: int, channel_id: int, weekday: int) -> None:
+        await self.store.configure(guild_id, channel_id, weekday)
+
+    async def disable(self, guild_id: int) -> bool:
+        return await self.store.disable(guild_id)
+
+    async def enabled(self) -> list[DigestSettings]:
+        return await self.store.enabled()
+
+    async def claim_if_due(self, settings: DigestSettings) -> str | None:
+        """This week's digest of a server, if today is its day and nobody posted it yet (claimed now)."""
+        today = self.clock().date()
+        week = iso_week(today)
+        if today.weekday() != settings.weekday or settings.last_week == week:
+            return None
+        return week if await self.store.claim(settings.guild_id, week) else None
+
+    async def release(self, settings: DigestSettings, week: str) -> None:
+        await self.store.release(settings.guild_id, week, settings.last_week)

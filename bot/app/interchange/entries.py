@@ -1,0 +1,135 @@
+"""An entry as read from another format (TBX, SKOS, CSV, JSON), before it becomes part of a term file; what a
+reader gives back; the "|"-joined lists of a CSV cell."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from bot.core.problems import Said, SaidInBoth, Sentence
+
+LIST_SEPARATOR = "|"  # inside a value, "|" is written "\\|" and "\\" is written "\\\\"
+
+
+@dataclass
+class Entry:
+    """One term as read from another format, before it becomes part of a term file."""
+
+    term: str = ""
+    definition: str = ""
+    en: str = ""
+    category: str = ""
+    aliases: list[str] = field(default_factory=list)
+    related: list[str] = field(default_factory=list)  # names
+    links: list[dict[str, str]] = field(default_factory=list)
+    where: str | Sentence = ""  # line, term number, entry id or IRI, for problems
+    # What real terminology carries beside (see the term files' optional keys in bot/core/loader.py)
+    note: str = ""
+    example: str = ""
+    sources: list[dict[str, str]] = field(default_factory=list)  # {"text": ..., "url": ...} (url optional)
+    tags: list[str] = field(default_factory=list)
+    source_id: str = ""
+    definition_language: str = ""
+    deprecated: list[str] = field(default_factory=list)
+    # The name's other senses (imports.claim_names gathers entries of one name here): each an Entry whose
+    # definition, category, related, note, example, sources, source_id and definition_language are that sense's.
+    senses: list[Entry] = field(default_factory=list)
+
+    def to_term_entry(self) -> dict:
+        """The entry as a term file's mapping: the name, then either its definition and what goes with it, or
+        (with several senses) the name's forms and each sense."""
+        if self.senses:
+            data = {"term": self.term.strip(), **self._names(), **self._links(), **self._form_lists()}
+            return data | {"senses": [self._sense()] + [sense._sense(self.category) for sense in self.senses]}
+        data = {"term": self.term.strip(), "definition": self.definition.strip(), **self._names()}
+        return data | self._related() | self._links() | self._texts() | self._form_lists() | self._sources()
+
+    def _sense(self, category: str | None = None) -> dict:
+        """This entry as one sense of a term: its definition, and what else it has of what differs between
+        senses (its category only when not the term's, `category`)."""
+        data: dict = {"definition": self.definition.strip()}
+        if category is not None and self.category.strip() and self.category.strip() != category.strip():
+            data["category"] = self.category.strip()
+        return data | self._related() | self._texts() | self._sources()
+
+    # The parts of a term file's mapping, each only when the entry has it (texts stripped, lists without repeats).
+    def _names(self) -> dict:
+        data: dict = {"en": self.en.strip()} if self.en.strip() else {}
+        if self.aliases:
+            data["aliases"] = list(dict.fromkeys(a.strip() for a in self.aliases if a.strip()))
+        return data
+
+    def _related(self) -> dict:
+        return {"related": list(dict.fromkeys(r.strip() for r in self.related if r.strip()))} if self.related else {}
+
+    def _links(self) -> dict:
+        return {"links": self.links} if self.links else {}
+
+    def _texts(self) -> dict:
+        return {key: value for key in _TEXTS if (value := getattr(self, key).strip())}
+
+    def _form_lists(self) -> dict:
+        lists = {key: list(dict.fromkeys(v.strip() for v in getattr(self, key) if v.strip())) for key in _FORM_LISTS}
+        return {key: values for key, values in lists.items() if values}
+
+    def _sources(self) -> dict:
+        return {"sources": self.sources} if self.sources else {}
+
+
+_TEXTS = ("note", "example", "source_id", "definition_language")  # a sense's own, beside its definition
+_FORM_LISTS = ("tags", "deprecated")  # the name's, shared by its senses
+
+
+@dataclass(frozen=True, slots=True)
+class Problem(SaidInBoth):
+    """A problem of an import, with the file as a whole or with one entry (its line, term number or IRI leads the
+    sentence), in the words of the problems' catalogues. It unpacks as (Spanish, English)."""
+
+    said: Said
+
+    def __iter__(self):
+        return iter((self.spanish, self.english))
+
+
+@dataclass
+class Imported:
+    entries: list[Entry]
+    problems: list[Problem]
+    title: str = ""
+    # The summary every import ends with (imports.py): entries read, refused with their reason, fields
+    # not kept with their counts. Readers that fill only `problems` are summarised from them.
+    read: int | None = None
+    refused: list = field(default_factory=list)  # bot.app.interchange.imports.Refused
+    dropped: dict[str, int] = field(default_factory=dict)
+
+
+@lru_cache(maxsize=1024)  # a file has a few language tags, asked about for every label of every entry
+def language_matches(tag: str, lang: str) -> bool:
+    """Whether a language tag is in language `lang`: "es-ES" is Spanish when "es" was asked, only itself when
+    "es-ES" was asked."""
+    tag, lang = tag.lower(), lang.lower()
+    return tag == lang or tag.split("-")[0] == lang if "-" not in lang else tag == lang
+
+
+def _split(value: str) -> list[str]:
+    """The values `_joined` put in one cell. A backslash before anything but "|" or "\\" is kept as written (cells
+    from a spreadsheet, or from before the escapes)."""
+    if "\\" not in value:  # no escapes: the same parts, without walking the text a character at a time
+        return [part.strip() for part in value.split(LIST_SEPARATOR) if part.strip()]
+    parts, current, chars = [], [], iter(value)
+    for char in chars:
+        if char == "\\":
+            after = next(chars, "")
+            current.append(after if after in (LIST_SEPARATOR, "\\") else char + after)
+        elif char == LIST_SEPARATOR:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return [part.strip() for part in parts if part.strip()]
+
+
+def _link(text: str) -> dict[str, str] | None:
+    title, _, url = text.rpartition(" <")
+    return {"title": title.strip() or url.rstrip(">"), "url": url.rstrip(">").strip()} if url.endswith(">") else None
