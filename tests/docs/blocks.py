@@ -132,7 +132,8 @@ def reason_not_to_run(command: Command) -> str | None:
 
 
 def inline_commands(page: Path) -> list[str]:
-    """The bot's commands written in running text (code spans), fenced blocks left out."""
+    """The commands written in running text (code spans) that run the bot or a module of this repository, fenced
+    blocks left out."""
     text = _FENCE.sub("", page.read_text(encoding="utf-8"))
     spans = (m[2].strip() for m in re.finditer(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", text))
-    return [span for span in spans if span.startswith(("glosario-bot ", "python -m bot "))]
+    return [span for span in spans if span.startswith(("glosario-bot ", "python -m "))]

@@ -88,3 +88,15 @@ def _doc_headings() -> list[str]:
     for page in PAGES:
         found += re.findall(r"^#+ .*$", page.read_text(encoding="utf-8"), re.MULTILINE)
     return found
+
+
+def test_the_settings_page_names_every_setting_the_bot_reads():
+    read = set(re.findall(r'"((?:GLOSARIO|DISCORD|LOG|LC)_[A-Z_]+|LANG)"', (ROOT / "bot" / "config.py").read_text()))
+    page = (ROOT / "docs" / "operators" / "settings.md").read_text(encoding="utf-8")
+    assert len(read) > 15
+    assert sorted(name for name in read if f"`{name}`" not in page) == []
+
+
+def test_the_image_leaves_the_documentation_out():
+    ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+    assert {"docs", "mkdocs.yml", "site"} <= set(ignored)
