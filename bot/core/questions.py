@@ -32,7 +32,7 @@ _POOL = 12  # candidates each index hands to the fusion
 # -- tuned on the `tune` half (python -m tests.questions.tune prints the search); the suite checks the figures --
 DENSE_WEIGHT = 0.5  # share of the dense side in the fused score (the lexical side has the rest)
 LEXICAL_HALF = 5.0  # BM25 score that counts as half the lexical evidence (it saturates: bm25 / (bm25 + this))
-UNSURE_SCORE = 0.2  # below this fused score nothing is offered: the question is a gap
+UNSURE_SCORE = 0.22  # below this fused score nothing is offered: the question is a gap
 NAMED_PENALTY = 0.75  # a term the question names, beside other words, is context rather than the answer
 ABOUT_WORDS = 1  # at most this many other words beside a named term: the question is about that term…
 # …unless one of them sets it against another ("la alternativa de Google a SageMaker", "besides Feast").

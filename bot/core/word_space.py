@@ -17,7 +17,7 @@ import numpy as np
 from bot.core.question_words import MAX_QUESTION, content_words, stem
 
 # -- tuned on the `tune` half (python -m tests.questions.tune); the suite checks the figures -----------------------
-WORD_COSINE = 0.85  # a question word reads as a glossary word from this cosine of their embeddings…
+WORD_COSINE = 0.75  # a question word reads as a glossary word from this cosine of their embeddings…
 WORD_NEIGHBOURS = 3  # …at most this many glossary words for one question word
 # Bounds on the work per question: the glossary words compared (the ones most terms use: a rare word is usually a
 # name, typed as it is written) and the question words embedded with the question.
