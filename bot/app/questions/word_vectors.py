@@ -16,7 +16,7 @@ from bot.app.questions.sentence_model import Encoder
 class WordVectors:
     """At most `limit` words' vectors (float32, 2 KB each), the least recently used dropped first."""
 
-    def __init__(self, limit: int = 20_000) -> None:
+    def __init__(self, limit: int = 5_000) -> None:
         self.limit = limit
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
