@@ -21,20 +21,18 @@ import numpy as np
 from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary, Term
 from bot.core.normalize import normalize
-from bot.core.question_words import english_words, word_groups, words
+from bot.core.question_confidence import CONFIDENT_PROBABILITY, features, probability_of
+from bot.core.question_words import MAX_QUESTION, english_words, word_groups, words
 from bot.core.search import Ambiguous, Found, LookupResult, Suggestion
+from bot.core.word_space import MAX_QUESTION_WORDS, WordSpace
 
-MAX_QUESTION = 300  # characters of a question that are read
 MAX_CANDIDATES = 3  # terms offered when unsure
 _POOL = 12  # candidates each index hands to the fusion
 
 # -- tuned on the `tune` half (python -m tests.questions.tune prints the search); the suite checks the figures --
 DENSE_WEIGHT = 0.5  # share of the dense side in the fused score (the lexical side has the rest)
 LEXICAL_HALF = 5.0  # BM25 score that counts as half the lexical evidence (it saturates: bm25 / (bm25 + this))
-CONFIDENT_SCORE = 0.38  # fused score of the best term from which it may be said with confidence…
-CONFIDENT_MARGIN = 0.02  # …when it is this far ahead of the second…
-CONFIDENT_COVERAGE = 0.3  # …and the question's words (weighted by rarity) are this much found in it
-UNSURE_SCORE = 0.2  # below this fused score nothing is offered: the question is a gap
+UNSURE_SCORE = 0.22  # below this fused score nothing is offered: the question is a gap
 NAMED_PENALTY = 0.75  # a term the question names, beside other words, is context rather than the answer
 ABOUT_WORDS = 1  # at most this many other words beside a named term: the question is about that term…
 # …unless one of them sets it against another ("la alternativa de Google a SageMaker", "besides Feast").
@@ -91,12 +89,14 @@ class Candidate:
     dense: float = 0.0  # cosine of the embeddings
     lexical: float = 0.0  # BM25, raw
     coverage: float = 0.0  # share of the question's words (by rarity) found in the term, 0–1
+    names: float = 0.0  # share of the question's words (by rarity) found in the term's names, 0–1
 
 
 @dataclass(frozen=True, slots=True)
 class Answer:
     verdict: Verdict
     candidates: tuple[Candidate, ...]  # best first, at most MAX_CANDIDATES (some even when the verdict is nothing)
+    probability: float = 0.0  # that the first candidate is the right answer (calibrated; 1.0 for a named term)
 
     @property
     def term(self) -> Term | None:
@@ -113,14 +113,19 @@ class Question:
 
     text: str
     words: tuple[str, ...]  # the stems of its words that carry meaning
-    groups: tuple[tuple[str, ...], ...]  # each of those stems with its synonyms' stems after it
+    groups: tuple[tuple[str, ...], ...]  # each of those stems with its English stem after it
     vector: np.ndarray | None  # the question's embedding (unit length), None without the dense side
+    word_vectors: np.ndarray | None = None  # the embeddings of `question_words(text)`, one row per group from the first
 
 
-def read_question(text: str, vector: np.ndarray | None = None) -> Question:
+def read_question(text: str, vector: np.ndarray | None = None, word_vectors: np.ndarray | None = None) -> Question:
+    """The question as the indexes read it; `vector` is the embedding of `text`, `word_vectors` those of
+    `question_words(text)` (one encoder call: `[text, *question_words(text)]`)."""
     text = text[:MAX_QUESTION]
     groups = word_groups(text)
-    return Question(text, tuple(g[0] for g in groups), groups, vector)
+    if word_vectors is not None and len(word_vectors) != min(len(groups), MAX_QUESTION_WORDS):
+        raise ValueError(f"{len(word_vectors)} word vectors for {len(groups)} words")
+    return Question(text, tuple(g[0] for g in groups), groups, vector, word_vectors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +134,7 @@ class _Evidence:
     dense: float
     lexical: float
     coverage: float
+    names: float
     named: bool
 
 
@@ -251,7 +257,9 @@ def glossary_fields(glossary: Glossary, context: Glossary | None = None) -> list
 class QuestionIndex:
     """Built once per glossary (the published one, or a server's terms) from the terms, their embeddings (one
     row per term in glossary order) and their BM25 arrays (built here unless given). `context` resolves related
-    ids that name terms of another glossary; `mentions`, the glossary's own MentionFinder if one is at hand."""
+    ids that name terms of another glossary; `mentions`, the glossary's own MentionFinder if one is at hand;
+    `words`, the glossary's words with their embeddings (`glossary_words`), so that a question's words the
+    glossary never uses find the ones it does."""
 
     def __init__(
         self,
@@ -261,6 +269,7 @@ class QuestionIndex:
         *,
         lexical: Lexical | None = None,
         mentions: MentionFinder | None = None,
+        words: WordSpace | None = None,
     ) -> None:
         if vectors is not None and len(vectors) != len(glossary):
             raise ValueError(f"{len(vectors)} vectors for {len(glossary)} terms")
@@ -273,22 +282,30 @@ class QuestionIndex:
         self.lexical = lexical if lexical is not None else build_lexical(glossary_fields(glossary, context))
         if int(self.lexical.terms[0]) != len(glossary):
             raise ValueError(f"lexical arrays of {int(self.lexical.terms[0])} terms for {len(glossary)}")
+        self.words = words
+        self._names: dict[int, frozenset[str]] = {}  # a pooled term's name stems, made on first use
 
     def __len__(self) -> int:
         return len(self._terms)
 
-    def evidence(self, question: Question, named: set[str]) -> list[_Evidence]:
-        """The few terms this index finds most likely, with what each side says of them."""
-        n = len(self._terms)
-        if not n:
-            return []
-        lexical_index = self.lexical
-        flat = [w for g in question.groups for w in g]
-        rows = dict(zip(flat, lexical_index.find(flat), strict=True))
+    def groups(self, question: Question) -> tuple[tuple[str, ...], ...]:
+        """The question's word groups, each followed by the stems of the glossary words it reads as."""
+        if self.words is None or question.word_vectors is None or not len(question.word_vectors):
+            return question.groups
+        near = self.words.neighbours(question.word_vectors)
+        return tuple(
+            tuple(dict.fromkeys((*group, *(near[i] if i < len(near) else ()))))
+            for i, group in enumerate(question.groups)
+        )
+
+    def _lexical_scores(self, groups, rows) -> tuple[np.ndarray, list]:
+        """BM25 of every term for these word groups (each word once: through itself or its best reading), and
+        what each group found."""
+        n, lexical_index = len(self._terms), self.lexical
         idf = lexical_index.idf
         lexical = np.zeros(n, dtype=np.float32)
         found_groups = []
-        for group in question.groups:  # each word counts once: through itself or its best synonym
+        for group in groups:
             found = [(lexical_index.postings(rows[w]), float(idf[rows[w]])) for w in group if rows[w] >= 0]
             if len(found) > 1:  # as rare as the word is, whatever its form: the terms that have any of them
                 weight = lexical_index.rarity(len(np.unique(np.concatenate([docs for (docs, _), _ in found]))))
@@ -302,14 +319,25 @@ class QuestionIndex:
                 for (docs, scores), weight in found:
                     np.maximum.at(best, docs, weight * scores)
                 lexical += best
+        return lexical, found_groups
+
+    def evidence(self, question: Question, named: set[str]) -> list[_Evidence]:
+        """The few terms this index finds most likely, with what each side says of them."""
+        n = len(self._terms)
+        if not n:
+            return []
+        groups = self.groups(question)
+        flat = [w for g in groups for w in g]
+        rows = dict(zip(flat, self.lexical.find(flat), strict=True))
+        lexical, found_groups = self._lexical_scores(groups, rows)
         dense = np.zeros(n, dtype=np.float32)
         if self.vectors is not None and question.vector is not None:
             dense = self.vectors @ question.vector.astype(np.float32, copy=False)
         rough = fused(dense, lexical)
         pool = min(_POOL, n)
         best = np.argpartition(-rough, pool - 1)[:pool] if n > pool else np.arange(n)
-        unknown = lexical_index.unknown_idf
-        weights = [float(idf[rows[g[0]]]) if rows[g[0]] >= 0 else unknown for g in question.groups]
+        unknown, idf = self.lexical.unknown_idf, self.lexical.idf
+        weights = [float(idf[rows[g[0]]]) if rows[g[0]] >= 0 else unknown for g in groups]
         total = sum(weights) or 1.0
         covered = np.zeros(len(best), dtype=np.float64)
         for found, weight in zip(found_groups, weights, strict=True):
@@ -319,9 +347,24 @@ class QuestionIndex:
                     has |= np.isin(best, docs)
                 covered += weight * has
         return [
-            _Evidence(self._terms[i], float(dense[i]), float(lexical[i]), c / total, self._terms[i].id in named)
+            _Evidence(
+                self._terms[i],
+                float(dense[i]),
+                float(lexical[i]),
+                c / total,
+                self._in_name(i, groups, weights) / total,
+                self._terms[i].id in named,
+            )
             for i, c in zip(best.tolist(), covered.tolist(), strict=True)
         ]
+
+    def _in_name(self, i: int, groups, weights: list[float]) -> float:
+        """The weight of the question's words that term `i`'s names (or their English stems) have."""
+        names = self._names.get(i)
+        if names is None:
+            spellings = self._terms[i].spellings()
+            names = self._names[i] = frozenset(words(" ".join(spellings)) + english_words(" ".join(spellings)))
+        return sum(w for g, w in zip(groups, weights, strict=True) if not names.isdisjoint(g))
 
     def named_in(self, question: Question) -> tuple[set[str], int]:
         """Ids of the terms the question names, and how many of its words are not part of those names."""
@@ -360,22 +403,34 @@ def ask(question: Question, indexes: list[QuestionIndex]) -> Answer:
         score = float(fused(max(e.dense, 0.0), e.lexical))
         if e.named:
             score = 1.0 if about_named else score * NAMED_PENALTY
-        ranked.append(Candidate(e.term, round(float(score), 4), round(e.dense, 4), round(e.lexical, 4), e.coverage))
+        ranked.append(Candidate(e.term, round(score, 4), round(e.dense, 4), round(e.lexical, 4), e.coverage, e.names))
     ranked.sort(key=lambda c: (-c.score, c.term.id))
-    return Answer(decide(ranked, about_named), tuple(ranked[:MAX_CANDIDATES]))
+    p = 1.0 if about_named else probability(ranked, len(question.words))
+    return Answer(decide(ranked, p, about_named), tuple(ranked[:MAX_CANDIDATES]), round(p, 4))
 
 
-def decide(ranked: list[Candidate], about_named: bool = False) -> Verdict:
-    """Confident, unsure or nothing, from the ranked candidates (best first)."""
+def calibration_features(ranked: Sequence[Candidate], words: int) -> tuple[float, ...]:
+    """The calibration's features of the best candidate (bot/core/question_confidence.py); `words`: how many of the
+    question's words carry meaning."""
+    best = ranked[0]
+    second = ranked[1].score if len(ranked) > 1 else 0.0
+    saturated = best.lexical / (best.lexical + LEXICAL_HALF)
+    return features(best.score, second, best.dense, saturated, best.coverage, best.names, words)
+
+
+def probability(ranked: Sequence[Candidate], words: int) -> float:
+    """The calibrated probability that the best candidate is the right answer."""
+    return probability_of(calibration_features(ranked, words)) if ranked else 0.0
+
+
+def decide(ranked: Sequence[Candidate], p: float, about_named: bool = False) -> Verdict:
+    """Confident, unsure or nothing, from the ranked candidates (best first) and `p`, the probability that the best
+    is the right answer (`probability`). A question about a named term is answered with that term."""
     if not ranked:
         return Verdict.NOTHING
-    best = ranked[0]
-    if about_named:
+    if about_named or p >= CONFIDENT_PROBABILITY:
         return Verdict.CONFIDENT
-    margin = best.score - (ranked[1].score if len(ranked) > 1 else 0.0)
-    if best.score >= CONFIDENT_SCORE and margin >= CONFIDENT_MARGIN and best.coverage >= CONFIDENT_COVERAGE:
-        return Verdict.CONFIDENT
-    return Verdict.UNSURE if best.score >= UNSURE_SCORE else Verdict.NOTHING
+    return Verdict.UNSURE if ranked[0].score >= UNSURE_SCORE else Verdict.NOTHING
 
 
 # -- beside the name matcher (/termino) ------------------------------------------------------------------------

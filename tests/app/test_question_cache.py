@@ -90,9 +90,10 @@ async def test_a_build_stops_between_batches_and_keeps_what_it_embedded(syntheti
     assert await building is False  # stopped, not ready (and no error: the bot is stopping)
     await closing
     assert encoder.calls == 1 and len(encoder.texts) == BATCH  # the batch it was in, not one more
-    again = CountingEncoder()  # the next start embeds only the rest
+    again = CountingEncoder()  # the next start embeds only the rest: the terms' texts, then the glossary's words
+    plan = questions._plan()
     await Questions(holder(synthetic), tmp_path, again).prepare()
-    assert len(again.texts) == 200 - BATCH
+    assert len(plan.texts) == 200 and len(again.texts) == len(plan.embedded) - BATCH
 
 
 async def test_cancelling_prepare_stops_the_worker_thread(synthetic, tmp_path):
@@ -113,7 +114,7 @@ async def test_a_second_start_reads_every_vector_and_the_bm25_arrays_from_the_ca
     first = CountingEncoder()
     questions = Questions(holder(synthetic), tmp_path, first)
     await questions.prepare()
-    assert len(first.texts) == 200 and questions._lexical_cache.built == 1
+    assert first.texts == questions._plan().embedded and questions._lexical_cache.built == 1
     answer = questions.ask_now("la definición de un término sintético")
     second = CountingEncoder()
     again = Questions(holder(synthetic), tmp_path, second)
@@ -138,7 +139,8 @@ def test_an_edited_term_is_embedded_again_alone(tmp_path):
     )
     encoder.texts.clear()
     Questions(CatalogHolder(Catalog(edited, SearchIndex(edited), "b")), tmp_path, encoder).ask_now("x y z")
-    assert len(encoder.texts) == 2 and encoder.texts[0].startswith(first.term) and encoder.texts[1] == "x y z"
+    # the edited term's text, the one word it brings to the glossary's words, then the question with its words
+    assert encoder.texts[0].startswith(first.term) and encoder.texts[1:] == ["editado", "x y z", "x", "z"]
 
 
 def sigterm_caught(pid: int) -> bool:

@@ -37,6 +37,7 @@ from bot.app.questions.cache import (
     write_job,
 )
 from bot.app.questions.sentence_model import Encoder, SentenceModel
+from bot.app.questions.word_vectors import WordVectors
 from bot.core.model import Glossary
 from bot.core.questions import (
     Answer,
@@ -52,6 +53,7 @@ from bot.core.questions import (
     should_ask,
 )
 from bot.core.search import LookupResult
+from bot.core.word_space import WordSpace, glossary_words, question_words
 
 log = logging.getLogger(__name__)
 
@@ -62,11 +64,17 @@ STOP_GRACE = 2.0  # seconds a stopping child process has to finish its batch bef
 
 @dataclass(frozen=True)
 class _Plan:
-    """What building a glossary's index needs: per term, the embedded text and the BM25 fields."""
+    """What building a glossary's index needs: per term, the embedded text and the BM25 fields; the glossary's
+    words (bot/core/word_space.py), embedded after the terms' texts."""
 
     catalog: Catalog
     texts: list[str]
     fields: list[tuple[str, str, str, str]]
+    words: list[str]
+
+    @property
+    def embedded(self) -> list[str]:
+        return [*self.texts, *self.words]
 
 
 class Questions:
@@ -87,6 +95,7 @@ class Questions:
         self._stop = threading.Event()
         self._child: asyncio.subprocess.Process | None = None
         self.children = 0  # child processes started, for logs and tests
+        self._word_vectors = WordVectors()  # members' words, embedded with their question (bot/core/word_space.py)
 
     # -- building -----------------------------------------------------------------------------------------
     async def prepare(self) -> bool:
@@ -96,7 +105,7 @@ class Questions:
         stops the build between two batches and re-raises."""
         try:
             plan = await asyncio.to_thread(self._plan)
-            found = await asyncio.to_thread(self._published_cache.lookup, plan.texts)
+            found = await asyncio.to_thread(self._published_cache.lookup, plan.embedded)
             large = len(plan.fields) > self.IN_PROCESS_TERMS
             lexical = large and not await asyncio.to_thread(self._lexical_cache.cached, plan.fields)
             if self._in_child(len(found.missing), lexical):
@@ -183,7 +192,7 @@ class Questions:
             fields.append(lexical_fields(term, related))
             if i % 64 == 63:
                 time.sleep(0)  # (as _between_batches: the event loop's thread takes the lock now)
-        return _Plan(catalog, texts, fields)
+        return _Plan(catalog, texts, fields, glossary_words(fields))
 
     def _published_index(self, plan: _Plan | None = None, found: Lookup | None = None) -> QuestionIndex:
         catalog = self.catalog.current
@@ -201,10 +210,11 @@ class Questions:
 
     def _build(self, plan: _Plan, found: Lookup | None = None) -> QuestionIndex:
         glossary = plan.catalog.glossary
-        vectors = self._published_cache.vectors(plan.texts, self.encoder, self._between_batches, found)
+        vectors = self._published_cache.vectors(plan.embedded, self.encoder, self._between_batches, found)
         lexical = self._lexical_cache.get(plan.fields, lambda: build_lexical(plan.fields, self._between_batches))
         mentions = self.catalog.mentions if self.catalog.current is plan.catalog else None
-        return QuestionIndex(glossary, vectors, lexical=lexical, mentions=mentions)
+        words = WordSpace.of(plan.words, vectors[len(plan.texts) :])
+        return QuestionIndex(glossary, vectors[: len(plan.texts)], lexical=lexical, mentions=mentions, words=words)
 
     def _server_index(self, glossary: Glossary) -> QuestionIndex:
         key = id(glossary)
@@ -213,9 +223,15 @@ class Questions:
             self._servers.move_to_end(key)
             return found[1]
         published = self.catalog.glossary
-        texts = [embedding_text(t, related_names(t, glossary, published)) for t in glossary]
-        vectors = self._server_cache.vectors(texts, self.encoder, self._between_batches)
-        index = QuestionIndex(glossary, vectors, context=published)
+        texts, fields = [], []
+        for term in glossary:
+            related = related_names(term, glossary, published)
+            texts.append(embedding_text(term, related))
+            fields.append(lexical_fields(term, related))
+        words = glossary_words(fields)
+        vectors = self._server_cache.vectors([*texts, *words], self.encoder, self._between_batches)
+        space = WordSpace.of(words, vectors[len(texts) :])
+        index = QuestionIndex(glossary, vectors[: len(texts)], context=published, words=space)
         self._servers[key] = (glossary, index)
         while len(self._servers) > self.MAX_SERVER_INDEXES:
             self._servers.popitem(last=False)
@@ -227,8 +243,8 @@ class Questions:
         indexes = [self._published_index()]
         if overlay is not None and len(overlay.glossary):
             indexes.append(self._server_index(overlay.glossary))
-        vector = self.encoder.encode([text])[0]
-        return ask(read_question(text, vector), indexes)
+        vector, word_vectors = self._word_vectors.encode(self.encoder, text, question_words(text))
+        return ask(read_question(text, vector, word_vectors), indexes)
 
     async def ask(self, text: str, overlay=None) -> Answer:
         """The terms of the published glossary (and of `overlay`, a server's own terms from
