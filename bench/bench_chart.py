@@ -4,9 +4,10 @@ it, later charts, the memory it adds and the PNG's size.
 
     python -m bench.bench_chart [--runs 3] [--baseline REF]
 
-Each figure comes from a fresh interpreter that has already imported the bot (as a running bot has); the best of
---runs (by first chart) is printed. The hand-made renderer is read from git at REF (by default the last commit that
-had it) into a temporary directory; without git, or with --baseline none, only this tree is measured.
+Each figure comes from a fresh interpreter that has already imported the bot (as a running bot has); each time
+printed is the fastest of --runs, the memory that of the run with the fastest first chart. The hand-made renderer
+is read from git at REF (by default the last commit that had it) into a temporary directory; without git, or with
+--baseline none, only this tree is measured.
 """
 
 from __future__ import annotations
@@ -104,7 +105,8 @@ def _best(code: str, runs: int, *args: str) -> dict:
     for _ in range(runs):
         done = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True, check=True)
         results.append(json.loads(done.stdout))
-    return min(results, key=lambda r: r["first_s"])
+    best = min(results, key=lambda r: r["first_s"])
+    return {**best, "later_s": min(r["later_s"] for r in results)}  # each time the fastest of the runs
 
 
 def _rows(label: str, figures: dict) -> list[str]:
@@ -115,7 +117,7 @@ def _rows(label: str, figures: dict) -> list[str]:
         label,
         f"  first chart: {ms['first_s']:.1f} ms{pillow}",
         f"  later charts: {ms['later_s']:.1f} ms each",
-        f"  resident memory: {before:.0f} MB before, {after:.0f} MB after (+{after - before:.1f} MB)",
+        f"  resident memory: {before:.0f} MB before, {after:.0f} MB after ({after - before:+.1f} MB)",
         f"  PNG: {figures['png_kb']:.1f} KB",
     ]
 

@@ -13,7 +13,7 @@ from datetime import date, timedelta
 import pytest
 from PIL import Image, ImageDraw
 
-from bot.app.insights.chart import HEIGHT, INK, LABEL, LINE, MARKER_RADIUS, TICKS, TITLE, WHITE, WIDTH, _font, trend_png
+from bot.app.insights.chart import HEIGHT, INK, LABEL, LINE, MARKER_RADIUS, TICKS, TITLE, WHITE, WIDTH, font, trend_png
 from bot.discord_app.kit.i18n import STRINGS
 from tests.conftest import ROOT
 
@@ -135,6 +135,19 @@ def test_edge_cases_draw(days, rates):
     assert Read(trend_png(days, rates, title="", ylabel="")).size == (600, 260)
 
 
+def test_charts_drawn_at_once_in_worker_threads_come_out_whole():
+    """The digest and estadisticas draw in worker threads and share the fonts: charts drawn at once are the same."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rates = [50.0 + n for n in range(28)]
+    alone = trend_png(DAYS, rates, title="Tasa de respuesta", ylabel="% respondidas")
+    with ThreadPoolExecutor(4) as pool:
+        drawn = list(
+            pool.map(lambda _: trend_png(DAYS, rates, title="Tasa de respuesta", ylabel="% respondidas"), range(8))
+        )
+    assert drawn == [alone] * 8
+
+
 def test_the_title_is_written_centred_above_the_plot():
     blank, titled = chart([50.0], title=""), chart([50.0], title="Tasa de respuesta diaria (4 semanas)")
     _, top, _, _ = titled.frame()
@@ -170,7 +183,7 @@ def test_every_letter_of_the_chart_in_every_language_is_in_the_bundled_font():
 
         def drawn(letter: str, size=size) -> bytes:
             image = Image.new("L", (3 * size, 3 * size))
-            ImageDraw.Draw(image).text((size, size), letter, fill=255, font=_font(size))
+            ImageDraw.Draw(image).text((size, size), letter, fill=255, font=font(size))
             return image.tobytes()
 
         box = drawn("\ue000")  # a private-use character: no font has it

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import io
 import math
+import threading
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -23,11 +24,17 @@ LINE_WIDTH, MARKER_RADIUS = 2.1, 2.8  # in pixels
 SUPERSAMPLE = 4  # Pillow draws lines without anti-aliasing: the line is drawn 4× larger and scaled down
 RATE_TICKS = (0, 20, 40, 60, 80, 100)
 DAY_STEPS = (1, 2, 3, 4, 7, 14, 28, 56, 91, 182, 364)
+_DRAWING = threading.Lock()  # one chart at a time: they share the fonts, and a FreeType face serves one thread at once
 
 
 def trend_png(days: list[date], rates: list[float | None], *, title: str, ylabel: str) -> bytes:
     """A line of daily answer rates (0–100 %, gaps for days without lookups), as PNG bytes. CPU-bound, and the first
     call imports Pillow: call it from a worker thread."""
+    with _DRAWING:
+        return _draw(days, rates, title, ylabel)
+
+
+def _draw(days: list[date], rates: list[float | None], title: str, ylabel: str) -> bytes:
     from PIL import Image, ImageDraw  # here, not at the top: a bot that draws no chart never loads Pillow
 
     image = Image.new("RGB", (WIDTH, HEIGHT), WHITE)
@@ -46,12 +53,12 @@ def trend_png(days: list[date], rates: list[float | None], *, title: str, ylabel
         y = round(y_of(rate))
         draw.line([(left, y), (right - 1, y)], fill=GRID)
         draw.line([(left - TICK_LENGTH, y), (left - 1, y)], fill=INK)
-        draw.text((left - TICK_LENGTH - PAD, y), str(rate), fill=INK, font=_font(TICKS), anchor="rm")
+        draw.text((left - TICK_LENGTH - PAD, y), str(rate), fill=INK, font=font(TICKS), anchor="rm")
     for day in _date_ticks(days, right - left):
         x = round(x_of(day))
         draw.line([(x, top), (x, bottom - 1)], fill=GRID)
         draw.line([(x, bottom), (x, bottom + TICK_LENGTH - 1)], fill=INK)
-        draw.text((x, bottom + TICK_LENGTH + PAD), day.isoformat(), fill=INK, font=_font(TICKS), anchor="ma")
+        draw.text((x, bottom + TICK_LENGTH + PAD), day.isoformat(), fill=INK, font=font(TICKS), anchor="ma")
     draw.rectangle([(left - 1, top - 1), (right, bottom)], outline=INK)
     points = [(x_of(d), y_of(r)) if _drawn(r) else None for d, r in zip(days, rates, strict=True)]
     image.paste(LINE, (0, 0, WIDTH, HEIGHT), _line_mask(points))
@@ -61,14 +68,14 @@ def trend_png(days: list[date], rates: list[float | None], *, title: str, ylabel
 
 
 @functools.cache
-def _font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled Aileron at size pixels, built once per size (the GIL keeps its FreeType face to one thread at
-    a time; free-threaded Pillow locks it itself)."""
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled scalable font (Aileron) at size pixels, built once per size."""
     from PIL import ImageFont
 
-    font = ImageFont.load_default(size=size)
-    assert isinstance(font, ImageFont.FreeTypeFont), "Pillow without FreeType has no scalable font"
-    return font
+    face = ImageFont.load_default(size=size)
+    if not isinstance(face, ImageFont.FreeTypeFont):  # a Pillow built without FreeType: its bitmap font has one size
+        raise RuntimeError("this Pillow has no FreeType, which the chart's scalable font needs")
+    return face
 
 
 def _drawn(rate: float | None) -> bool:
@@ -80,18 +87,18 @@ def _plot_box(image: Image.Image, title: str, ylabel: str) -> tuple[int, int, in
     from PIL import ImageDraw
 
     draw = ImageDraw.Draw(image)
-    draw.text((WIDTH // 2, PAD + 2), title, fill=INK, font=_font(TITLE), anchor="ma")
-    top = PAD + 2 + _height(_font(TITLE)) + 2 * PAD
-    bottom = HEIGHT - (PAD + _height(_font(TICKS)) + PAD + TICK_LENGTH)
+    draw.text((WIDTH // 2, PAD + 2), title, fill=INK, font=font(TITLE), anchor="ma")
+    top = PAD + 2 + _height(font(TITLE)) + 2 * PAD
+    bottom = HEIGHT - (PAD + _height(font(TICKS)) + PAD + TICK_LENGTH)
     _write_upwards(image, ylabel, PAD + 2, (top + bottom) // 2)
-    widest = max(math.ceil(_font(TICKS).getlength(str(rate))) for rate in RATE_TICKS)
-    left = PAD + 2 + _height(_font(LABEL)) + 2 * PAD + widest + PAD + TICK_LENGTH
+    widest = max(math.ceil(font(TICKS).getlength(str(rate))) for rate in RATE_TICKS)
+    left = PAD + 2 + _height(font(LABEL)) + 2 * PAD + widest + PAD + TICK_LENGTH
     right = WIDTH - 4 * PAD  # the 5 % margin on the x axis leaves room for half of a date under the last day
     return left, top, right, bottom
 
 
-def _height(font: ImageFont.FreeTypeFont) -> int:
-    ascent, descent = font.getmetrics()
+def _height(face: ImageFont.FreeTypeFont) -> int:
+    ascent, descent = face.getmetrics()
     return ascent + descent
 
 
@@ -99,9 +106,9 @@ def _write_upwards(image: Image.Image, text: str, x: int, middle: int) -> None:
     """Writes text in ink read from the bottom up, its left edge at x and its middle at middle."""
     from PIL import Image, ImageDraw
 
-    font = _font(LABEL)
-    mask = Image.new("L", (max(math.ceil(font.getlength(text)), 1), _height(font)))
-    ImageDraw.Draw(mask).text((0, 0), text, fill=255, font=font, anchor="la")
+    face = font(LABEL)
+    mask = Image.new("L", (max(math.ceil(face.getlength(text)), 1), _height(face)))
+    ImageDraw.Draw(mask).text((0, 0), text, fill=255, font=face, anchor="la")
     mask = mask.transpose(Image.Transpose.ROTATE_90)
     image.paste(INK, (x, middle - mask.height // 2, x + mask.width, middle - mask.height // 2 + mask.height), mask)
 
@@ -111,7 +118,7 @@ def _date_ticks(days: list[date], width: int) -> list[date]:
     if not days:
         return []
     first, span = days[0].toordinal(), max(days[-1].toordinal() - days[0].toordinal(), 1)
-    room = _font(TICKS).getlength("0000-00-00") + 3 * PAD
+    room = font(TICKS).getlength("0000-00-00") + 3 * PAD
     step = next((s for s in DAY_STEPS if width * s / (span * 1.1) >= room), DAY_STEPS[-1])
     return [date.fromordinal(n) for n in range(first, first + span + 1, step)]
 
