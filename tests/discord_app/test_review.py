@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import shutil
 
 import yaml
+from PIL import Image
 
 from bot.app.files import load_glossary
+from bot.app.insights.chart import HEIGHT, LINE, WIDTH
 from bot.storage.records import GapRecord
 from tests.conftest import SHIPPED
 from tests.fake_discord.server import (
@@ -208,7 +211,9 @@ async def test_editor_role_and_statistics(fake, bot, harness):
     assert first["type"] == 5  # deferred: the chart is drawn meanwhile
     stats = await fake.response(iid, 1)
     assert stats["embeds"][0]["image"]["url"] == "attachment://tendencia.png"
-    assert stats["_files"]["tendencia.png"].startswith(b"\x89PNG")  # the answer-rate chart
+    chart = Image.open(io.BytesIO(stats["_files"]["tendencia.png"]))  # the answer-rate chart, today's rate on it
+    assert chart.format == "PNG" and chart.size == (WIDTH, HEIGHT)
+    assert LINE in {color for _, color in chart.convert("RGB").getcolors(WIDTH * HEIGHT)}
     fields = {f["name"]: f["value"] for f in stats["embeds"][0]["fields"]}
     assert fields["Términos"] == "17"
     assert fields["Consultas"] == "5 en total · 5 en los últimos 7 días"

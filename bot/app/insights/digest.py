@@ -102,7 +102,7 @@ class Digests:
         )
 
     async def chart(self, trend: Trend, *, title: str, ylabel: str) -> bytes:
-        """The trend as a PNG, drawn in a worker thread (it takes tens of milliseconds)."""
+        """The trend as a PNG, drawn in a worker thread (milliseconds of CPU; the first chart also imports Pillow)."""
         return await asyncio.to_thread(trend_png, trend.days, trend.rates, title=title, ylabel=ylabel)
 
     async def configure(self, guild_id: int, channel_id: int, weekday: int) -> None:

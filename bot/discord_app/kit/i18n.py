@@ -95,7 +95,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "digest_configured": "Publicaré el resumen semanal en {channel} cada {day} (UTC).",
         "digest_disabled": "Resumen semanal desactivado.",
         "digest_not_configured": "El resumen semanal no estaba activado.",
-        "chart_title": "Tasa de respuesta diaria (últimos 28 días)",
+        "chart_title": "Tasa de respuesta diaria (4 semanas)",  # no accented letter: see bot/app/insights/chart.py
         "chart_ylabel": "% respondidas",
         "weekday_0": "lunes",
         "weekday_1": "martes",
@@ -316,7 +316,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "digest_configured": "I will post the weekly digest in {channel} every {day} (UTC).",
         "digest_disabled": "Weekly digest disabled.",
         "digest_not_configured": "The weekly digest was not enabled.",
-        "chart_title": "Daily answer rate (last 28 days)",
+        "chart_title": "Daily answer rate (4 weeks)",
         "chart_ylabel": "% answered",
         "weekday_0": "Monday",
         "weekday_1": "Tuesday",
