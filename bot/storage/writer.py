@@ -52,6 +52,7 @@ MAX_BATCH = 500
 RESERVE_BYTES = 2 * 1024 * 1024  # set aside next to the journal at start: some 6,000 records when the disk fills
 T = TypeVar("T")
 UNSAVED = "write saved nowhere but this log:"  # the last resort's lines: the JSON after it is a journal line
+REFUSED = "write refused for its content, whole:"  # a record set aside: the JSON after it is the record
 
 
 class WriteQueue:
@@ -202,19 +203,25 @@ class WriteQueue:
                 self._queue.task_done()
 
     async def _write(self, batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Write a batch; returns the records the disk refused (to keep). A record whose data the database
-        rejects is split off, tried alone and, failing that, set aside in the rejected file."""
-        outcome = await self._apply_with_retry(batch)
+        """Write a batch; returns the records the database could not take now (to keep). A record the database
+        refuses for its content is split off, tried alone and, failing that, set aside in the rejected file."""
+        built = []
+        for item in batch:  # (a journal line edited by hand may hold fields that make no record: its content)
+            try:
+                built.append((item, record_from(item["op"], item)))
+            except (TypeError, ValueError, KeyError) as exc:
+                self._reject(item, f"{type(exc).__name__}: {exc}")
+        outcome = await self._apply_with_retry(built) if built else "ok"
         if outcome == "ok":
             return []
-        if outcome == "disk":
-            return batch
-        if len(batch) == 1:
-            self._reject(batch[0], outcome)
+        if outcome == "unavailable":
+            return [item for item, _ in built]
+        if len(built) == 1:
+            self._reject(built[0][0], outcome)
             return []
         unsaved: list[dict[str, Any]] = []
-        for record in batch:
-            unsaved.extend(await self._write([record]))
+        for item, _ in built:
+            unsaved.extend(await self._write([item]))
         return unsaved
 
     async def _retry_unsaved(self) -> None:
@@ -224,11 +231,10 @@ class WriteQueue:
             log.info("wrote %d record(s) kept in memory while the disk refused them", len(waiting) - len(still))
         self._unsaved = still + self._unsaved
 
-    async def _apply_once(self, batch: list[dict[str, Any]]) -> int:
-        """Write a batch in one transaction; returns how many records were applied (not already there)."""
-        # Each record is built once, before the transaction (a journal line with wrong fields raises TypeError
-        # here: the data, not the disk).
-        built = [(item, record_from(item["op"], item)) for item in batch]
+    async def _apply_once(self, built: list[tuple[dict[str, Any], WriteRecord]]) -> int:
+        """Write a batch (each record with its fields) in one transaction; returns how many records were applied
+        (not already there)."""
+        batch = [item for item, _ in built]
         by_op: dict[str, list[WriteRecord]] = {}  # first-seen order: a miss is written before its pick
         async with self._unit.transaction():
             fresh = built
@@ -248,44 +254,50 @@ class WriteQueue:
         self.duplicates += len(batch) - len(fresh)
         return len(fresh)
 
-    async def _apply_with_retry(self, batch: list[dict[str, Any]]) -> str:
-        """Write the batch, retrying what the disk refuses with back-off: "ok"; "disk" when the disk kept
-        refusing; otherwise the reason the data itself was refused."""
+    async def _apply_with_retry(self, built: list[tuple[dict[str, Any], WriteRecord]]) -> str:
+        """Write the batch, retrying with back-off while the database is unavailable: "ok"; "unavailable" when it
+        stayed so; otherwise the reason the database refused the content (retrying the same batch cannot help).
+        Only a refusal of the content counts as the records' fault: any other error (the disk, a lock, the
+        connection, the pool, the protocol, the driver's state, one nobody foresaw) keeps them."""
         delay = self._first_delay
         for attempt in range(1, self._attempts + 1):
             try:
-                self.written += await self._apply_once(batch)
+                self.written += await self._apply_once(built)
                 return "ok"
             except Exception as exc:
-                if not self._unit.transient(exc):  # the data, not the disk: retrying the same batch cannot help
-                    log.warning("database refused %d record(s): %r", len(batch), exc)
+                if self._unit.refuses_content(exc):
+                    log.warning("database refused %d record(s) for their content: %r", len(built), exc)
                     return f"{type(exc).__name__}: {exc}"
                 log.warning(
-                    "database write of %d record(s) failed (attempt %d/%d): %s",
-                    len(batch),
+                    "database write of %d record(s) failed (attempt %d/%d): %s: %s",
+                    len(built),
                     attempt,
                     self._attempts,
+                    type(exc).__name__,
                     exc,
                 )
                 if attempt < self._attempts:
                     await asyncio.sleep(delay)
                     delay *= 2
-        return "disk"
+        return "unavailable"
 
     def _reject(self, record: dict[str, Any], reason: str) -> None:
-        """Set one record aside for good, with the reason: it is never replayed, and never blocks the others."""
+        """Set one record the database refused for its content aside for good, with the reason, in the rejected
+        file and whole in the log: it is never replayed, and never blocks the others."""
         self.rejected += 1
         log.error(
-            "database write %s (%s) rejected: %s; kept in %s",
+            "database write %s (%s) rejected for its content (%s), set aside in %s; %s %s",
             record.get("id"),
             record.get("op"),
             reason,
             self._rejected,
+            REFUSED,
+            _line(record),
         )
         try:
             _atomic_append(self._rejected, [_line({**record, "rejected_because": reason})])
         except OSError as exc:
-            log.error("could not keep the rejected write in %s either (%s): %s", self._rejected, exc, _line(record))
+            log.error("could not keep the rejected write in %s too: %s", self._rejected, exc)
 
     def _flush_unsaved_to_journal(self) -> None:
         """Put what the database did not take in the journal (or the fallback); what neither takes stays in
