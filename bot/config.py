@@ -343,6 +343,13 @@ class Settings:
         return sorted(found)
 
     @property
+    def log_journal(self) -> Path:
+        """Where `glosario-bot replay-log` keeps what the database cannot take yet: a journal of its own next to the
+        database's (every start replays it, as another layout's)."""
+        db = self._local_base
+        return db.with_name(f"{db.name}.log.pending.jsonl")
+
+    @property
     def rejected_file(self) -> Path:
         """Writes the database refused for their data, kept with the reason (next to the journal)."""
         return _rejected_beside(self.journal_file or self.db_path.with_name(self.db_path.name + ".pending.jsonl"))

@@ -9,14 +9,14 @@ from collections.abc import AsyncIterator, Callable
 
 class NoDatabase:
     """A unit of work with nothing behind it, for the write queue's own tests: every transaction "commits", and
-    an OSError (a full disk) is what is worth retrying."""
+    an OSError (a full disk) is what is worth retrying (anything else stands for a refusal of the content)."""
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
         yield
 
-    def transient(self, error: BaseException) -> bool:
-        return isinstance(error, OSError)
+    def refuses_content(self, error: BaseException) -> bool:
+        return not isinstance(error, OSError)
 
 
 async def eventually(predicate: Callable[[], bool], timeout: float = 10.0) -> None:

@@ -725,3 +725,41 @@ def test_lookup_and_list_show_every_sense_of_a_name(tmp_path, capsys):
         "Estadística",  # the second sense's category lists the term too
         "  Modelo — Model",
     ]
+
+
+def test_replay_log_writes_what_a_stop_kept_only_in_its_log_each_once(tmp_path, capsys, monkeypatch):
+    """A stop on a full disk with nowhere else to go: the writes are lines of the log (text or JSON format), and one
+    command writes them to the database; run again (or on a log holding them twice), nothing counts twice."""
+    import sqlite3
+
+    from bot.storage.journal import UNSAVED
+
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    misses = [
+        {"op": "miss", "id": f"0b33-{n}", "guild_id": 5, "sample": f"laguna {n}", "normalized": f"laguna {n}"}
+        | {"asker": "a", "best_guess": None, "kind": "lookup", "at": "2026-12-03T10:00:00+00:00"}
+        for n in range(3)
+    ]
+    text = [
+        f"2026-12-03 10:00:01,000 ERROR   [shard all] bot.storage.writer: {UNSAVED} {json.dumps(m)}" for m in misses
+    ]
+    as_json = json.dumps(
+        {"level": "ERROR", "logger": "bot.storage.writer", "message": f"{UNSAVED} {json.dumps(misses[2])}"}
+    )
+    log = tmp_path / "bot.log"
+    log.write_text(
+        "\n".join(["2026-12-03 10:00:00,000 INFO    [shard all] bot: stopping", *text[:2], as_json, text[2]])
+    )
+    code, out, _ = run(capsys, "replay-log", str(log))
+    assert code == 0, out
+    assert out.splitlines() == [
+        "Escrituras guardadas solo en el log: 3",
+        "  escritas ahora en la base de datos: 3",
+        "  ya estaban en la base de datos: 0",
+    ]
+    code, out, _ = run(capsys, "replay-log", str(log))
+    assert code == 0 and "  ya estaban en la base de datos: 3" in out
+    with sqlite3.connect(tmp_path / "g.db") as conn:
+        assert conn.execute("SELECT sample, count FROM misses ORDER BY sample").fetchall() == [
+            (f"laguna {n}", 1) for n in range(3)
+        ]

@@ -36,8 +36,9 @@ from bot.storage.records import (
     SuggestionChoiceRecord,
     UnloggedRecord,
     VoteRecord,
+    WriteRecord,
 )
-from bot.storage.writer import WriteQueue
+from bot.storage.writer import Handler, WriteQueue
 
 if TYPE_CHECKING:
     from bot.app.questions.service import Questions
@@ -48,6 +49,20 @@ LOOKUP_FLUSH_SECONDS = 1.0  # the most a SIGKILL can take of the lookup counters
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+def write_handlers(stores: Stores) -> dict[type[WriteRecord], Handler]:
+    """Which store writes each kind of write record (the bot's write queue, and `glosario-bot replay-log`)."""
+    gaps = stores.gaps
+    return {
+        GapRecord: gaps.record_gaps,
+        SuggestionChoiceRecord: gaps.record_picks,
+        LookupRecord: stores.usage.record_lookups,
+        LookupCountsRecord: stores.usage.record_lookup_counts,
+        UnloggedRecord: gaps.record_unlogged,
+        VoteRecord: stores.feedback.record_votes,
+        CommentRecord: stores.feedback.record_comments,
+    }
 
 
 class Application:
@@ -63,15 +78,7 @@ class Application:
         self.catalog = CatalogHolder(catalog)
         gaps = stores.gaps
         self.writer = WriteQueue(
-            {
-                GapRecord: gaps.record_gaps,
-                SuggestionChoiceRecord: gaps.record_picks,
-                LookupRecord: stores.usage.record_lookups,
-                LookupCountsRecord: stores.usage.record_lookup_counts,
-                UnloggedRecord: gaps.record_unlogged,
-                VoteRecord: stores.feedback.record_votes,
-                CommentRecord: stores.feedback.record_comments,
-            },
+            write_handlers(stores),
             settings.journal_file,
             unit=stores.unit,
             applied=stores.applied,

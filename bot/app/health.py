@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.config import DatabaseUrl
 from bot.storage.db import file_identity, probe
-from bot.storage.writer import write_atomically
+from bot.storage.journal import write_atomically
 
 HEARTBEAT_EVERY = timedelta(seconds=30)
 HEARTBEAT_MAX_AGE = timedelta(seconds=90)

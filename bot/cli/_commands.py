@@ -156,6 +156,10 @@ _forget_user_arguments = _forget_arguments("USER_ID", "forget_user_id")
 _forget_guild_arguments = _forget_arguments("GUILD_ID", "forget_guild_id")
 
 
+def _replay_log_arguments(p: argparse.ArgumentParser, say: Words) -> None:
+    p.add_argument("logs", nargs="*", type=Path, metavar="LOG", help=say("replay_log_files"))
+
+
 def _invite_arguments(p: argparse.ArgumentParser, say: Words) -> None:
     p.add_argument("--app-id", type=positive_int(say), help=say("app_id_help"))
 
@@ -182,6 +186,7 @@ COMMANDS = (
     Subcommand("feedback", "feedback_help", "_database:feedback", _feedback_arguments),
     Subcommand("forget-user", "forget_user_help", "_database:forget_user", _forget_user_arguments),
     Subcommand("forget-guild", "forget_guild_help", "_database:forget_guild", _forget_guild_arguments),
+    Subcommand("replay-log", "replay_log_help", "_journal:replay_log", _replay_log_arguments),
     Subcommand("health", "health_help", "_hosting:health"),
     Subcommand("invite-url", "invite_help", "_hosting:invite", _invite_arguments),
 )

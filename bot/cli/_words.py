@@ -186,6 +186,20 @@ TEXT: dict[str, dict[str, str]] = {
         "forget_journaled": "  escrituras pendientes en los journals: {count}",
         "forget_then_yes": "Para borrarlo, repite el comando con --yes.",
         "forget_failed": "No se ha podido terminar (repítelo: no se borra nada dos veces): {error}",
+        "replay_log_help": "escribe en la base de datos lo que una parada solo pudo guardar en su log (cada escritura "
+        "una vez)",
+        "replay_log_files": "archivos de log del bot (por defecto la entrada estándar: docker logs glosario 2>&1 | "
+        "glosario-bot replay-log)",
+        "replay_found": "Escrituras guardadas solo en el log: {count}",
+        "replay_unreadable": "  líneas de esas que no se pueden leer (incompletas o cortadas): {count}",
+        "replay_written": "  escritas ahora en la base de datos: {count}",
+        "replay_already": "  ya estaban en la base de datos: {count}",
+        "replay_waiting": "  esperan en {journal}, porque la base de datos no las admite ahora: {count} (se escriben "
+        "al arrancar el bot, o repitiendo este comando)",
+        "replay_refused": "  rechazadas por su contenido, guardadas con el motivo en {path}: {count}",
+        "replay_unreadable_file": "No se puede leer el log: {error}",
+        "replay_failed": "No se ha podido abrir la base de datos ({error}); las escrituras esperan en {journal} y se "
+        "escriben al arrancar el bot.",
         "migrated": "Base de datos {path}: migraciones {applied} aplicadas; esquema {version}.",
         "migrated_1": "Base de datos {path}: migración {applied} aplicada; esquema {version}.",
         "migrate_current": "Base de datos {path}: ya está en el esquema {version}; nada que migrar.",
@@ -401,6 +415,19 @@ TEXT: dict[str, dict[str, str]] = {
         "forget_journaled": "  pending writes in the journals: {count}",
         "forget_then_yes": "To remove it, run the command again with --yes.",
         "forget_failed": "Could not finish (run it again: nothing is removed twice): {error}",
+        "replay_log_help": "write to the database what a stop could keep only in its log (each write once)",
+        "replay_log_files": "the bot's log files (standard input by default: docker logs glosario 2>&1 | glosario-bot "
+        "replay-log)",
+        "replay_found": "Writes kept only in the log: {count}",
+        "replay_unreadable": "  of those lines, unreadable (incomplete or cut): {count}",
+        "replay_written": "  written to the database now: {count}",
+        "replay_already": "  already in the database: {count}",
+        "replay_waiting": "  waiting in {journal}, as the database does not take them now: {count} (written when the "
+        "bot starts, or by running this command again)",
+        "replay_refused": "  refused for their content, kept with the reason in {path}: {count}",
+        "replay_unreadable_file": "Cannot read the log: {error}",
+        "replay_failed": "Could not open the database ({error}); the writes wait in {journal} and are written when the "
+        "bot starts.",
         "migrated": "Database {path}: migrations {applied} applied; schema {version}.",
         "migrated_1": "Database {path}: migration {applied} applied; schema {version}.",
         "migrate_current": "Database {path}: already at schema {version}; nothing to migrate.",

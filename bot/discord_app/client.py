@@ -68,7 +68,7 @@ class GlossaryBot(commands.AutoShardedBot):
         self.shard_plan = app.settings.shards
         self.cards = CardCache(app.catalog, card_view, app.settings.site_url)
         self.drafts = Drafts()  # server-term forms a save refused, for their authors to fix
-        self.forms = OpenForms()  # each member's open forms (modals), the oldest closed past a few
+        self.forms = OpenForms()  # each member's open forms (modals), and why the recent ones closed
         self.guard = Guard(self.is_closed)
         self.commands_sync = CommandSync(self.tree, app.stores.meta)
         self.auto_sync = auto_sync  # `glosario-bot sync` publishes by itself, once
@@ -100,7 +100,10 @@ class GlossaryBot(commands.AutoShardedBot):
     def dispatch(self, event_name: str, /, *args: object, **kwargs: object) -> None:
         # (Watched here rather than in an `on_interaction` listener, which would cost a task for every command.)
         if event_name == "interaction":
-            self.guard.watch(args[0])  # type: ignore[arg-type]
+            interaction: discord.Interaction = args[0]  # type: ignore[assignment]
+            self.guard.watch(interaction)
+            if interaction.type is discord.InteractionType.modal_submit:  # a form closed meanwhile: answered here
+                self.forms.screen(interaction, self.guard.start)
         super().dispatch(event_name, *args, **kwargs)
 
     async def shutdown(self, grace: float = 6.0) -> None:

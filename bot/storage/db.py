@@ -144,11 +144,11 @@ class Database(MetaQueries):
                 _in_transaction.reset(token)
 
     @staticmethod
-    def transient(error: BaseException) -> bool:
-        """The disk or the lock, not the data: worth retrying later (a constraint or a bad value is not)."""
-        return (
-            isinstance(error, DatabaseBusy | sqlite3.OperationalError | OSError) or type(error) is sqlite3.DatabaseError
-        )
+    def refuses_content(error: BaseException) -> bool:
+        """True only when SQLite refused a record for what it holds: a constraint, a value it cannot bind or store.
+        Anything else (the disk, a lock, a closed or damaged file) is worth retrying later."""
+        content = sqlite3.IntegrityError | sqlite3.InterfaceError | sqlite3.DataError | OverflowError | UnicodeError
+        return isinstance(error, content)
 
     @classmethod
     async def open(cls, path: Path) -> Database:

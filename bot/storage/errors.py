@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+import contextlib
+import contextvars
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TypeVar
 
 from bot.core.problems import Joined, Said, Sentence
@@ -36,9 +38,34 @@ class DatabaseBusy(Exception):
     again later (the write queue does; a reply says so)."""
 
 
-async def within_a_second(awaitable: Awaitable[T]) -> T:
-    """A database write on a reply's path: done within REPLY_WAIT seconds, or DatabaseBusy."""
+# How long a write on a reply's path may wait: REPLY_WAIT, or longer for a reply already deferred (`reply_may_wait`).
+_reply_wait: contextvars.ContextVar[float] = contextvars.ContextVar("reply_wait", default=REPLY_WAIT)
+
+
+@contextlib.contextmanager
+def reply_may_wait(seconds: float) -> Iterator[None]:
+    """The writes on this task's reply path may wait up to `seconds` (its reply was deferred: Discord gives it 15
+    minutes), tried again while the database is busy, instead of REPLY_WAIT."""
+    token = _reply_wait.set(seconds)
     try:
-        return await asyncio.wait_for(awaitable, REPLY_WAIT)
-    except TimeoutError as exc:
-        raise DatabaseBusy("timed out") from exc
+        yield
+    finally:
+        _reply_wait.reset(token)
+
+
+async def within_reply_wait(write: Callable[[], Awaitable[T]]) -> T:
+    """A database write on a reply's path: done within the time the reply may wait (REPLY_WAIT unless
+    `reply_may_wait` says longer), tried again while the database is busy; or DatabaseBusy."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + _reply_wait.get()
+    pause = 0.05
+    while True:
+        try:
+            return await asyncio.wait_for(write(), max(deadline - loop.time(), 0.01))
+        except TimeoutError as exc:
+            raise DatabaseBusy("timed out") from exc
+        except DatabaseBusy:  # (a lock another process holds: SQLite says so after its own second)
+            if loop.time() + pause >= deadline:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(2 * pause, 1.0)

@@ -47,8 +47,9 @@ class UnitOfWork(Protocol):
 
     def transaction(self) -> AbstractAsyncContextManager[None]: ...
 
-    def transient(self, error: BaseException) -> bool:
-        """True when `error` came from the disk or a lock (worth retrying later), not from the data."""
+    def refuses_content(self, error: BaseException) -> bool:
+        """True only when the database refused a record for what it holds (a constraint, a type): retrying it
+        cannot help. Any other error (the disk, a lock, the connection, the driver's state) is worth retrying."""
         ...
 
 

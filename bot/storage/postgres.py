@@ -32,22 +32,24 @@ _in_transaction: contextvars.ContextVar[asyncpg.Connection | None] = contextvars
     "pg_transaction", default=None
 )
 
-# What PostgreSQL calls "the disk, the network or a lock" (worth retrying later), as opposed to the data.
-_TRANSIENT = (
-    OSError,
-    asyncio.TimeoutError,
-    asyncpg.exceptions.PostgresConnectionError,
-    asyncpg.exceptions.InterfaceError,
-    asyncpg.exceptions.TooManyConnectionsError,
-    asyncpg.exceptions.SerializationError,
-    asyncpg.exceptions.DeadlockDetectedError,
-    asyncpg.exceptions.LockNotAvailableError,
-    asyncpg.exceptions.DiskFullError,
-    asyncpg.exceptions.InsufficientResourcesError,
-    asyncpg.exceptions.CannotConnectNowError,
-    asyncpg.exceptions.AdminShutdownError,
-    asyncpg.exceptions.QueryCanceledError,
+# What the database refuses for a record's content (retrying the same record cannot help): a constraint (SQLSTATE
+# class 23), a value of the wrong type or out of range (class 22), or an argument the driver cannot encode.
+_CONTENT = (
+    asyncpg.exceptions.IntegrityConstraintViolationError,
+    asyncpg.exceptions.DataError,
+    asyncpg.exceptions._base.DataError,  # (the driver's own "invalid input for query argument": no public name)
+    OverflowError,
+    UnicodeError,
 )
+# Everything else the driver, the server or the network raise is the database being unavailable for now: the
+# connection, the pool, the protocol, the driver's state (what stopping the server mid-statement leaves), a lock,
+# the server's disk, a schema the operator must fix. Worth retrying; the record is kept.
+_DRIVER = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError)
+
+
+def refuses_content(error: BaseException) -> bool:
+    """True only when PostgreSQL (or its driver) refused a record for what it holds."""
+    return isinstance(error, _CONTENT)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -76,10 +78,13 @@ class PgCursor:
 
 @contextlib.contextmanager
 def _as_busy() -> Iterator[None]:
-    """What the network, the server or a lock refused comes out as DatabaseBusy (worth retrying later)."""
+    """Whatever the driver, the server or the network raise, but a refusal of the content, comes out as
+    DatabaseBusy (worth retrying later)."""
     try:
         yield
-    except _TRANSIENT as exc:
+    except _DRIVER as exc:
+        if refuses_content(exc):
+            raise
         raise DatabaseBusy(f"{type(exc).__name__}: {exc}") from exc
 
 
@@ -187,7 +192,7 @@ class PgDatabase(MetaQueries):
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
         """The unit of work: commits together or rolls back together; nested blocks join the outer one; what the
-        network, the server or a lock refused comes out as DatabaseBusy."""
+        driver, the server or the network raise (but a refusal of the content) comes out as DatabaseBusy."""
         if _in_transaction.get() is not None:
             yield
             return
@@ -201,8 +206,8 @@ class PgDatabase(MetaQueries):
                         _in_transaction.reset(token)
 
     @staticmethod
-    def transient(error: BaseException) -> bool:
-        return isinstance(error, (DatabaseBusy, *_TRANSIENT))
+    def refuses_content(error: BaseException) -> bool:
+        return refuses_content(error)
 
     async def schema_version(self) -> int:
         async with self.pool.acquire() as conn:

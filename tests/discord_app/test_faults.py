@@ -143,3 +143,52 @@ async def test_health_notices_the_database_was_replaced_under_the_running_bot(fa
     shutil.copy(db_path.with_name("moved-away.db"), db_path)  # a copy is another file, too
     assert check(db_path.with_name("heartbeat"), db_path, datetime.now(UTC)).reason == "health_db_replaced"
     del bot
+
+
+async def test_postgresql_stopped_mid_traffic_keeps_every_answered_gap_once(
+    fake, tmp_path, postgres_url, postgres_cluster
+):
+    """The issue's outage: PostgreSQL stops while members ask; the bot is stopped while it is down and started again
+    once it is back. Every gap answered is counted once: before, during and after, in the database or the journal."""
+    import json
+
+    from bot.app.limits import RateLimit
+    from tests.discord_app.conftest import Harness
+
+    harness = Harness(fake, tmp_path, postgres_url)
+    journal = tmp_path / "data" / "glosario.pending.jsonl"
+    asked: list[str] = []
+
+    async def ask(count: int) -> None:
+        for _ in range(count):
+            asked.append(f"laguna número {len(asked)}")
+            iid = await fake.command("termino", {"termino": asked[-1]}, user_id=7000 + len(asked))
+            assert "todavía no está" in (await fake.response(iid))["data"]["content"]  # acknowledged
+
+    try:
+        bot = await harness.start()
+        bot.guard.rate = RateLimit(10_000, 20)
+        await ask(20)
+        stopping = asyncio.create_task(asyncio.to_thread(postgres_cluster.halt))
+        while not stopping.done():  # asked while the server stops: some writes are cut mid-statement
+            await ask(1)
+        await ask(20)
+        await harness.stop(bot)  # while PostgreSQL is down: what the database did not take is journaled
+        records = [json.loads(line) for line in journal.read_text().splitlines()]
+        journaled = [r["sample"] for r in records if r["op"] == "miss"]
+        await asyncio.to_thread(postgres_cluster.resume)
+        stored = [sample for (sample,) in harness.rows("SELECT sample FROM misses")]
+        # Every one in one place or the other; in both when a commit landed but its answer was cut with the
+        # connection (the replay skips those by their ids).
+        assert set(stored) | set(journaled) == set(asked)
+        bot = await harness.start()  # replays the journal
+        bot.guard.rate = RateLimit(10_000, 20)
+        await ask(20)
+        await harness.flushed(bot)
+        counted = dict(harness.rows("SELECT sample, count FROM misses"))
+    finally:
+        await harness.stop_all()
+        with contextlib.suppress(RuntimeError):  # (already running, unless the test failed while it was down)
+            postgres_cluster.resume()
+    assert sorted(counted) == sorted(asked) and set(counted.values()) == {1}, len(asked)  # each exactly once
+    assert journaled and not journal.exists()

@@ -42,7 +42,7 @@ async def vote(fake, data, which: str, *, user_id, comment: str | None = None, *
         assert reply["type"] == 9, reply  # the "¿Qué faltaba?" form
         (label,) = [c["label"] for row in reply["data"]["components"] for c in row["components"]]
         sent = await fake.submit_modal(reply["data"], {label: comment}, user_id=user_id)
-        return (await fake.response(sent))["data"]
+        return await fake.answer(sent)
     return reply
 
 

@@ -35,7 +35,7 @@ async def open_form(fake, path, options=None, *, user_id, guild=None, permission
 
 async def submit(fake, modal, values, *, user_id, guild=None, permissions=MODERATOR):
     iid = await fake.submit_modal(modal, values, permissions=permissions, guild=guild, user_id=user_id)
-    return (await fake.response(iid))["data"]
+    return await fake.answer(iid)
 
 
 def form(name: str, definition: str) -> dict[str, str]:
@@ -92,7 +92,7 @@ async def test_terms_created_one_after_another_are_all_kept(fake, bot, harness):
         values = form(f"Clúster número {n}", f"El clúster número {n} del equipo, para pruebas.")
         saving = await fake.submit_modal(modal, values, permissions=MODERATOR, user_id=10)
         modal = await open_form(fake, "glosario-admin termino nuevo", user_id=10)
-        assert f"número {n}" in (await fake.response(saving))["data"]["content"]
+        assert f"número {n}" in (await fake.answer(saving))["content"]
     assert harness.rows("SELECT COUNT(*) FROM server_terms") == [(40,)]
 
 
@@ -137,12 +137,8 @@ async def test_a_member_keeps_only_a_few_forms_open(fake, bot):
     bot.guard.rate = RateLimit(1000, 20)
     modals = [await open_form(fake, "glosario-admin termino nuevo", user_id=10) for _ in range(10)]
     assert bot.forms.count(fake.guilds[0].id, 10) == MAX_OPEN_PER_MEMBER
-    oldest = await fake.response(
-        await fake.submit_modal(
-            modals[0], form("Viejo", "Un formulario olvidado hace rato."), permissions=MODERATOR, user_id=10
-        )
-    )
-    assert oldest["data"]["content"] == t("es", "stale_interaction")  # closed: answered, nothing saved
+    oldest = await submit(fake, modals[0], form("Viejo", "Un formulario olvidado hace rato."), user_id=10)
+    assert oldest["content"] == t("es", "form_replaced", limit=MAX_OPEN_PER_MEMBER)  # closed: nothing saved
     newest = await submit(fake, modals[-1], form("Nuevo", "El formulario abierto en último lugar."), user_id=10)
     assert "Nuevo" in newest["content"]
 
@@ -152,10 +148,10 @@ async def test_one_form_sent_twenty_times_at_once_counts_once(fake, bot, harness
     modal = await open_form(fake, "glosario proponer", user_id=55, permissions=MEMBER_PERMISSIONS)
     values = form("Propuesta repetida", "Una propuesta enviada veinte veces a la vez por el mismo miembro.")
     sends = [await fake.submit_modal(modal, values, permissions=MEMBER_PERMISSIONS, user_id=55) for _ in range(20)]
-    answers = [(await fake.response(iid))["data"]["content"] for iid in sends]
+    answers = [(await fake.answer(iid))["content"] for iid in sends]
     assert sum("Propuesta repetida" in a for a in answers) == 1, answers
-    # The repeats are refused while the first is saved, or find the form closed once it is: none counts.
-    assert all(a in (t("es", "form_sent"), t("es", "stale_interaction")) for a in answers if "Propuesta" not in a)
+    # The repeats are refused while the first is saved, or once it is: none counts.
+    assert all(a == t("es", "form_sent") for a in answers if "Propuesta" not in a)
     assert harness.rows("SELECT COUNT(*) FROM proposals") == [(1,)]
 
 
@@ -248,8 +244,8 @@ async def test_a_stop_waits_for_a_form_being_saved(fake, harness):
     lock.rollback()
     lock.close()
     await asyncio.wait_for(stopping, 10)
-    reply = await fake.response(saving, timeout=1)
-    assert "Clúster Fénix" in reply["data"]["content"] and bot.is_closed()
+    reply = await fake.answer(saving, timeout=1)
+    assert "Clúster Fénix" in reply["content"] and bot.is_closed()
     assert harness.rows("SELECT term_id FROM server_terms") == [("cluster-fenix",)]
 
 

@@ -133,10 +133,10 @@ async def test_a_forged_modal_submit_is_refused(fake, bot, harness):
     )
     assert refused["data"]["content"] == t("es", "form_not_yours") and refused["data"]["flags"] & EPHEMERAL
     # The one who opened it, no longer a moderator: refused like the command.
-    demoted = await fake.response(
+    demoted = await fake.answer(
         await fake.submit_modal(modal["data"], {}, message=message, user_id=111, permissions=MEMBER_PERMISSIONS)
     )
-    assert "es para moderadores" in demoted["data"]["content"] and demoted["data"]["flags"] & EPHEMERAL
+    assert "es para moderadores" in demoted["content"] and demoted["flags"] & EPHEMERAL
     assert harness.rows("SELECT status FROM misses") == [("open",)]
 
 

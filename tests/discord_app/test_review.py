@@ -117,15 +117,15 @@ async def test_pages_through_25_gaps_ignores_one_and_resolves_one_naming_its_ter
         )
     )
     assert modal["type"] == 9
-    submitted = await fake.response(
-        await fake.submit_modal(
-            modal["data"],
-            {"Término que la responde (opcional)": "horovd"},
-            message=message_of(done["data"]),
-            permissions=MODERATOR,
-        )
+    sent = await fake.submit_modal(
+        modal["data"],
+        {"Término que la responde (opcional)": "horovd"},
+        message=message_of(done["data"]),
+        permissions=MODERATOR,
     )
-    assert submitted["type"] == 7
+    assert (await fake.response(sent))["type"] == 6  # deferred, then the list the form came from is updated
+    updated = await fake.response(sent, 1)
+    assert updated["webhook"] == "PATCH" and "laguna 01" not in updated["embeds"][0]["description"]
     assert harness.rows("SELECT status, resolved_term FROM misses WHERE sample = 'laguna 01'") == [
         ("resolved", "horovod")
     ]

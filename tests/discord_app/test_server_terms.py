@@ -25,8 +25,9 @@ async def open_form(fake, path="termino nuevo", options=None, permissions=MODERA
 
 
 async def submit(fake, modal, values, permissions=MODERATOR, guild=None, user_id=900):
+    """What the member reads after sending the form (the follow-up that replaces its "thinking…")."""
     iid = await fake.submit_modal(modal["data"], values, permissions=permissions, guild=guild, user_id=user_id)
-    return await fake.response(iid)
+    return await fake.answer(iid)
 
 
 async def test_define_answers_in_that_server_only_and_resolves_the_gap(fake, bot, harness):
@@ -38,7 +39,7 @@ async def test_define_answers_in_that_server_only_and_resolves_the_gap(fake, bot
     modal = await open_form(fake)
     assert modal["type"] == 9 and len(modal["data"]["components"]) == 5
     saved = await submit(fake, modal, FORM)
-    assert saved["data"]["flags"] & 64 and "resuelve 1 consulta(s)" in saved["data"]["content"]
+    assert saved["flags"] & 64 and "resuelve 1 consulta(s)" in saved["content"]
     card = (await ask(fake, "nebula"))["data"]
     (embed,) = card["embeds"]
     assert embed["title"] == "Clúster Nebula" and embed["fields"][-1]["name"] == "Término de este servidor"
@@ -56,7 +57,7 @@ async def test_define_answers_in_that_server_only_and_resolves_the_gap(fake, bot
 async def test_a_refused_form_keeps_what_was_typed_and_only_its_author_gets_it_back(fake, bot):
     modal = await open_form(fake)
     refused = await submit(fake, modal, {**FORM, "Nombre": "Horovod"})  # a published term's name
-    data = refused["data"]
+    data = refused
     assert "No he guardado el término" in data["content"] and "«Horovod» ya es un nombre o alias" in data["content"]
     assert data["embeds"][0]["description"] == FORM["Definición"]  # nothing typed is lost
     (fix,) = [c for row in data["components"] for c in row["components"]]
@@ -94,7 +95,7 @@ async def test_members_cannot_define_even_with_a_forged_form(fake, bot, harness)
     assert "es para moderadores" in refused["data"]["content"]
     modal = await open_form(fake)  # a moderator's form, submitted by a member
     forged = await submit(fake, modal, FORM, permissions=MEMBER_PERMISSIONS, user_id=900)
-    assert "es para moderadores" in forged["data"]["content"]
+    assert "es para moderadores" in forged["content"]
     assert harness.rows("SELECT COUNT(*) FROM server_terms") == [(0,)]
 
 
@@ -126,7 +127,7 @@ async def test_define_a_gap_from_the_pending_list(fake, bot, harness):
     prefilled = {c["label"]: c.get("value") for row in modal["data"]["components"] for c in row["components"]}
     assert prefilled["Nombre"] == "nebula"
     saved = await submit(fake, modal, {**FORM, "Nombre": "nebula", "Alias, separados por comas (opcional)": ""})
-    assert "resuelve 1 consulta(s)" in saved["data"]["content"]
+    assert "resuelve 1 consulta(s)" in saved["content"]
 
 
 async def test_definir_resolves_that_gap_even_when_the_term_is_named_otherwise(fake, bot, harness):
@@ -141,14 +142,14 @@ async def test_definir_resolves_that_gap_even_when_the_term_is_named_otherwise(f
         await fake.click(message_of(listing), define["custom_id"], permissions=MODERATOR, values=[gap_id], user_id=900)
     )
     saved = await submit(fake, modal, FORM)  # named "Clúster Nebula"
-    assert saved["data"]["embeds"][0]["title"] == "Clúster Nebula"
+    assert saved["embeds"][0]["title"] == "Clúster Nebula"
     sql = f"SELECT status, resolved_term FROM misses WHERE id = {int(gap_id)}"
     await eventually(lambda: harness.rows(sql) == [("resolved", "cluster-nebula")])  # (after the answer)
 
 
 async def test_a_form_with_an_invisible_character_is_refused_and_what_was_typed_is_kept(fake, bot, harness):
     typed = {**FORM, "Definición": "El clúster de GPUs\u200b del equipo."}
-    refused = (await submit(fake, await open_form(fake), typed))["data"]
+    refused = await submit(fake, await open_form(fake), typed)
     assert "carácter invisible" in refused["content"]
     assert refused["embeds"][0]["description"] == typed["Definición"]  # kept, invisible character and all
     assert refused["embeds"][0]["fields"][0]["value"] == "Clúster Nebula"
@@ -279,7 +280,7 @@ async def proposals_list(fake, permissions=MODERATOR, options=None):
 
 async def test_a_member_proposes_an_editor_publishes_it_edited_and_the_member_is_told(fake, bot, harness):
     thanks = await propose(fake, FORM, termino="Clúster Nebula")
-    assert "espera a los editores" in thanks["data"]["content"]
+    assert "espera a los editores" in thanks["content"]
     assert "todavía no está en el glosario" in (await ask(fake, "nebula"))["data"]["content"]  # not an answer yet
     listing = await proposals_list(fake)
     assert "«Clúster Nebula» — propuesta por <@555>" in listing["embeds"][0]["description"]
@@ -294,7 +295,7 @@ async def test_a_member_proposes_an_editor_publishes_it_edited_and_the_member_is
     prefilled = {c["label"]: c.get("value") for row in modal["data"]["components"] for c in row["components"]}
     assert prefilled["Nombre"] == "Clúster Nebula"
     saved = await submit(fake, modal, {**FORM, "Definición": "El clúster de GPUs del equipo (revisado)."})
-    assert "Guardado" in saved["data"]["content"]
+    assert "Guardado" in saved["content"]
     assert "(revisado)" in (await ask(fake, "nebula"))["data"]["embeds"][0]["description"]
 
     def dms() -> list[list[dict]]:
@@ -315,7 +316,7 @@ async def test_a_rejected_proposal_is_told_on_the_members_next_command_when_dms_
         await fake.click(message_of(listing), reject["custom_id"], permissions=MODERATOR, user_id=900, values=["1"])
     )
     done = await submit(fake, modal, {"Motivo (se lo diré a quien la propuso)": "Ya existe como «Horovod»."})
-    assert "rechazada" in done["data"]["content"]
+    assert "rechazada" in done["content"]
     assert harness.rows("SELECT status, reason, notified FROM proposals") == [
         ("rejected", "Ya existe como «Horovod».", 0)
     ]
@@ -340,7 +341,7 @@ async def test_a_server_can_turn_proposals_off(fake, bot):
 
 async def test_a_name_that_leads_to_a_term_is_offered_as_its_alias(fake, bot, harness):
     modal = await open_form(fake)
-    refused = (await submit(fake, modal, {**FORM, "Nombre": "Parámetros de Servidor"}))["data"]
+    refused = await submit(fake, modal, {**FORM, "Nombre": "Parámetros de Servidor"})
     _fix, alias = [c for row in refused["components"] for c in row["components"]]
     assert alias["label"] == "Añadir «Parámetros de Servidor» como alias de «Servidor de Parámetros»"
     stranger = await fake.response(

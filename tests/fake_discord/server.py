@@ -183,6 +183,7 @@ class FakeDiscord:
         self.member_roles: dict[int, list[int]] = {}  # user id → role ids they have
         self.sent_messages: dict[str, dict] = {}  # interaction id → the message its reply created
         self.callback_delay = 0.0
+        self.late_answers = 0.0  # seconds the bot waits for Discord's answer to a callback the member already sees
         self.callback_errors: list[int] = []  # statuses the next interaction callbacks get instead (500, 429…)
         self.failed_callbacks: list[tuple[str, int]] = []
         self.refused: list[tuple[list[str], str]] = []  # messages refused for breaking Discord's limits
@@ -565,6 +566,14 @@ class FakeDiscord:
 
         return await asyncio.wait_for(arrived(), timeout)
 
+    async def answer(self, interaction_id: str, timeout: float = 10) -> dict:
+        """The message the member finally reads for this interaction: the callback's, or after a deferral (types 5
+        and 6, "thinking…") the first follow-up or edit that replaces it."""
+        first = await self.response(interaction_id, 0, timeout)
+        if first.get("type") not in (5, 6):
+            return first.get("data") or {}
+        return {k: v for k, v in (await self.response(interaction_id, 1, timeout)).items() if k != "webhook"}
+
     async def wait_for(self, predicate, timeout: float = 10) -> None:
         """Wait until predicate() holds (checked whenever the fake receives a request)."""
 
@@ -671,6 +680,9 @@ class FakeDiscord:
                 await self._notify()
                 await asyncio.sleep(self.callback_delay)
             self.responses.setdefault(interaction_id, []).append(body)
+            if self.late_answers:  # the member sees the reply (a form) before the bot hears that it went through
+                await self._notify()
+                await asyncio.sleep(self.late_answers)
             data = body.get("data") or {}
             if body["type"] in (4, 7):
                 self._check_mentions(data)

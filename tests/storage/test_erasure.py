@@ -18,6 +18,7 @@ from bot.core.status import Outcome
 from bot.storage import stores_on
 from bot.storage.erasure import ANONYMOUS, GUILD_COLUMN, HASH_COLUMNS, MARK_COLUMNS, MISS_COLUMN, OWNER_COLUMNS
 from bot.storage.errors import DatabaseBusy
+from bot.storage.journal import scrub_journals
 from bot.storage.records import (
     CommentRecord,
     GapRecord,
@@ -28,7 +29,7 @@ from bot.storage.records import (
     record_fields,
 )
 from bot.storage.tables import TABLES
-from bot.storage.writer import WriteQueue, scrub_journals
+from bot.storage.writer import WriteQueue
 from tests.helpers import NoDatabase
 
 G, H = 424242424242424242, 535353535353535353  # two servers (snowflake-sized: more than 32 bits)

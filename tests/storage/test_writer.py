@@ -235,6 +235,7 @@ class FullDisk:
 async def test_a_full_disk_at_stop_keeps_every_record_in_the_journal_the_fallback_or_the_log_once(
     tmp_path, monkeypatch, caplog, where
 ):
+    import bot.storage.journal as journal_files
     import bot.storage.writer as writer
     from tests.helpers import NoDatabase
 
@@ -256,7 +257,7 @@ async def test_a_full_disk_at_stop_keeps_every_record_in_the_journal_the_fallbac
     )
     await queue.start()  # (the reserve is set aside now, while the disk has room)
     disk = FullDisk({main: FullDisk({}).used(main), spare: 1 << 20 if where == "fallback" else 0})
-    monkeypatch.setattr(writer, "_write_text", disk.write)
+    monkeypatch.setattr(journal_files, "_write_text", disk.write)
     for n in range(30):
         queue.submit(GapRecord(1, f"pregunta {n}", f"pregunta {n}", "a", None, "lookup", "t"))
     lost = await queue.close(grace=2)

@@ -13,7 +13,7 @@ from bot.app.community.server_terms import Refused, Saved, ServerTerms, problem
 from bot.core.problems import said
 from bot.core.server_terms import TermFields
 from bot.core.status import ProposalStatus
-from bot.storage.errors import within_a_second
+from bot.storage.errors import within_reply_wait
 from bot.storage.interfaces import ProposalStore
 from bot.storage.records import ProposalRow
 
@@ -50,8 +50,8 @@ class Proposals:
             return term
         at = self.clock().isoformat(timespec="seconds")
         limit = MAX_PENDING_PER_MEMBER  # enforced by the store, in the same transaction as the insert
-        proposal_id = await within_a_second(
-            self.store.add(guild_id, user_id, locale, fields.to_dict(), at, limit=limit)
+        proposal_id = await within_reply_wait(
+            lambda: self.store.add(guild_id, user_id, locale, fields.to_dict(), at, limit=limit)
         )
         if proposal_id is None:
             return Refused((problem(said("too_many_proposals", limit=limit)),))
@@ -86,7 +86,7 @@ class Proposals:
         self, guild_id: int, proposal_id: int, status: ProposalStatus, editor_id: int, reason: str | None = None
     ) -> bool:
         at = self.clock().isoformat(timespec="seconds")
-        done = await within_a_second(self.store.decide(guild_id, proposal_id, status, editor_id, at, reason))
+        done = await within_reply_wait(lambda: self.store.decide(guild_id, proposal_id, status, editor_id, at, reason))
         row = await self.store.get(guild_id, proposal_id) if done else None
         if row is not None:
             self.to_tell.add(row.user_id)

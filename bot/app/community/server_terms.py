@@ -10,7 +10,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, partial
 
 from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.glossary import resolve_answered
@@ -25,7 +25,7 @@ from bot.core.problems import Joined, Sentence, said
 from bot.core.search import Found, SearchIndex
 from bot.core.server_terms import TermFields
 from bot.storage.erasure import ANONYMOUS
-from bot.storage.errors import within_a_second
+from bot.storage.errors import within_reply_wait
 from bot.storage.interfaces import GapStore, ServerTermStore
 from bot.storage.records import ServerAlias, ServerTermRow, ServerTermVersion
 
@@ -148,10 +148,9 @@ class ServerTerms:
             if isinstance(term, Refused):
                 return term
             at = self.clock().isoformat(timespec="seconds")
-            # Only the write waits at most a second (DatabaseBusy, with nothing saved): the rebuild after it may not.
-            written = await within_a_second(
-                self.store.save(guild_id, term.id, fields.to_dict(), user_id, at, previous_id=previous_id)
-            )
+            # Only the write waits as long as the reply may (DatabaseBusy, with nothing saved): the rebuild may not.
+            write = partial(self.store.save, guild_id, term.id, fields.to_dict(), user_id, at)
+            written = await within_reply_wait(partial(write, previous_id=previous_id))
             self._overlays.pop(guild_id, None)
             if written:
                 break
@@ -259,7 +258,7 @@ class ServerTerms:
             if isinstance(already, Found) and already.exact and already.term.id != term_id:
                 return None  # the spelling is another published term's own: it cannot name this one
             at = self.clock().isoformat(timespec="seconds")
-            await within_a_second(self.store.add_alias(guild_id, normalized, spelling, term_id, user_id, at))
+            await within_reply_wait(lambda: self.store.add_alias(guild_id, normalized, spelling, term_id, user_id, at))
             term = published
         await self.gaps.resolve_asked_as(guild_id, normalized, term_id)
         self._overlays.pop(guild_id, None)
@@ -268,7 +267,7 @@ class ServerTerms:
     async def retire(self, guild_id: int, user_id: int, term_id: str) -> bool:
         """The term stops answering; its history stays."""
         at = self.clock().isoformat(timespec="seconds")
-        done = await within_a_second(self.store.retire(guild_id, term_id, user_id, at))
+        done = await within_reply_wait(lambda: self.store.retire(guild_id, term_id, user_id, at))
         self._overlays.pop(guild_id, None)
         return done
 

@@ -17,7 +17,7 @@ from bot.core import daily
 from bot.core.daily import DailyEntry, Schedule
 from bot.core.model import Glossary, Term
 from bot.core.status import DailyPostStatus
-from bot.storage.errors import DatabaseBusy, within_a_second
+from bot.storage.errors import DatabaseBusy, within_reply_wait
 from bot.storage.interfaces import DailyStore
 from bot.storage.records import DailyPost, DailySettings
 
@@ -90,7 +90,7 @@ class DailyPosts:
         day = daily.local_date(self.clock(), schedule)
         term, cycle = daily.pick(glossary, guild_id, day, await self.store.history(guild_id))
         try:
-            entry = await within_a_second(self.store.record_pick(guild_id, DailyEntry(day, term.id, cycle)))
+            entry = await within_reply_wait(lambda: self.store.record_pick(guild_id, DailyEntry(day, term.id, cycle)))
         except DatabaseBusy as exc:  # the pick is deterministic: answer now, it is recorded by the next caller
             log.warning("term of the day for guild %s answered without recording it: %s", guild_id, exc)
             return DailyPick(term, DailyEntry(day, term.id, cycle), glossary)

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from bot.core.gaps import asker_hash
 from bot.storage.erasure import ANONYMOUS
 from bot.storage.interfaces import ErasureStore
+from bot.storage.journal import scrub_journals
 from bot.storage.records import Erased
-from bot.storage.writer import scrub_journals
 
 if TYPE_CHECKING:
     from bot.app.community.proposals import Proposals

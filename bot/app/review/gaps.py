@@ -13,7 +13,7 @@ from bot.app.review.exports import gaps_csv, gaps_yaml
 from bot.core.gaps import query_hash
 from bot.core.search import Found
 from bot.core.status import GapOrder, GapStatus
-from bot.storage.errors import within_a_second
+from bot.storage.errors import within_reply_wait
 from bot.storage.interfaces import GapStore
 from bot.storage.records import Gap
 
@@ -120,7 +120,7 @@ class GapReview:
     async def decide(self, guild_id: int, ids: list[int], status: GapStatus, term_id: str | None = None) -> int:
         """A moderator's decision from Discord: `set_status`, waiting at most a second for the database (past
         that, DatabaseBusy with nothing changed), so that the member is answered within Discord's three."""
-        return await within_a_second(self.set_status(guild_id, ids, status, term_id))
+        return await within_reply_wait(lambda: self.set_status(guild_id, ids, status, term_id))
 
     def term_named(self, name: str) -> str | None:
         """The id of the term a moderator named (as a lookup would answer it with confidence), or None."""

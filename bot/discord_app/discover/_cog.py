@@ -205,7 +205,7 @@ class DiscoverCog(commands.Cog):
             await interaction.response.send_message(t(interaction.locale, "prop_off"), ephemeral=True)
             return
         fields = TermFields((termino or "").strip()[:256], "")
-        await interaction.response.send_modal(ProposalModal(interaction, fields))
+        await ProposalModal(interaction, fields).show(interaction)
 
     @glosario.command(name="ayuda", description="Qué puede hacer el bot")
     async def ayuda(self, interaction: discord.Interaction) -> None:

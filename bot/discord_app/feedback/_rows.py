@@ -20,6 +20,7 @@ from bot.discord_app.kit.forms import BoundForm
 from bot.discord_app.kit.i18n import language, t
 from bot.discord_app.kit.permissions import moderator_or_denied
 from bot.discord_app.kit.persistent import Persistent
+from bot.discord_app.kit.replies import reply
 from bot.discord_app.kit.services import services
 from bot.discord_app.server_terms.form import TermModal
 
@@ -76,7 +77,7 @@ class VoteButton(
         if term is None:
             await interaction.response.send_message(t(loc, "fb_unknown_term"), ephemeral=True)
         elif self.vote is Vote.UNHELPFUL and feedback.may_comment(who, term.id):
-            await interaction.response.send_modal(CommentForm(interaction, term))
+            await CommentForm(interaction, term).show(interaction)
         else:
             await interaction.response.send_message(t(loc, _THANKS[self.vote]), ephemeral=True)
 
@@ -106,7 +107,7 @@ class CommentForm(BoundForm):
 
     def __init__(self, interaction: discord.Interaction, term: Term) -> None:
         locale = interaction.locale
-        super().__init__(interaction, title=t(locale, "fb_modal_title"), timeout=900)
+        super().__init__(interaction, title=t(locale, "fb_modal_title"))
         self.term_id = term.id
         self.text = discord.ui.TextInput(
             label=shorten(t(locale, "fb_modal_label", term=term.term), 45),
@@ -116,12 +117,12 @@ class CommentForm(BoundForm):
         )
         self.add_item(self.text)
 
-    async def allowed(self, interaction: discord.Interaction) -> bool:
-        return True  # whoever opened it (checked by BoundForm): any member may vote and comment
+    async def refusal(self, interaction: discord.Interaction) -> str | None:
+        return None  # whoever opened it (checked by BoundForm): any member may vote and comment
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
+    async def apply(self, interaction: discord.Interaction) -> None:
         outcome = await services(interaction).app.feedback.comment(asker(interaction), self.term_id, self.text.value)
-        await interaction.response.send_message(t(interaction.locale, _COMMENTED[outcome]), ephemeral=True)
+        await reply(interaction, t(interaction.locale, _COMMENTED[outcome]))
 
 
 class EditTermButton(
@@ -162,7 +163,7 @@ class EditTermButton(
             )
             return
         modal = TermModal(interaction, TermFields.from_dict(row.fields), previous_id=row.term_id)
-        await interaction.response.send_modal(modal)
+        await modal.show(interaction)
 
 
 # -- what the editors read ------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from bot.discord_app.kit.forms import BoundForm
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.permissions import moderator_or_denied
 from bot.discord_app.kit.persistent import Persistent
+from bot.discord_app.kit.replies import reply
 from bot.discord_app.kit.services import services
 from bot.discord_app.server_terms.form import TermModal
 
@@ -236,10 +237,10 @@ class ActSelect(
             gap = await review.get(guild_id, ids[0]) if ids else None
             if gap is not None and self.action == "define":  # the most asked spelling as the name
                 name = await review.most_asked_spelling(guild_id, gap.id) or gap.sample
-                await interaction.response.send_modal(DefineModal(interaction, TermFields(name, ""), gap.id))
+                await DefineModal(interaction, TermFields(name, ""), gap.id).show(interaction)
                 return
             if gap is not None:
-                await interaction.response.send_modal(ResolveModal(interaction, gap.id, gap.sample, self.state))
+                await ResolveModal(interaction, gap.id, gap.sample, self.state).show(interaction)
                 return
         else:
             status = GapStatus.IGNORED if self.action == "ignore" else GapStatus.OPEN
@@ -276,31 +277,25 @@ class ActSelect(
 class ResolveModal(BoundForm):
     """Which published term answers one gap, from the moderator who chose it."""
 
-    PREFIX = "glosario:resolve"
+    PREFIX, UPDATES_MESSAGE = "glosario:resolve", True
 
     def __init__(self, interaction: discord.Interaction, gap_id: int, sample: str, state: ListState) -> None:
         locale = interaction.locale
-        super().__init__(interaction, title=t(locale, "gaps_modal_title", query=sample), timeout=600)
+        super().__init__(interaction, title=t(locale, "gaps_modal_title", query=sample))
         self.gap_id, self.state, self.locale = gap_id, state, locale
         self.term = discord.ui.TextInput(label=t(locale, "gaps_modal_label")[:45], required=False, max_length=100)
         self.add_item(self.term)
 
-    async def allowed(self, interaction: discord.Interaction) -> bool:
-        return await moderator_or_denied(interaction)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
+    async def apply(self, interaction: discord.Interaction) -> None:
         review, guild_id = services(interaction).app.review, interaction.guild_id
         name = (self.term.value or "").strip()
         term_id = review.term_named(name) if name else None
         if name and term_id is None:
-            await interaction.response.send_message(
-                t(interaction.locale, "gaps_modal_unknown", term=echo(name)),
-                ephemeral=True,
-            )
+            await reply(interaction, t(interaction.locale, "gaps_modal_unknown", term=echo(name)))
             return
         await review.decide(guild_id, [self.gap_id], GapStatus.RESOLVED, term_id)
         embed, view = await render(review, guild_id, interaction.locale, self.state)
-        await interaction.response.edit_message(content=None, embed=embed, view=view)
+        await interaction.edit_original_response(content=None, embed=embed, view=view)  # the list, updated
 
 
 class DefineModal(TermModal):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 
 import discord
 from discord import app_commands
@@ -16,6 +16,7 @@ from bot.app.limits import RateLimit
 from bot.core.normalize import valid_text
 from bot.core.shards import shard_of
 from bot.discord_app.kit.i18n import t
+from bot.discord_app.kit.replies import reply
 from bot.logs import current_shard
 
 log = logging.getLogger(__name__)
@@ -56,13 +57,6 @@ def _what(interaction: discord.Interaction) -> str:
     return str((interaction.data or {}).get("custom_id", interaction.type))
 
 
-async def _say(interaction: discord.Interaction, message: str) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True)
-    else:
-        await interaction.response.send_message(message, ephemeral=True)
-
-
 def _note_shard(interaction: discord.Interaction) -> None:
     """What the handling of this interaction logs carries its server's shard (the handler's own task only)."""
     count = interaction.client.shard_count
@@ -88,7 +82,7 @@ class Guard:
             return not self.closing
         self.hold(interaction)
         if self.closing:
-            await _say(interaction, t(interaction.locale, "restarting"))
+            await reply(interaction, t(interaction.locale, "restarting"))
             return False
         wait = self.rate.retry_after(interaction.user.id)  # (checked here, not through within_rate_limit: once)
         if wait:
@@ -111,7 +105,7 @@ class Guard:
 
     async def _refuse(self, interaction: discord.Interaction, wait: float) -> None:
         log.info("rate limit: user %s waits %.0f s", interaction.user.id, wait)
-        await _say(interaction, t(interaction.locale, "cooldown", seconds=max(1, round(wait))))
+        await reply(interaction, t(interaction.locale, "cooldown", seconds=max(1, round(wait))))
 
     def hold(self, interaction: discord.Interaction) -> None:
         """The task handling `interaction` (the caller's) is work in flight: a graceful stop waits for it to end.
@@ -120,6 +114,18 @@ class Guard:
         if task is not None and task not in self._held:
             self._held.add(task)
             task.add_done_callback(self._held.discard)
+
+    def start(self, answer: Coroutine[object, object, None]) -> None:
+        """Run an answer no handler gives (a form sent too late) as work in flight: a graceful stop waits for it;
+        its failure is logged."""
+        task = asyncio.get_running_loop().create_task(answer)
+        self._held.add(task)
+        task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task) -> None:
+        self._held.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("answering an interaction failed", exc_info=task.exception())
 
     def watch(self, interaction: discord.Interaction) -> None:
         """Every button, menu and modal gets an answer: one that nothing handled (a forged or unknown custom_id,
@@ -141,7 +147,7 @@ class Guard:
         custom_id = (interaction.data or {}).get("custom_id")
         log.info("nothing answered %s from user %s: telling them", custom_id, interaction.user.id)
         with contextlib.suppress(discord.HTTPException):
-            await _say(interaction, t(interaction.locale, "stale_interaction"))
+            await reply(interaction, t(interaction.locale, "stale_interaction"))
 
     async def on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.CheckFailure) and interaction.response.is_done():
@@ -160,7 +166,7 @@ class Guard:
             log.error("interaction %s failed", _what(interaction), exc_info=error)
             message = t(interaction.locale, "error")
         try:
-            await _say(interaction, message)
+            await reply(interaction, message)
         except discord.HTTPException:
             log.warning("could not tell the user about the error", exc_info=True)
 

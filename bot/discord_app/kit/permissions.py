@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.discord_app.kit.i18n import t
+from bot.discord_app.kit.replies import reply
 from bot.discord_app.kit.services import Services, services
 
 
@@ -37,4 +38,4 @@ async def manages_server(interaction: discord.Interaction) -> bool:
 
 
 async def deny(interaction: discord.Interaction, key: str = "admin_denied") -> None:
-    await interaction.response.send_message(t(interaction.locale, key), ephemeral=True)
+    await reply(interaction, t(interaction.locale, key))

@@ -40,6 +40,8 @@ class Gate(Protocol):
 class FormsOpen(Protocol):
     """Each member's open forms (bot.discord_app.kit.forms.OpenForms)."""
 
+    def has_room(self, guild_id: int, user_id: int) -> bool: ...
+
     def opened(self, form: Any) -> None: ...
 
 

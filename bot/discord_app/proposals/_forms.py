@@ -6,8 +6,10 @@ from __future__ import annotations
 import discord
 
 from bot.app.community.server_terms import Refused, Saved
+from bot.app.errors import DatabaseBusy
 from bot.core.server_terms import TermFields
 from bot.discord_app.kit.i18n import t
+from bot.discord_app.kit.replies import reply
 from bot.discord_app.kit.services import services
 from bot.discord_app.proposals._told import tell_proposer
 from bot.discord_app.server_terms.form import Draft, TermModal, answer_refused
@@ -17,23 +19,25 @@ class ProposalModal(TermModal):
     """The same form for any member (when the server takes proposals): it becomes a proposal for the editors."""
 
     PREFIX, TITLE = "glosario:propform", "prop_modal"
+    PROPOSING = True
 
-    async def allowed(self, interaction: discord.Interaction) -> bool:
-        if await services(interaction).app.proposals.enabled(interaction.guild_id or 0):
-            return True
-        await interaction.response.send_message(t(interaction.locale, "prop_off"), ephemeral=True)
-        return False
+    async def refusal(self, interaction: discord.Interaction) -> str | None:
+        return None if await services(interaction).app.proposals.enabled(interaction.guild_id or 0) else "prop_off"
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
+    async def apply(self, interaction: discord.Interaction) -> None:
         bot, fields, guild_id = services(interaction), self.fields(), interaction.guild_id or 0
         locale = str(interaction.locale)
-        result = await bot.app.proposals.propose(guild_id, interaction.user.id, locale, fields)
+        try:
+            result = await bot.app.proposals.propose(guild_id, interaction.user.id, locale, fields)
+        except DatabaseBusy as exc:
+            await self.not_saved(interaction, fields, exc)
+            return
         if isinstance(result, Refused):
             bot.drafts.keep(guild_id, interaction.user.id, Draft(fields, self.again, proposing=True))
             await answer_refused(interaction, result, fields)
             return
         name = discord.utils.escape_markdown(fields.term.strip())
-        await interaction.response.send_message(t(interaction.locale, "prop_thanks", term=name), ephemeral=True)
+        await reply(interaction, t(interaction.locale, "prop_thanks", term=name))
 
 
 class PublishModal(TermModal):
@@ -54,7 +58,7 @@ class PublishModal(TermModal):
             guild_id, self.proposal_id, interaction.user.id, fields
         )
         if saved is None:  # decided meanwhile, or another server's
-            await interaction.response.send_message(t(interaction.locale, "prop_gone"), ephemeral=True)
+            await reply(interaction, t(interaction.locale, "prop_gone"))
         return saved
 
     async def after_saved(self, interaction: discord.Interaction, saved: Saved) -> None:

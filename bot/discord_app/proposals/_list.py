@@ -15,6 +15,7 @@ from bot.discord_app.kit.forms import BoundForm
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.permissions import moderator_or_denied
 from bot.discord_app.kit.persistent import Persistent
+from bot.discord_app.kit.replies import reply
 from bot.discord_app.kit.services import services
 from bot.discord_app.proposals._forms import PublishModal
 from bot.discord_app.proposals._told import tell_proposer
@@ -76,9 +77,9 @@ class ProposalSelect(
             await interaction.response.send_message(t(interaction.locale, "prop_gone"), ephemeral=True)
         elif self.action == "publish":
             fields = TermFields.from_dict(row.fields)
-            await interaction.response.send_modal(PublishModal(interaction, fields, row.id))
+            await PublishModal(interaction, fields, row.id).show(interaction)
         else:
-            await interaction.response.send_modal(RejectModal(interaction, row.id))
+            await RejectModal(interaction, row.id).show(interaction)
 
 
 class RejectModal(BoundForm):
@@ -88,21 +89,18 @@ class RejectModal(BoundForm):
 
     def __init__(self, interaction: discord.Interaction, proposal_id: int) -> None:
         locale = interaction.locale
-        super().__init__(interaction, title=t(locale, "prop_reject_title"), timeout=1800)
+        super().__init__(interaction, title=t(locale, "prop_reject_title"))
         self.proposal_id = proposal_id
         self.reason = discord.ui.TextInput(
             label=t(locale, "prop_reason")[:45], style=discord.TextStyle.paragraph, max_length=500, required=True
         )
         self.add_item(self.reason)
 
-    async def allowed(self, interaction: discord.Interaction) -> bool:
-        return await moderator_or_denied(interaction)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
+    async def apply(self, interaction: discord.Interaction) -> None:
         bot, guild_id = services(interaction), interaction.guild_id or 0
         row = await bot.app.proposals.reject(guild_id, self.proposal_id, interaction.user.id, self.reason.value or "")
         key = "prop_rejected" if row else "prop_gone"
         name = echo(row.fields.get("term", "")) if row else ""
-        await interaction.response.send_message(t(interaction.locale, key, term=name), ephemeral=True)
+        await reply(interaction, t(interaction.locale, key, term=name))
         if row is not None:
             await tell_proposer(bot, guild_id, row.id)

@@ -33,7 +33,7 @@ class TermAdmin(app_commands.Group):
 
     @app_commands.command(name="nuevo", description="Define un término propio de este servidor")
     async def nuevo(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_modal(TermModal(interaction))
+        await TermModal(interaction).show(interaction)
 
     @app_commands.command(name="editar", description="Cambia un término de este servidor")
     @app_commands.describe(termino="Un término de este servidor")
@@ -43,7 +43,7 @@ class TermAdmin(app_commands.Group):
             await self._say(interaction, t(interaction.locale, "st_unknown", term=echo(termino)))
             return
         fields = TermFields.from_dict(row.fields)
-        await interaction.response.send_modal(TermModal(interaction, fields, previous_id=row.term_id))
+        await TermModal(interaction, fields, previous_id=row.term_id).show(interaction)
 
     @app_commands.command(name="retirar", description="Deja de responder con un término de este servidor")
     @app_commands.describe(termino="Un término de este servidor")

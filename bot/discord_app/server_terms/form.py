@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.app.community.server_terms import Refused, Saved
+from bot.app.errors import DatabaseBusy
 from bot.core.normalize import normalize
 from bot.core.server_terms import TermFields
 from bot.discord_app.kit.buttons import ButtonsView, button_payload
@@ -19,6 +20,7 @@ from bot.discord_app.kit.forms import BoundForm
 from bot.discord_app.kit.i18n import language, t
 from bot.discord_app.kit.permissions import moderator_or_denied
 from bot.discord_app.kit.persistent import Persistent
+from bot.discord_app.kit.replies import reply
 from bot.discord_app.kit.services import services
 
 log = logging.getLogger(__name__)
@@ -70,7 +72,7 @@ class TermModal(BoundForm):
         fields = fields or TermFields("", "")
         locale = interaction.locale
         key = "st_modal_edit" if previous_id else self.TITLE
-        super().__init__(interaction, title=t(locale, key), timeout=1800)
+        super().__init__(interaction, title=t(locale, key))
         self.previous_id = previous_id
 
         def box(label: str, value: str, limit: int, *, long: bool = False, required: bool = False):
@@ -94,9 +96,6 @@ class TermModal(BoundForm):
         values = (self.name, self.definition, self.en, self.aliases, self.related)
         return TermFields(*((item.value or "") for item in values))
 
-    async def allowed(self, interaction: discord.Interaction) -> bool:
-        return await moderator_or_denied(interaction)
-
     def again(self, interaction: discord.Interaction, fields: TermFields) -> TermModal:
         """The same form (same kind, same term), filled in with `fields`: the "Fix" button's."""
         return type(self)(interaction, fields, self.previous_id)
@@ -110,11 +109,24 @@ class TermModal(BoundForm):
     async def after_saved(self, interaction: discord.Interaction, saved: Saved) -> None:
         """Anything a saved term leads to, after the answer (a gap defined, a proposer told)."""
 
-    OFFERS_ALIAS = True  # a refused name that already leads to a term may become its alias instead
+    async def not_saved(self, interaction: discord.Interaction, fields: TermFields, error: DatabaseBusy) -> None:
+        """The database did not take it, however long it waited: what was typed comes back, with "Fix"."""
+        log.warning("database busy for form %s of user %s: %s", self.custom_id, self.user_id, error)
+        draft = Draft(fields, self.again, self.previous_id, proposing=self.PROPOSING)
+        services(interaction).drafts.keep(self.guild_id, self.user_id, draft)
+        fix = FixButton.rendered(t(interaction.locale, "st_fix"))
+        await answer_typed(interaction, t(interaction.locale, "db_busy"), fields, [fix])
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
+    OFFERS_ALIAS = True  # a refused name that already leads to a term may become its alias instead
+    PROPOSING = False  # a member's proposal (it may not become an alias)
+
+    async def apply(self, interaction: discord.Interaction) -> None:
         fields, guild_id, user_id = self.fields(), interaction.guild_id or 0, interaction.user.id
-        saved = await self.save(interaction, fields)
+        try:
+            saved = await self.save(interaction, fields)
+        except DatabaseBusy as exc:
+            await self.not_saved(interaction, fields, exc)
+            return
         if saved is None:
             return
         if isinstance(saved, Saved):
@@ -122,7 +134,7 @@ class TermModal(BoundForm):
             await self.after_saved(interaction, saved)
         else:
             taken = saved.taken_by.id if saved.taken_by else None
-            draft = Draft(fields, self.again, self.previous_id, taken_by=taken)
+            draft = Draft(fields, self.again, self.previous_id, proposing=self.PROPOSING, taken_by=taken)
             services(interaction).drafts.keep(guild_id, user_id, draft)
             await answer_refused(interaction, saved, fields, offer_alias=self.OFFERS_ALIAS)
 
@@ -133,7 +145,7 @@ async def answer_saved(interaction: discord.Interaction, saved: Saved) -> None:
     text = t(loc, key, term=discord.utils.escape_markdown(saved.term.term), count=saved.resolved)
     overlay = bot.app.lookups.overlay(interaction.guild_id or 0)
     embed, view = bot.cards.card_for(saved.term, overlay, loc)
-    await interaction.response.send_message(text, embed=embed, view=view or discord.utils.MISSING, ephemeral=True)
+    await reply(interaction, text, embed=embed, view=view)
 
 
 async def answer_refused(
@@ -146,12 +158,6 @@ async def answer_refused(
     if refused.taken_here:
         problems.append(t(loc, "st_taken_server"))
     text = join_within([t(loc, "st_refused"), *problems], 1900)
-    embed = discord.Embed(title=t(loc, "st_typed"), description=shorten(fields.definition or "—", 4000), colour=COLOUR)
-    for label, value in (("st_name", fields.term), ("st_en", fields.en), ("st_aliases", fields.aliases)):
-        if value:
-            embed.add_field(name=t(loc, label), value=shorten(value, LIMITS["field_value"]), inline=False)
-    if fields.related:
-        embed.add_field(name=t(loc, "st_related"), value=shorten(fields.related, LIMITS["field_value"]), inline=False)
     buttons = [FixButton.rendered(t(loc, "st_fix"))]
     taken = refused.taken_by
     name = normalize(fields.term)
@@ -160,8 +166,19 @@ async def answer_refused(
         # The name typed already leads to that term (spelt another way): offer it as its alias instead.
         label = t(loc, "st_as_alias", spelling=shorten(fields.term, 30), term=shorten(taken.term, 30))
         buttons.append(AliasInsteadButton.rendered(label))
-    view = ButtonsView(buttons)
-    await interaction.response.send_message(text, embed=fit(embed), view=view, ephemeral=True)
+    await answer_typed(interaction, text, fields, buttons)
+
+
+async def answer_typed(interaction: discord.Interaction, text: str, fields: TermFields, buttons: list[dict]) -> None:
+    """Why the term was not saved, what was typed (in an embed, so nothing is lost), and the buttons."""
+    loc = interaction.locale
+    embed = discord.Embed(title=t(loc, "st_typed"), description=shorten(fields.definition or "—", 4000), colour=COLOUR)
+    for label, value in (("st_name", fields.term), ("st_en", fields.en), ("st_aliases", fields.aliases)):
+        if value:
+            embed.add_field(name=t(loc, label), value=shorten(value, LIMITS["field_value"]), inline=False)
+    if fields.related:
+        embed.add_field(name=t(loc, "st_related"), value=shorten(fields.related, LIMITS["field_value"]), inline=False)
+    await reply(interaction, text, embed=fit(embed), view=ButtonsView(buttons))
 
 
 class _DraftButton(Persistent, discord.ui.DynamicItem[discord.ui.Button], template=r"glosario:draft"):
@@ -195,7 +212,7 @@ class FixButton(_DraftButton, template=r"glosario:stfix"):
         if draft is None:
             await interaction.response.send_message(t(interaction.locale, "st_no_draft"), ephemeral=True)
             return
-        await interaction.response.send_modal(draft.again(interaction, draft.fields))
+        await draft.again(interaction, draft.fields).show(interaction)
 
 
 class AliasInsteadButton(_DraftButton, template=r"glosario:stalias"):
