@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import PurePath
@@ -15,6 +14,7 @@ import yaml
 from bot.core import card
 from bot.core.card import EMBED_TOTAL
 from bot.core.errors import GlossaryError, Problem
+from bot.core.invisible import first_refused, kind
 from bot.core.model import Glossary, Link, Sense, Source, Term
 from bot.core.normalize import compact, normalize, slug
 from bot.core.problems import Sentence, said
@@ -329,7 +329,7 @@ class _Builder:
         if len(value) > limit:
             self._add(name, _line(node), "value_too_long", key=key, length=len(value), limit=limit)
             return False
-        hidden = _invisible(value)  # a definition's line breaks and tabs are not among _INVISIBLE's characters
+        hidden = _invisible(value)  # a definition's line breaks and tabs are not among the refused characters
         if hidden is not None:
             self._add(name, _line(node), "value_invisible", key=key, hidden=hidden)
             return False
@@ -655,21 +655,10 @@ def _yaml_problem(parser_says: str, before: str = "") -> Sentence:
     return said("yaml_parser_says", parser_says=parser_says)
 
 
-# Characters nobody sees in a name or a definition: zero-width, bidirectional overrides, control characters; and
-# U+FFFE, U+FFFF, which XML cannot carry at all (the TBX export would be unreadable).
-_INVISIBLE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufffe\uffff]"
-)
-
-
 def _invisible(value: str) -> Sentence | None:
-    """The first character nobody sees in `value`, and where it is."""
-    found = _INVISIBLE.search(value)
-    if found is None:
-        return None
-    char = found.group()
-    name = unicodedata.name(char, "")
-    return said("invisible_at", char=f"U+{ord(char):04X}{' ' + name if name else ''}", position=found.start() + 1)
+    """The first character nobody sees in `value` that a term file may not hold, and where it is."""
+    found = first_refused(value)
+    return None if found is None else said("invisible_at", char=kind(found[1]), position=found[0] + 1)
 
 
 def _line(node: yaml.Node) -> int:

@@ -143,7 +143,7 @@ TEXT: dict[str, str] = {
     "tbx_unreadable": "line {line}: bad XML ({error})",
     "tbx_no_term": "term",
     "tbx_counted": "with how many entries each",
-    "tbx_no_term_in": "it has no term in '{lang}' (or only deprecated forms)",
+    "tbx_no_term_in": "it has no term in '{lang}'; it has terms in: {languages}",
     "skos_unreadable": "unreadable RDF ({error})",
     "skos_no_label": "label (prefLabel)",
     "skos_counted": "with how many concepts each",

@@ -144,7 +144,7 @@ TEXT: dict[str, str] = {
     "tbx_unreadable": "línea {line}: XML ilegible ({error})",
     "tbx_no_term": "ningún término",
     "tbx_counted": "con cuántas entradas cada uno",
-    "tbx_no_term_in": "no tiene ningún término en «{lang}» (o solo formas desaconsejadas)",
+    "tbx_no_term_in": "no tiene ningún término en «{lang}»; los tiene en: {languages}",
     "skos_unreadable": "RDF ilegible ({error})",
     "skos_no_label": "ninguna etiqueta (prefLabel)",
     "skos_counted": "con cuántos conceptos cada uno",

@@ -10,6 +10,7 @@ import pytest
 
 from bot.app.files import load_glossary
 from bot.cli import main
+from bot.core.problems import said
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
 
@@ -28,10 +29,13 @@ def adds_up(summary: dict) -> None:
     ("name", "options", "read", "imported"),
     [
         ("lisa-tbx-basic-sample.tbx", ("--lang", "en"), 5, 3),  # TBX v2 (martif, tig), LISA's sample
-        ("weblate-fr-extended-metadata.tbx", ("--lang", "en"), 2, 1),  # martif in the ISO namespace, Weblate
+        ("weblate-fr-extended-metadata.tbx", ("--lang", "en"), 2, 2),  # martif in the ISO namespace, Weblate
+        ("weblate-fr-extended-metadata.tbx", ("--lang", "fr"), 2, 2),
         ("glossaria.csv", (), 155, 155),  # term_es, short_es, long_es, … (comma, UTF-8)
         ("glossaria-excel-es.csv", (), 40, 40),  # No;Concepto;Definición;Ejemplo (semicolons, Windows-1252)
         ("microsoft-style-senses.tbx", ("--lang", "en"), 5, 5),  # ntig/termGrp, names with several entries
+        ("microsoft-style-invisible.tbx", ("--lang", "en-US"), 9, 9),  # zero-width spaces in its texts
+        ("microsoft-style-invisible.tbx", ("--lang", "es"), 9, 9),  # es-es: Spanish names, English definitions
     ],
 )
 def test_every_entry_of_a_real_file_is_imported_or_refused_and_what_is_written_validates(
@@ -63,11 +67,77 @@ def test_tbx_statuses_sources_notes_and_cross_references_are_kept(tmp_path, caps
     assert "\n" not in lens.definition  # the file's own line wrapping is not kept
 
 
-def test_the_iso_namespace_is_read_and_an_entry_with_only_deprecated_forms_is_refused_with_its_reason(tmp_path, capsys):
-    _, summary = run_import(tmp_path, capsys, "weblate-fr-extended-metadata.tbx", "--lang", "en")
-    (refused,) = summary["refused"]
-    assert refused["entry"] == "e001" and "desaconsejadas" in refused["reason"]
-    assert summary["dropped"]["descrip[Translation needed]"] == 2
+RETIRED = "administrativeStatus (deprecated, of a name with no other form)"
+
+
+def test_an_entry_whose_only_english_form_is_obsolete_is_imported_under_it_and_the_status_counted(tmp_path, capsys):
+    """Weblate's file (ISO namespace): «data bus» is obsolete in both languages, as Weblate writes a forbidden term.
+    It was refused as having no term in «en»; it is the name the entry has, and what a member will ask about."""
+    code, summary = run_import(tmp_path, capsys, "weblate-fr-extended-metadata.tbx", "--lang", "en")
+    assert code == 0 and (summary["imported"], summary["refused"]) == (2, [])
+    assert summary["dropped"][RETIRED] == 1 and summary["dropped"]["descrip[Translation needed]"] == 2
+    bus = load_glossary(tmp_path / "out").get("data-bus")
+    assert (bus.definition, bus.note) == (
+        "Superseded but still found in older manuals.",
+        "Avoid using this term in any documentation.",
+    )
+    assert bus.deprecated == () and bus.source_id == "e001"
+
+
+def test_the_same_entry_in_french_keeps_its_obsolete_english_name_too(tmp_path, capsys):
+    _, summary = run_import(tmp_path, capsys, "weblate-fr-extended-metadata.tbx", "--lang", "fr")
+    assert summary["dropped"][RETIRED] == 2  # the French name's status and the English name's
+    bus = load_glossary(tmp_path / "out").get("bus-de-donnees")
+    assert (bus.term, bus.en, bus.definition_language) == ("bus de données", "data bus", "en")
+
+
+def test_an_entry_without_a_term_in_the_chosen_language_is_refused_naming_the_languages_it_has(tmp_path, capsys):
+    source = tmp_path / "partial.tbx"
+    text = (REAL / "weblate-fr-extended-metadata.tbx").read_text(encoding="utf-8")
+    source.write_text(text.replace('<term id="e002-en">SYS_ERR_406</term>', ""), encoding="utf-8")
+    code = main(["import", str(source), "--out", str(tmp_path / "out"), "--json", "--lang", "en"])
+    (refused,) = json.loads(capsys.readouterr().out)["refused"]
+    assert code == 1 and refused["entry"] == "e002"
+    assert refused["reason"] == said("tbx_no_term_in", lang="en", languages="fr").text("es")
+
+
+# -- characters nobody sees (the Microsoft Terminology Collection's zero-width spaces) -------------------------------
+
+
+def test_characters_nobody_sees_are_removed_and_counted_not_refused(tmp_path, capsys):
+    code, summary = run_import(tmp_path, capsys, "microsoft-style-invisible.tbx", "--lang", "en-US")
+    assert code == 0 and summary["refused"] == []
+    assert summary["cleaned"] == {
+        "entries": 7,
+        "characters": {
+            "U+200B ZERO WIDTH SPACE": 5,  # four in definitions (one has two), one inside a name
+            "U+FEFF ZERO WIDTH NO-BREAK SPACE": 1,
+            "U+2060 WORD JOINER": 1,
+            "U+200C ZERO WIDTH NON-JOINER": 1,  # between two Latin letters: it joins nothing
+        },
+    }
+    glossary = load_glossary(tmp_path / "out")  # what validate reads: nothing invisible left to refuse
+    assert glossary.get("autosave").term == "autosave"  # found by what a member types
+    assert glossary.get("add-in").definition.endswith("specialized features to it.")
+    assert glossary.get("version-number").definition.startswith("A number such as 2.0 ")
+    assert "infor\u00admation" in glossary.get("information-rights-management").definition  # a soft hyphen is seen
+
+
+def test_the_spanish_names_are_cleaned_too_and_the_summary_says_what_was_removed(tmp_path, capsys):
+    from bot.cli._words import Words
+
+    assert (
+        main(["import", str(REAL / "microsoft-style-invisible.tbx"), "--out", str(tmp_path / "out"), "--lang", "es"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    characters = (
+        "U+200B ZERO WIDTH SPACE (6), U+200C ZERO WIDTH NON-JOINER (1), U+2060 WORD JOINER (1), "
+        "U+FEFF ZERO WIDTH NO-BREAK SPACE (1)"
+    )
+    assert Words("es")("import_cleaned", entries=7, characters=characters) in out
+    sign_in = load_glossary(tmp_path / "out").get("pagina-de-inicio-de-sesion")
+    assert (sign_in.term, sign_in.en) == ("página de inicio de sesión", "sign-in page")
 
 
 def test_a_spanish_csv_maps_its_columns_and_splits_nombre_english(tmp_path, capsys):

@@ -3,9 +3,11 @@ reader gives back; the "|"-joined lists of a CSV cell."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from bot.core.invisible import cleaned
 from bot.core.problems import Said, SaidInBoth, Sentence
 
 LIST_SEPARATOR = "|"  # inside a value, "|" is written "\\|" and "\\" is written "\\\\"
@@ -44,6 +46,20 @@ class Entry:
         data = {"term": self.term.strip(), "definition": self.definition.strip(), **self._names()}
         return data | self._related() | self._links() | self._texts() | self._form_lists() | self._sources()
 
+    def clean(self, removed: Counter) -> bool:
+        """Remove from every text of the entry (and of its senses) the characters nobody sees that carry nothing
+        (bot.core.invisible), counting them in `removed`; whether any was there. Addresses are left alone: a web
+        address is percent-encoded, where nothing is invisible."""
+        before = sum(removed.values())
+        for key in _CLEANED_TEXTS:
+            setattr(self, key, cleaned(getattr(self, key), removed))
+        for key in _CLEANED_LISTS:
+            setattr(self, key, [cleaned(text, removed) for text in getattr(self, key)])
+        self.links = [{**link, "title": cleaned(link["title"], removed)} for link in self.links]
+        self.sources = [{**cited, "text": cleaned(cited["text"], removed)} for cited in self.sources]
+        touched = [sense.clean(removed) for sense in self.senses]
+        return any(touched) or sum(removed.values()) > before
+
     def _sense(self, category: str | None = None) -> dict:
         """This entry as one sense of a term: its definition, and what else it has of what differs between
         senses (its category only when not the term's, `category`)."""
@@ -78,6 +94,8 @@ class Entry:
 
 _TEXTS = ("note", "example", "source_id", "definition_language")  # a sense's own, beside its definition
 _FORM_LISTS = ("tags", "deprecated")  # the name's, shared by its senses
+_CLEANED_TEXTS = ("term", "definition", "en", "category", *_TEXTS)
+_CLEANED_LISTS = ("aliases", "related", *_FORM_LISTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +123,10 @@ class Imported:
 
 @lru_cache(maxsize=1024)  # a file has a few language tags, asked about for every label of every entry
 def language_matches(tag: str, lang: str) -> bool:
-    """Whether a language tag is in language `lang`: "es-ES" is Spanish when "es" was asked, only itself when
-    "es-ES" was asked."""
-    tag, lang = tag.lower(), lang.lower()
-    return tag == lang or tag.split("-")[0] == lang if "-" not in lang else tag == lang
+    """Whether a language tag is in language `lang` (BCP 47, without case, "_" read as "-"): "es-ES", "es_es" and
+    "ES" are Spanish when "es" was asked, only "es-ES" when "es-ES" was; "spa" is not "es", nor "eng" "en"."""
+    tag, lang = tag.lower().replace("_", "-"), lang.lower().replace("_", "-")
+    return tag == lang or ("-" not in lang and tag.split("-")[0] == lang)
 
 
 def _split(value: str) -> list[str]:

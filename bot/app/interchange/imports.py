@@ -18,6 +18,7 @@ import yaml
 
 from bot.app.interchange.entries import Entry, Imported, Problem
 from bot.core.errors import GlossaryError
+from bot.core.invisible import cleaned
 from bot.core.loader import META_FILE, data_node, load_glossary_from_nodes, reads_as_other, term_file_node
 from bot.core.normalize import compact, normalize, slug
 from bot.core.problems import Joined, Said, SaidInBoth, Sentence, said
@@ -50,6 +51,11 @@ class Report:
     refused: list[Refused]
     dropped: dict[str, int]
     files: dict[str, str] = field(default_factory=dict)  # file name → text, what is (or would be) written
+    title: str = ""  # the file's own title, cleaned like the entries
+    # Characters nobody sees removed from the file's texts (bot.core.invisible.cleaned): how many of each kind,
+    # and how many entries had any.
+    cleaned: dict[str, int] = field(default_factory=dict)
+    cleaned_entries: int = 0
 
     def to_json(self, lang: str) -> dict:
         refused = [
@@ -61,7 +67,14 @@ class Report:
             }
             for r in self.refused
         ]
-        return {"read": self.read, "imported": self.imported, "refused": refused, "dropped": dict(self.dropped)}
+        cleaned = {"entries": self.cleaned_entries, "characters": dict(self.cleaned)}
+        return {
+            "read": self.read,
+            "imported": self.imported,
+            "refused": refused,
+            "dropped": dict(self.dropped),
+            "cleaned": cleaned,
+        }
 
 
 @contextmanager
@@ -396,11 +409,15 @@ def report(imported, category: str = DEFAULT_CATEGORY, base=None) -> Report:
     if not refused:  # readers that name their problems only as sentences (JSON)
         refused = [Refused("", "", problem.said) for problem in imported.problems]
     read = imported.read if imported.read is not None else len(imported.entries) + len(refused)
-    dropped = Counter(imported.dropped)
+    dropped, removed = Counter(imported.dropped), Counter()
+    # Before anything compares names: a name with a zero-width space in it is the same name without it.
+    cleaned_entries = sum(entry.clean(removed) for entry in imported.entries)
+    title = cleaned(imported.title, removed)
     entries = base.without_collisions(list(imported.entries), refused) if base else list(imported.entries)
     with collection_paused():
         files, imported_count = settle(entries, category, refused, dropped, base) if entries else ({}, 0)
-    return Report(read, imported_count, refused, {k: v for k, v in dropped.items() if v}, files)
+    kept = {k: v for k, v in dropped.items() if v}
+    return Report(read, imported_count, refused, kept, files, title, dict(removed), cleaned_entries)
 
 
 def clashes(out_dir: Path, files: dict[str, str]) -> list[Path]:

@@ -119,7 +119,7 @@ def _refused(entry: Entry, concept: _Concept, lang: str, refused: list[Refused])
 def _entry(concept: _Concept, lang: str, names: dict, subjects: dict, dropped: Counter) -> Entry:
     name = names[concept.iri]
     entry = Entry(term=name, source_id=concept.iri, where=f"<{concept.iri}>")
-    english = not language_matches("en", lang)
+    english = not language_matches(lang, "en")  # (not when English is the chosen language: en-US asked)
     entry.en = next(iter(concept.texts("prefLabel", "en")), "").strip() if english else ""
     labels = [*concept.texts("prefLabel", lang), *concept.texts("altLabel", lang)]
     labels += concept.texts("altLabel", "en") if english else []
@@ -183,7 +183,7 @@ def _is(tag: str | None, lang: str) -> bool:
 def _count_rest(concept: _Concept, entry: Entry, lang: str, subjects: dict, dropped: Counter) -> None:
     """Every statement of the concept not kept, by property (and language, for text)."""
     kept = {"prefLabel", "altLabel", "hiddenLabel", "definition", "example", *_NOTES}
-    english = not language_matches("en", lang)
+    english = not language_matches(lang, "en")  # (not when English is the chosen language: en-US asked)
     for prop, values in concept.values.items():
         local = prop.removeprefix(SKOS) if prop.startswith(SKOS) else ""
         if prop in _STRUCTURE or local in _RELATIONS:
