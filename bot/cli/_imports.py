@@ -28,13 +28,13 @@ def import_terms(call: Call) -> int:
     imported = _read_import(args, say)
     if isinstance(imported, int):
         return imported
-    summary = report(imported, args.category or DEFAULT_CATEGORY, base)
+    summary = report(imported, args.category or DEFAULT_CATEGORY, base, args.lang)
     existing = [] if args.replace or args.dry_run else clashes(args.out, summary.files)
     if existing:
         print(say("import_exists", path=existing[0], count=len(existing)), file=sys.stderr)
         return EXIT_FAIL
     if summary.files and not args.dry_run:
-        write(args.out, summary.files, summary.title.split(" — ")[0], args.lang)
+        write(args.out, summary.files, summary.title, args.lang, summary.languages)
     if args.json:
         print(json.dumps(summary.to_json(say.lang), ensure_ascii=False, indent=2))
     else:

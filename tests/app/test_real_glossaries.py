@@ -262,6 +262,7 @@ def held(glossary) -> dict[str, tuple]:
             frozenset(t.tags),
             t.source_id,
             frozenset(t.deprecated),
+            frozenset(t.languages),
         )
         for t in glossary
     }
@@ -299,6 +300,69 @@ def test_import_export_import_of_a_real_file_loses_nothing_the_model_holds(tmp_p
     capsys.readouterr()
     assert main(["import", str(exported), "--format", fmt, "--out", str(tmp_path / "back"), *options]) == 0
     assert held(load_glossary(tmp_path / "back")) == held(first)
+
+
+RDFLIB_FORMATS = {"skos": "turtle", "skos-rdfxml": "xml", "skos-jsonld": "json-ld"}
+
+
+def literals(graph) -> set[tuple[str, str | None]]:
+    from rdflib import Literal
+
+    return {(str(o), o.language) for o in graph.objects() if isinstance(o, Literal)}
+
+
+@pytest.mark.parametrize("name", ["coar-access-rights.nt", "coar-resource-types-slice.nt"])
+@pytest.mark.parametrize("fmt", ["skos", "skos-rdfxml", "skos-jsonld"])
+def test_every_literal_exported_from_an_imported_vocabulary_keeps_the_language_it_had(tmp_path, capsys, name, fmt):
+    """COAR's vocabularies imported in Spanish and exported back, read by an independent RDF reader: each literal
+    that was in the file comes back in the language it had there (an English altLabel in English, the untagged
+    scheme title untagged), and the only one that was not there is this program's own category, in Spanish."""
+    from rdflib import Graph
+
+    run_import(tmp_path, capsys, name)
+    out = tmp_path / "again"
+    assert main(["export", "--data", str(tmp_path / "out"), "--format", fmt, "--out", str(out)]) == 0
+    source, exported = Graph().parse(REAL / name), Graph().parse(out, format=RDFLIB_FORMATS[fmt])
+    had = {}
+    for text, language in literals(source):
+        had.setdefault(text, set()).add(language)
+    added = {(text, language) for text, language in literals(exported) if text not in had}
+    assert added == {("Importados", "es")}  # DEFAULT_CATEGORY: Spanish, whatever the glossary's language
+    changed = {(text, language) for text, language in literals(exported) if text in had and language not in had[text]}
+    assert changed == set()
+    title = "Access Rights" if name.startswith("coar-access") else "Resource Types"
+    assert (title, None) in literals(exported)  # untagged in the file: untagged again
+
+
+def test_an_english_alias_of_a_spanish_glossary_is_noted_as_english_in_its_term_file(tmp_path, capsys):
+    run_import(tmp_path, capsys, "coar-resource-types-slice.nt")
+    glossary = load_glossary(tmp_path / "out")
+    data_paper = next(t for t in glossary if "data descriptor" in t.aliases)
+    assert data_paper.language_of("data descriptor", "es") == "en"
+    assert glossary.language_of("Resource Types") == "" and glossary.language_of("Importados") == "es"
+
+
+def test_our_own_words_keep_their_language_in_a_glossary_in_another(tmp_path, capsys):
+    """A vocabulary without a title imported in English: the title and category this program writes are Spanish
+    (glossary.yaml says so), and the export tags them so."""
+    from rdflib import DCTERMS, SKOS, Graph, Literal
+
+    source = tmp_path / "untitled.ttl"
+    source.write_text(
+        "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n"
+        '<http://example.org/c1> a skos:Concept ; skos:prefLabel "embargo"@en ; '
+        'skos:definition "Access delayed for a period."@en ; skos:note "no language" .\n',
+        encoding="utf-8",
+    )
+    assert main(["import", str(source), "--out", str(tmp_path / "out"), "--lang", "en"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "again.ttl"
+    assert main(["export", "--data", str(tmp_path / "out"), "--format", "skos", "--out", str(out)]) == 0
+    graph = Graph().parse(out)
+    assert set(graph.objects(None, DCTERMS.title)) == {Literal("Glosario importado", lang="es")}
+    assert Literal("Importados", lang="es") in set(graph.objects(None, SKOS.prefLabel))
+    assert set(graph.objects(None, SKOS.note)) == {Literal("no language")}  # untagged stays untagged
+    assert Literal("embargo", lang="en") in set(graph.objects(None, SKOS.prefLabel))
 
 
 def test_the_skos_export_of_an_imported_vocabulary_keeps_its_iris_and_tags_every_literal_truly(tmp_path, capsys):

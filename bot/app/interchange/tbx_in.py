@@ -1,6 +1,7 @@
 """TBX in: v2 (`martif`, `termEntry`/`langSet`/`tig` or `ntig`/`termGrp`) and v3 (`tbx`, `conceptEntry`/
 `langSec`/`termSec`), with or without a namespace. One language becomes the glossary's (name, aliases, forms to
-avoid, definition); English gives the English name; everything else in an entry is counted as not kept."""
+avoid, definition); English gives the English name (its other forms are aliases, noted as English); everything else
+in an entry is counted as not kept. A language is asked as BCP 47 has it: `en` is en-US, en_GB, EN-gb."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 
-from bot.app.interchange.entries import Entry, Imported, Problem, language_matches
+from bot.app.interchange.entries import Entry, Imported, Problem, language_matches, same_language
 from bot.app.interchange.imports import Refused, imported, no_language, refuse, source, web_url
 from bot.core.problems import said
 
@@ -99,7 +100,10 @@ def read_tbx(text: str, lang: str = "es") -> Imported:
             continue
         entries.append(entry)
     title = _text(next(root.iter("title"), None)) or _text(root.find(".//sourceDesc/p"))
-    return imported(entries, refused, title, len(concepts), dropped)
+    result = imported(entries, refused, title, len(concepts), dropped)
+    if title and file_lang and not same_language(file_lang, lang):
+        result.languages[title] = file_lang  # (a header is in the file's language)
+    return result
 
 
 def _refused(entry: Entry, concept: ET.Element, lang: str, refused: list[Refused]) -> bool:
@@ -159,7 +163,7 @@ def _entry(concept: ET.Element, forms: tuple, lang: str, file_lang: str, names: 
         used.update(id(e) for e in section.iter("term"))
         used.update(id(n) for n in section.iter("termNote") if n.get("type") in _STATUS_TYPES)
     if _english_too(lang):
-        _english(entry, concept, used, dropped)
+        _english(entry, concept, lang, used, dropped)
     _definition(entry, concept, mine, lang, file_lang, used)
     entry.category = _text(_first(concept, "descrip", "subjectField", used, direct=True))
     subsets = [a for kind in _SUBSETS for a in _all(concept, "admin", kind, direct=True)]
@@ -171,7 +175,7 @@ def _entry(concept: ET.Element, forms: tuple, lang: str, file_lang: str, names: 
     return entry
 
 
-def _english(entry: Entry, concept: ET.Element, used: set[int], dropped: Counter) -> None:
+def _english(entry: Entry, concept: ET.Element, lang: str, used: set[int], dropped: Counter) -> None:
     """The English name (the preferred English form); the other English forms not deprecated become aliases,
     as the English spellings a member may type."""
     en_name, others, _, retired = _forms(concept, "en")
@@ -180,10 +184,14 @@ def _english(entry: Entry, concept: ET.Element, used: set[int], dropped: Counter
         dropped[_RETIRED] += 1
     entry.aliases += [other for other in others if other not in entry.aliases]
     english = [s for s in concept.iter("langSet") if _matches(_lang(s), "en")]
-    for section in (s for lang_set in english for s in lang_set if s.tag in _SECTIONS):
-        if _text(next(section.iter("term"), None)) in (en_name, *others):
-            used.update(id(e) for e in section.iter("term"))
-            used.update(id(n) for n in section.iter("termNote") if n.get("type") in _STATUS_TYPES)
+    for lang_set in english:
+        for section in (s for s in lang_set if s.tag in _SECTIONS):
+            text = _text(next(section.iter("term"), None))
+            if text in others:
+                entry.said_in(text, _lang(lang_set), lang)  # an English alias: in English, not the glossary's
+            if text in (en_name, *others):
+                used.update(id(e) for e in section.iter("term"))
+                used.update(id(n) for n in section.iter("termNote") if n.get("type") in _STATUS_TYPES)
 
 
 def _first(parent: ET.Element, tag: str, kind: str, used: set[int], *, direct: bool = False) -> ET.Element | None:
