@@ -56,9 +56,11 @@ def _joins(text: str, at: int) -> bool:
 
 def first_refused(value: str) -> tuple[int, str] | None:
     """The first character nobody sees that a term file may not hold, as (its index, the character)."""
-    for found in _REFUSED.finditer(value):
+    found = _REFUSED.search(value)
+    while found is not None:  # (nearly every text: one search, nothing found)
         if found.group() not in (ZWNJ, ZWJ) or not _joins(value, found.start()):
             return found.start(), found.group()
+        found = _REFUSED.search(value, found.end())
     return None
 
 
@@ -66,6 +68,11 @@ def kind(char: str) -> str:
     """A character as people look it up: "U+200B ZERO WIDTH SPACE"."""
     name = unicodedata.name(char, "")
     return f"U+{ord(char):04X}{' ' + name if name else ''}"
+
+
+def has_cleanable(text: str) -> bool:
+    """Whether `cleaned` may remove anything from `text` (one search: an import asks it of every entry at once)."""
+    return _CLEANABLE.search(text) is not None
 
 
 def cleaned(text: str, removed: Counter) -> str:

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from bot.core.invisible import cleaned
+from bot.core.invisible import cleaned, has_cleanable
 from bot.core.problems import Said, SaidInBoth, Sentence
 
 LIST_SEPARATOR = "|"  # inside a value, "|" is written "\\|" and "\\" is written "\\\\"
@@ -60,6 +60,8 @@ class Entry:
         """Remove from every text of the entry (and of its senses) the characters nobody sees that carry nothing
         (bot.core.invisible), counting them in `removed`; whether any was there. Addresses are left alone: a web
         address is percent-encoded, where nothing is invisible."""
+        if not has_cleanable("\n".join(self._every_text())):  # nearly every entry: nothing to remove, nothing rebuilt
+            return False
         before = sum(removed.values())
         for key in _CLEANED_TEXTS:
             setattr(self, key, cleaned(getattr(self, key), removed))
@@ -109,6 +111,14 @@ class Entry:
         present = {" ".join(text.split()) for each in (self, *self.senses) for text in each._all_texts()}
         kept = {text: language for text, language in self.languages.items() if text in present}
         return {"languages": kept} if kept else {}
+
+    def _every_text(self) -> list[str]:
+        """Every text `clean` looks at, the senses' too."""
+        texts = [getattr(self, key) for key in _CLEANED_TEXTS] + [
+            t for key in _CLEANED_LISTS for t in getattr(self, key)
+        ]
+        texts += [link["title"] for link in self.links] + [cited["text"] for cited in self.sources]
+        return texts + [*self.languages] + [text for sense in self.senses for text in sense._every_text()]
 
     def _all_texts(self) -> list[str]:
         texts = [self.term, self.en, self.definition, self.note, self.example, *self.aliases, *self.tags]
