@@ -354,9 +354,8 @@ def report(imported, category: str = DEFAULT_CATEGORY, base=None, language: str 
     if base and (unsaid := languages.keys() & categories):  # the folder's glossary.yaml is not rewritten
         dropped["languages (of category names: the folder's glossary.yaml is not rewritten)"] += len(unsaid)
     kept = {k: v for k, v in dropped.items() if v}
-    summary = Report(read, imported_count, refused, kept, files, title or DEFAULT_TITLE, dict(removed), cleaned_entries)
-    summary.languages = languages
-    return summary
+    title = title or DEFAULT_TITLE
+    return Report(read, imported_count, refused, kept, files, title, dict(removed), cleaned_entries, languages)
 
 
 def _own_languages(imported, title: str, categories: set[str], language: str) -> dict[str, str]:
