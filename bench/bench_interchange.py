@@ -112,7 +112,8 @@ def main() -> int:
             # What `import` does: read, check every entry as `validate` would, write the term files.
             imported, read = timed(lambda fmt=fmt, text=text: interchange.read(text, fmt), profile)
             summary, checked = timed(lambda imported=imported: imports.report(imported), profile)
-            _, written = timed(lambda s=summary, out=out: imports.write(out, s.files, "Importado"), profile)
+            write = lambda s=summary, out=out: imports.write(out, s.files, s.title, "es", s.languages)  # noqa: E731
+            _, written = timed(write, profile)
             whole = Timed(read.wall + checked.wall + written.wall, read.cpu + checked.cpu + written.cpu)
             again, validated = timed(lambda out=out: load_glossary(out))
             assert sum(1 + len(t.senses) for t in again) == summary.imported  # `validate` accepts what was written

@@ -26,7 +26,7 @@ from bot.heap import collector_paused
 
 log = logging.getLogger(__name__)
 
-_CACHE_FORMAT = 5  # bumped whenever what is cached changes shape
+_CACHE_FORMAT = 6  # bumped whenever what is cached changes shape
 _CACHE_MIN_BYTES = 256 * 1024  # below this, parsing is as fast as reading a cache: no cache file
 
 

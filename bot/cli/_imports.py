@@ -28,13 +28,13 @@ def import_terms(call: Call) -> int:
     imported = _read_import(args, say)
     if isinstance(imported, int):
         return imported
-    summary = report(imported, args.category or DEFAULT_CATEGORY, base)
+    summary = report(imported, args.category or DEFAULT_CATEGORY, base, args.lang)
     existing = [] if args.replace or args.dry_run else clashes(args.out, summary.files)
     if existing:
         print(say("import_exists", path=existing[0], count=len(existing)), file=sys.stderr)
         return EXIT_FAIL
     if summary.files and not args.dry_run:
-        write(args.out, summary.files, imported.title.split(" — ")[0], args.lang)
+        write(args.out, summary.files, summary.title, args.lang, summary.languages)
     if args.json:
         print(json.dumps(summary.to_json(say.lang), ensure_ascii=False, indent=2))
     else:
@@ -86,6 +86,9 @@ def _import_summary(args: argparse.Namespace, say: Words, summary) -> None:
     print(say("import_counts", read=summary.read, imported=summary.imported, refused=len(summary.refused)))
     if dropped:
         print(say("import_dropped", fields=dropped))
+    if summary.cleaned:
+        characters = ", ".join(f"{kind} ({count})" for kind, count in sorted(summary.cleaned.items()))
+        print(say("import_cleaned", entries=summary.cleaned_entries, characters=characters))
     if not summary.imported:
         print(say("import_nothing", path=args.file), file=sys.stderr)
     elif args.dry_run:

@@ -162,6 +162,7 @@ TEXT: dict[str, dict[str, str]] = {
         "definition, english, example, category, tags, aliases, related, links, note, source, id).",
         "import_counts": "{read} entradas leídas: {imported} importadas, {refused} rechazadas.",
         "import_dropped": "Campos no conservados (veces): {fields}",
+        "import_cleaned": "Caracteres invisibles quitados (veces), en {entries} entradas: {characters}",
         "import_dry_run_done": "Prueba: no se ha escrito nada.",
         "import_into": "añade los términos a esta carpeta de glosario, en archivos nuevos; los que ya tiene (por "
         "nombre, nombre en inglés o alias) no se añaden y se dicen",
@@ -391,6 +392,7 @@ TEXT: dict[str, dict[str, str]] = {
         "definition, english, example, category, tags, aliases, related, links, note, source, id).",
         "import_counts": "{read} entries read: {imported} imported, {refused} refused.",
         "import_dropped": "Fields not kept (times): {fields}",
+        "import_cleaned": "Invisible characters removed (times), in {entries} entries: {characters}",
         "import_dry_run_done": "Dry run: nothing was written.",
         "import_into": "add the terms to this glossary folder, in new files; those it has already (by name, English "
         "name or alias) are not added, and are named",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import PurePath
@@ -15,6 +14,7 @@ import yaml
 from bot.core import card
 from bot.core.card import EMBED_TOTAL
 from bot.core.errors import GlossaryError, Problem
+from bot.core.invisible import first_refused, kind
 from bot.core.model import Glossary, Link, Sense, Source, Term
 from bot.core.normalize import compact, normalize, slug
 from bot.core.problems import Sentence, said
@@ -35,10 +35,10 @@ META_FILE = "glossary.yaml"
 TITLE_LIMIT, DESCRIPTION_LIMIT, FIELD_LIMIT = 256, 4096, 1024
 
 # What real terminology carries beside a definition (DESIGN.md, "Term files"): optional, checked here like the rest.
-_EXTRA_KEYS = ("note", "example", "sources", "tags", "source_id", "definition_language", "deprecated")
+_EXTRA_KEYS = ("note", "example", "sources", "tags", "source_id", "definition_language", "deprecated", "languages")
 _SOURCE_KEYS = {"text", "url"}
 _PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{kind}" for kind in ("str", "seq", "map"))
-_META_KEYS = {"title", "subtitle", "language"}
+_META_KEYS = {"title", "subtitle", "language", "languages"}
 _FILE_KEYS = {"category", "terms"}
 _TERM_KEYS = {"term", "definition", "senses", "en", "aliases", "related", "links", *_EXTRA_KEYS}
 # What differs between the senses of one name (`senses:`, each a mapping): with `senses`, these go in each sense.
@@ -88,7 +88,7 @@ def data_node(value: object, line: int = 0) -> yaml.Node:
     def text(item: str) -> yaml.ScalarNode:
         first = item[:1]  # reads_as_other, written out: this runs for every value
         other = (first in _NOT_TEXT_STARTS or first.isdecimal()) and NOT_TEXT.fullmatch(item) is not None
-        return scalar(_STR_TAG, item, mark, mark, '"' if other else None)
+        return scalar(_STR_TAG, item, mark, mark, '"' if other or not item else None)  # ("" is text; bare, null)
 
     # An import builds one node for every value of 10,000 entries: exact types first, the general case after.
     def node(item: object) -> yaml.Node:
@@ -176,6 +176,7 @@ class _Builder:
         self.meta: dict[str, str] = {}
         self.meta_seen = False
         self.drafts: list[_Draft] = []
+        self.meta_languages: tuple[str, yaml.Node | None, dict[str, str]] = ("", None, {})  # glossary.yaml's
         # Each text normalised (and made an id) once: a name is looked at for its id, for its spellings and for
         # every `related` that names it.
         self.normalized = cache(normalize)
@@ -203,6 +204,9 @@ class _Builder:
             self._add(files[0][0] if files else "glossary.yaml", 0, "no_terms")
         terms = self._link_terms()
         self._check_cards(terms)
+        name, node, languages = self.meta_languages
+        own = [self.meta.get("title", ""), self.meta.get("subtitle", ""), *(d.category for d in self.drafts)]
+        self._languages_name(name, node, languages, own, said("the_glossary_texts"))
         if self.problems:
             raise GlossaryError(self.problems)
         return Glossary(
@@ -210,6 +214,7 @@ class _Builder:
             subtitle=self.meta.get("subtitle", ""),
             language=self.meta.get("language", "es"),
             terms=tuple(terms),
+            languages=tuple(languages.items()),
         )
 
     def _check_cards(self, terms: list[Term]) -> None:
@@ -329,7 +334,7 @@ class _Builder:
         if len(value) > limit:
             self._add(name, _line(node), "value_too_long", key=key, length=len(value), limit=limit)
             return False
-        hidden = _invisible(value)  # a definition's line breaks and tabs are not among _INVISIBLE's characters
+        hidden = _invisible(value)  # a definition's line breaks and tabs are not among the refused characters
         if hidden is not None:
             self._add(name, _line(node), "value_invisible", key=key, hidden=hidden)
             return False
@@ -362,6 +367,7 @@ class _Builder:
                 self.meta[key] = value
         if "title" not in fields:
             self._add(name, _line(root), "title_missing")
+        self.meta_languages = (name, fields.get("languages"), self._languages(name, fields.get("languages")))
 
     def _category_file(self, name: str, root: yaml.Node) -> None:
         fields = self._mapping(name, root, _FILE_KEYS, said("the_category_file"))
@@ -419,6 +425,9 @@ class _Builder:
                 senses=senses,
             )
         )
+        if "languages" in extra:
+            texts = self._texts_of(self.drafts[-1])
+            self._languages_name(name, fields["languages"], dict(extra["languages"]), texts, said("the_term"))
 
     def _senses(self, name: str, fields: dict[str, yaml.Node], category: str) -> list[_SenseDraft]:
         """`senses`: a list of mappings, each with its definition and what else differs between them. With it, the
@@ -466,7 +475,44 @@ class _Builder:
         sources = self._sources(name, fields.get("sources"))
         if sources:
             extra["sources"] = tuple(sources)
+        if languages := self._languages(name, fields.get("languages")):
+            extra["languages"] = tuple(languages.items())
         return extra
+
+    def _languages(self, name: str, node: yaml.Node | None) -> dict[str, str]:
+        """`languages`: text → the language it is in, where that is not the one its field implies (a language tag,
+        or "" for a text in no language). Its texts as the loader reads them (runs of spaces as one)."""
+        if node is None:
+            return {}
+        if not isinstance(node, yaml.MappingNode):
+            self._add(name, _line(node), "not_a_mapping", what="languages")
+            return {}
+        languages: dict[str, str] = {}
+        for key_node, value_node in node.value:
+            text = self._text(name, key_node, "languages", limit=DESCRIPTION_LIMIT)
+            quoted_empty = isinstance(value_node, yaml.ScalarNode) and value_node.style and not value_node.value
+            language = "" if quoted_empty else self._text(name, value_node, "languages", limit=35)
+            if language and not _LANGUAGE_TAG.fullmatch(language):
+                self._add(name, _line(value_node), "languages_not_a_tag", text=text, value=language)
+            elif text is not None and language is not None:
+                languages[" ".join(text.split())] = language
+        return languages
+
+    def _languages_name(self, name: str, node, languages: dict[str, str], texts: list, what: Sentence) -> None:
+        """Each text `languages` gives a language to is one of `texts` (a term's, or the glossary's own)."""
+        known = {" ".join(text.split()) for text in texts if text}
+        for text in (text for text in languages if text not in known):
+            self._add(name, _line(node), "languages_unknown_text", text=text, what=what)
+
+    @staticmethod
+    def _texts_of(draft: _Draft) -> list[str]:
+        """Every text of a term a language may be said of: names, definitions, notes, examples, sources, links."""
+        parts = [draft.extra, *(sense.extra for sense in draft.senses)]
+        texts = [draft.term, draft.en or "", draft.definition, *(sense.definition for sense in draft.senses)]
+        texts += [alias for alias, _ in draft.aliases] + [link.title for link in draft.links]
+        texts += [part.get(key, "") for part in parts for key in ("note", "example")]
+        texts += [text for part in parts for key in ("tags", "deprecated") for text in part.get(key, ())]
+        return texts + [cited.text for part in parts for cited in part.get("sources", ())]
 
     def _joined_fits(self, name: str, node: yaml.Node, key: str, joined: str) -> None:
         if len(joined) > FIELD_LIMIT:
@@ -655,21 +701,10 @@ def _yaml_problem(parser_says: str, before: str = "") -> Sentence:
     return said("yaml_parser_says", parser_says=parser_says)
 
 
-# Characters nobody sees in a name or a definition: zero-width, bidirectional overrides, control characters; and
-# U+FFFE, U+FFFF, which XML cannot carry at all (the TBX export would be unreadable).
-_INVISIBLE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufffe\uffff]"
-)
-
-
 def _invisible(value: str) -> Sentence | None:
-    """The first character nobody sees in `value`, and where it is."""
-    found = _INVISIBLE.search(value)
-    if found is None:
-        return None
-    char = found.group()
-    name = unicodedata.name(char, "")
-    return said("invisible_at", char=f"U+{ord(char):04X}{' ' + name if name else ''}", position=found.start() + 1)
+    """The first character nobody sees in `value` that a term file may not hold, and where it is."""
+    found = first_refused(value)
+    return None if found is None else said("invisible_at", char=kind(found[1]), position=found[0] + 1)
 
 
 def _line(node: yaml.Node) -> int:

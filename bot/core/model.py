@@ -70,6 +70,14 @@ class Term:
     definition_language: str = ""  # set when the definition is in another language than the glossary's
     deprecated: tuple[str, ...] = ()  # forms to avoid: the card says "Evita: …"
     senses: tuple[Sense, ...] = ()  # the name's other meanings, after the first (which is the fields above)
+    # (text, language) for each text of the term in another language than the one its field implies (the glossary's;
+    # English for `en`; none for a source's or a link's title): what an import read, so that exports say it again.
+    # "" is a text in no language (an untagged literal).
+    languages: tuple[tuple[str, str], ...] = ()
+
+    def language_of(self, text: str, implied: str) -> str:
+        """The language `text` (one of the term's texts) is in: its own when `languages` has one, else `implied`."""
+        return language_in(self.languages, text, implied)
 
     def spellings(self) -> tuple[str, ...]:
         """Every searchable spelling: name, English equivalent, aliases."""
@@ -150,6 +158,17 @@ class Term:
         }
 
 
+def language_in(languages: tuple[tuple[str, str], ...], text: str, implied: str) -> str:
+    """The language `languages` (pairs of text and language) gives `text` (compared with its spaces as the loader
+    reads them), else `implied`."""
+    if languages:
+        text = " ".join(text.split())
+        for said, language in languages:
+            if said == text:
+                return language
+    return implied
+
+
 @dataclass(frozen=True)
 class Glossary:
     """The whole glossary, in file order. Lookup by id through `get`."""
@@ -158,6 +177,9 @@ class Glossary:
     subtitle: str
     language: str
     terms: tuple[Term, ...]
+    # (text, language) for the title, subtitle or a category name in another language than the glossary's ("" for
+    # none): as Term.languages, for the glossary's own texts.
+    languages: tuple[tuple[str, str], ...] = ()
     _by_id: Mapping[str, Term] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -179,15 +201,22 @@ class Glossary:
                 [t.note, t.example, [[s.text, s.url] for s in t.sources], t.tags, t.source_id],
                 [t.definition_language, t.deprecated],
                 [_sense_data(sense) for sense in t.senses],
+                [list(pair) for pair in t.languages],
             ]
             for t in self.terms
         ]
-        return {"title": self.title, "subtitle": self.subtitle, "language": self.language, "terms": terms}
+        meta = {"title": self.title, "subtitle": self.subtitle, "language": self.language}
+        return meta | {"terms": terms, "languages": [list(pair) for pair in self.languages]}
 
     @classmethod
     def from_data(cls, data: dict) -> Glossary:
         terms = tuple(_term_from_data(*row) for row in data["terms"])
-        return cls(str(data["title"]), str(data["subtitle"]), str(data["language"]), terms)
+        languages = tuple((str(text), str(language)) for text, language in data.get("languages", ()))
+        return cls(str(data["title"]), str(data["subtitle"]), str(data["language"]), terms, languages)
+
+    def language_of(self, text: str) -> str:
+        """The language of the glossary's title, subtitle or a category name."""
+        return language_in(self.languages, text, self.language)
 
     def __len__(self) -> int:
         return len(self.terms)
@@ -222,7 +251,7 @@ def _sense_from_data(definition, category, related, note, example, sources, defi
 
 
 def _term_from_data(
-    i, term, definition, category, en, aliases, related, links, src, more=None, lang=None, senses=()
+    i, term, definition, category, en, aliases, related, links, src, more=None, lang=None, senses=(), languages=()
 ) -> Term:
     """A row of `Glossary.to_data` (rows written before a field existed lack it)."""
     note, example, sources, tags, source_id = more or ("", "", [], [], "")
@@ -245,6 +274,7 @@ def _term_from_data(
         definition_language,
         tuple(deprecated),
         tuple(_sense_from_data(*row) for row in senses),
+        tuple((text, language) for text, language in languages),
     )
 
 

@@ -13,6 +13,7 @@ TEXT: dict[str, str] = {
     "the_term": "the term",
     "the_category_file": "the category file",
     "the_link": "the link",
+    "the_glossary_texts": "glossary.yaml (its title, its subtitle and the category names)",
     "the_sense": "the sense",
     "the_source": "the source",
     "did_you_mean": "did you mean '{hint}'?",
@@ -60,6 +61,10 @@ TEXT: dict[str, str] = {
     "joined_too_long": "'{key}' together is over {limit} characters: remove some",
     "language_not_a_tag": "'language' is '{value}' and must be a language tag (BCP 47), e.g. es or es-ES",
     "definition_language_not_a_tag": "'definition_language' is '{value}' and must be a language tag (BCP 47), e.g. en",
+    "languages_not_a_tag": "'languages' gives «{text}» the language '{value}', which is not a language tag (BCP 47), "
+    'e.g. en; or "" for a text in no language',
+    "languages_unknown_text": "'languages' names «{text}», which is none of the texts of {what}: write it as it is "
+    "written there, or remove it",
     "title_missing": "'title' is missing: the glossary's name, e.g. Glosario IA",
     "category_missing": "'category' is missing: the name of these terms' category",
     "terms_missing": "'terms' is missing: the list of this category's terms",
@@ -143,7 +148,7 @@ TEXT: dict[str, str] = {
     "tbx_unreadable": "line {line}: bad XML ({error})",
     "tbx_no_term": "term",
     "tbx_counted": "with how many entries each",
-    "tbx_no_term_in": "it has no term in '{lang}' (or only deprecated forms)",
+    "tbx_no_term_in": "it has no term in '{lang}'; it has terms in: {languages}",
     "skos_unreadable": "unreadable RDF ({error})",
     "skos_no_label": "label (prefLabel)",
     "skos_counted": "with how many concepts each",

@@ -13,6 +13,7 @@ TEXT: dict[str, str] = {
     "the_term": "el término",
     "the_category_file": "el archivo de categoría",
     "the_link": "el enlace",
+    "the_glossary_texts": "glossary.yaml (su título, su subtítulo y los nombres de las categorías)",
     "the_sense": "el sentido",
     "the_source": "la fuente",
     "did_you_mean": "¿querías decir '{hint}'?",
@@ -61,6 +62,10 @@ TEXT: dict[str, str] = {
     "language_not_a_tag": "'language' es '{value}' y debe ser una etiqueta de idioma (BCP 47), p. ej. es o es-ES",
     "definition_language_not_a_tag": "'definition_language' es '{value}' y debe ser una etiqueta de idioma "
     "(BCP 47), p. ej. en",
+    "languages_not_a_tag": "'languages' da a «{text}» el idioma '{value}', que no es una etiqueta de idioma "
+    '(BCP 47), p. ej. en; o "" para un texto sin idioma',
+    "languages_unknown_text": "'languages' nombra «{text}», que no es ninguno de los textos de {what}: escríbelo "
+    "como está escrito allí, o quítalo",
     "title_missing": "falta 'title': el nombre del glosario, p. ej. Glosario IA",
     "category_missing": "falta 'category': el nombre de la categoría de estos términos",
     "terms_missing": "falta 'terms': la lista de términos de esta categoría",
@@ -144,7 +149,7 @@ TEXT: dict[str, str] = {
     "tbx_unreadable": "línea {line}: XML ilegible ({error})",
     "tbx_no_term": "ningún término",
     "tbx_counted": "con cuántas entradas cada uno",
-    "tbx_no_term_in": "no tiene ningún término en «{lang}» (o solo formas desaconsejadas)",
+    "tbx_no_term_in": "no tiene ningún término en «{lang}»; los tiene en: {languages}",
     "skos_unreadable": "RDF ilegible ({error})",
     "skos_no_label": "ninguna etiqueta (prefLabel)",
     "skos_counted": "con cuántos conceptos cada uno",

@@ -157,7 +157,8 @@ terms:
   - term: 3D paralelismo
     definition: Combina paralelismo de datos, de tensores y de etapas.
     en: 3D parallelism
-    aliases: [paralelismo tridimensional]
+    aliases: [paralelismo tridimensional, 3-D parallelism]
+    languages: {3-D parallelism: en}
     deprecated: [paralelismo 3-D, paralelismo en 3D]
     note: Lo usan los modelos de miles de millones de parámetros.
     example: Entrenaron el modelo con 3D paralelismo en 512 GPU.
@@ -195,7 +196,7 @@ def test_the_tbx_export_of_everything_an_entry_holds_is_valid_tbx_basic():
     assert statuses["paralelismo 3-D"] == "deprecatedTerm-admn-sts"
     assert statuses["3D parallelism"] == "preferredTerm-admn-sts"
     english = next(s for s in entry.iter("langSet") if s.get(interchange.XML_LANG) == "en")
-    assert [t.findtext("term") for t in english.iter("tig")] == ["3D parallelism"]  # English forms in English
+    assert [t.findtext("term") for t in english.iter("tig")] == ["3D parallelism", "3-D parallelism"]  # in English
     assert entry.find(".//tig/descrip[@type='context']").text.startswith("Entrenaron")
     assert [a.text for a in entry.iter("admin") if a.get("type") == "source"] == [
         "Wikipedia <https://es.wikipedia.org/wiki/Paralelismo>",
@@ -221,16 +222,34 @@ def test_export_then_import_keeps_everything_an_entry_holds(fmt, tmp_path):
 
 
 HELD = ("definition", "definition_language", "en", "aliases", "links", "note", "example", "sources", "tags")
-HELD += ("deprecated", "category")
+HELD += ("deprecated", "category", "languages")
+
+
+# A row of our CSV export, one cell per column of CSV_COLUMNS.
+CSV_ROW = ("ein", "Ein", "", "C", "Def.", "", "", "", "", "", "", "", "", "", "", "")
+
+
+def read_csv_rows(rows: list[list[str]]):
+    from bot.app.interchange.csv_in import read_csv
+
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    return read_csv(out.getvalue())
 
 
 def test_every_column_of_the_csv_export_is_one_the_csv_import_reads():
     from bot.app.interchange.csv_in import columns
 
     found = columns(list(interchange.CSV_COLUMNS))
-    assert sorted(found.values()) == [i for i, c in enumerate(interchange.CSV_COLUMNS) if c != "id"]
+    assert sorted(found.values()) == [i for i, c in enumerate(interchange.CSV_COLUMNS) if c not in ("id", "languages")]
     # "id" is the term's id, derived from its name again; the id it was imported with has its own column
     assert interchange.CSV_COLUMNS[found["id"]] == "source_id"
+    # "languages" is read from a file our export wrote (every other column there): another file's is counted
+    row = [t if c != "languages" else "en=Ein|=Sin" for c, t in zip(interchange.CSV_COLUMNS, CSV_ROW, strict=True)]
+    (entry,) = read_csv_rows([list(interchange.CSV_COLUMNS), row]).entries
+    assert entry.languages == {"Ein": "en", "Sin": ""}
+    (other,) = (read := read_csv_rows([["term", "definition", "languages"], ["Ein", "Def.", "en=Ein"]])).entries
+    assert other.languages == {} and read.dropped == {"languages": 1}
 
 
 CITED = """category: Citas
@@ -286,7 +305,8 @@ def test_a_csv_our_export_wrote_keeps_names_as_written_and_others_split_nombre_e
     exported = interchange.to_csv(glossary)
     (entry,) = interchange.read(exported, "csv").entries
     assert (entry.term, entry.en, entry.aliases, entry.source_id) == ("Red (neuronal)", "Neural network", [], "")
-    without_source_id = "\n".join(line.rsplit(",", 1)[0] for line in exported.splitlines())  # not our columns
+    # without source_id and languages (the last two): not our columns
+    without_source_id = "\n".join(line.rsplit(",", 2)[0] for line in exported.splitlines())
     (entry,) = interchange.read(without_source_id, "csv").entries
     assert (entry.term, entry.en, entry.aliases, entry.source_id) == (
         "Red",
@@ -555,9 +575,18 @@ def said(glossary: Glossary, fmt: str = "") -> dict[str, tuple]:
             t.tags,
             t.deprecated,
             *((t.source_id,) if fmt in ("csv", "json") else ()),
+            tuple(sorted(_languages_in(t, fmt))),
         )
         for t in glossary.terms
     }
+
+
+def _languages_in(term, fmt: str) -> list[tuple[str, str]]:
+    """The languages a format says of a term's texts: TBX only those of its names (each langSet's), and a name in
+    no language is in the glossary's there."""
+    if fmt != "tbx":
+        return list(term.languages)
+    return [(text, language) for text, language in term.languages if text in term.aliases and language]
 
 
 def round_trip(glossary: Glossary, fmt: str) -> Glossary:
@@ -573,7 +602,7 @@ def round_trip(glossary: Glossary, fmt: str) -> Glossary:
     summary = imports.report(imported)
     assert summary.refused == [] and summary.dropped == {}
     with tempfile.TemporaryDirectory() as folder:
-        imports.write(Path(folder), summary.files, imported.title.split(" — ")[0])
+        imports.write(Path(folder), summary.files, summary.title, "es", summary.languages)
         return load_glossary(Path(folder))
 
 
@@ -599,10 +628,13 @@ def glossary_saying(text: str, url: str = "https://example.org/a") -> Glossary:
         "deprecated": [f"{text} evitado"],
         "definition_language": "en",
         "source_id": f"id {text}",
+        "languages": {f"alias {text}": "en", f"nota {text}": ""},  # an English alias, a note in no language
     }
     second = {"term": "Otro", "definition": "Otro término.", "related": [first["term"]]}
     terms = yaml.safe_dump({"category": f"{text} categoría", "terms": [first, second]}, allow_unicode=True)
-    meta = yaml.safe_dump({"title": f"Título {text}", "subtitle": "S", "language": "es"}, allow_unicode=True)
+    title = f"Título {text}"
+    meta = {"title": title, "subtitle": "S", "language": "es", "languages": {title: ""}}  # a title in no language
+    meta = yaml.safe_dump(meta, allow_unicode=True)
     return load_glossary_from_texts([("glossary.yaml", meta), ("a.yaml", terms)])
 
 
@@ -637,6 +669,8 @@ def test_every_text_validate_accepts_comes_back_the_same_from_every_format(fmt, 
     assert said(again, fmt) == said(glossary, fmt)
     if fmt != "csv":  # (a spreadsheet has no place for the glossary's own title)
         assert again.title == glossary.title
+    if fmt not in ("csv", "tbx"):  # (TBX writes its header in the file's language)
+        assert again.languages == glossary.languages == ((glossary.title, ""),)
 
 
 def test_the_longest_texts_validate_accepts_come_back_the_same():

@@ -10,6 +10,7 @@ import pytest
 
 from bot.app.files import load_glossary
 from bot.cli import main
+from bot.core.problems import said
 
 REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
 
@@ -28,10 +29,13 @@ def adds_up(summary: dict) -> None:
     ("name", "options", "read", "imported"),
     [
         ("lisa-tbx-basic-sample.tbx", ("--lang", "en"), 5, 3),  # TBX v2 (martif, tig), LISA's sample
-        ("weblate-fr-extended-metadata.tbx", ("--lang", "en"), 2, 1),  # martif in the ISO namespace, Weblate
+        ("weblate-fr-extended-metadata.tbx", ("--lang", "en"), 2, 2),  # martif in the ISO namespace, Weblate
+        ("weblate-fr-extended-metadata.tbx", ("--lang", "fr"), 2, 2),
         ("glossaria.csv", (), 155, 155),  # term_es, short_es, long_es, … (comma, UTF-8)
         ("glossaria-excel-es.csv", (), 40, 40),  # No;Concepto;Definición;Ejemplo (semicolons, Windows-1252)
         ("microsoft-style-senses.tbx", ("--lang", "en"), 5, 5),  # ntig/termGrp, names with several entries
+        ("microsoft-style-invisible.tbx", ("--lang", "en-US"), 9, 9),  # zero-width spaces in its texts
+        ("microsoft-style-invisible.tbx", ("--lang", "es"), 9, 9),  # es-es: Spanish names, English definitions
     ],
 )
 def test_every_entry_of_a_real_file_is_imported_or_refused_and_what_is_written_validates(
@@ -63,11 +67,77 @@ def test_tbx_statuses_sources_notes_and_cross_references_are_kept(tmp_path, caps
     assert "\n" not in lens.definition  # the file's own line wrapping is not kept
 
 
-def test_the_iso_namespace_is_read_and_an_entry_with_only_deprecated_forms_is_refused_with_its_reason(tmp_path, capsys):
-    _, summary = run_import(tmp_path, capsys, "weblate-fr-extended-metadata.tbx", "--lang", "en")
-    (refused,) = summary["refused"]
-    assert refused["entry"] == "e001" and "desaconsejadas" in refused["reason"]
-    assert summary["dropped"]["descrip[Translation needed]"] == 2
+RETIRED = "administrativeStatus (deprecated, of a name with no other form)"
+
+
+def test_an_entry_whose_only_english_form_is_obsolete_is_imported_under_it_and_the_status_counted(tmp_path, capsys):
+    """Weblate's file (ISO namespace): «data bus» is obsolete in both languages, as Weblate writes a forbidden term.
+    It was refused as having no term in «en»; it is the name the entry has, and what a member will ask about."""
+    code, summary = run_import(tmp_path, capsys, "weblate-fr-extended-metadata.tbx", "--lang", "en")
+    assert code == 0 and (summary["imported"], summary["refused"]) == (2, [])
+    assert summary["dropped"][RETIRED] == 1 and summary["dropped"]["descrip[Translation needed]"] == 2
+    bus = load_glossary(tmp_path / "out").get("data-bus")
+    assert (bus.definition, bus.note) == (
+        "Superseded but still found in older manuals.",
+        "Avoid using this term in any documentation.",
+    )
+    assert bus.deprecated == () and bus.source_id == "e001"
+
+
+def test_the_same_entry_in_french_keeps_its_obsolete_english_name_too(tmp_path, capsys):
+    _, summary = run_import(tmp_path, capsys, "weblate-fr-extended-metadata.tbx", "--lang", "fr")
+    assert summary["dropped"][RETIRED] == 2  # the French name's status and the English name's
+    bus = load_glossary(tmp_path / "out").get("bus-de-donnees")
+    assert (bus.term, bus.en, bus.definition_language) == ("bus de données", "data bus", "en")
+
+
+def test_an_entry_without_a_term_in_the_chosen_language_is_refused_naming_the_languages_it_has(tmp_path, capsys):
+    source = tmp_path / "partial.tbx"
+    text = (REAL / "weblate-fr-extended-metadata.tbx").read_text(encoding="utf-8")
+    source.write_text(text.replace('<term id="e002-en">SYS_ERR_406</term>', ""), encoding="utf-8")
+    code = main(["import", str(source), "--out", str(tmp_path / "out"), "--json", "--lang", "en"])
+    (refused,) = json.loads(capsys.readouterr().out)["refused"]
+    assert code == 1 and refused["entry"] == "e002"
+    assert refused["reason"] == said("tbx_no_term_in", lang="en", languages="fr").text("es")
+
+
+# -- characters nobody sees (the Microsoft Terminology Collection's zero-width spaces) -------------------------------
+
+
+def test_characters_nobody_sees_are_removed_and_counted_not_refused(tmp_path, capsys):
+    code, summary = run_import(tmp_path, capsys, "microsoft-style-invisible.tbx", "--lang", "en-US")
+    assert code == 0 and summary["refused"] == []
+    assert summary["cleaned"] == {
+        "entries": 7,
+        "characters": {
+            "U+200B ZERO WIDTH SPACE": 5,  # four in definitions (one has two), one inside a name
+            "U+FEFF ZERO WIDTH NO-BREAK SPACE": 1,
+            "U+2060 WORD JOINER": 1,
+            "U+200C ZERO WIDTH NON-JOINER": 1,  # between two Latin letters: it joins nothing
+        },
+    }
+    glossary = load_glossary(tmp_path / "out")  # what validate reads: nothing invisible left to refuse
+    assert glossary.get("autosave").term == "autosave"  # found by what a member types
+    assert glossary.get("add-in").definition.endswith("specialized features to it.")
+    assert glossary.get("version-number").definition.startswith("A number such as 2.0 ")
+    assert "infor\u00admation" in glossary.get("information-rights-management").definition  # a soft hyphen is seen
+
+
+def test_the_spanish_names_are_cleaned_too_and_the_summary_says_what_was_removed(tmp_path, capsys):
+    from bot.cli._words import Words
+
+    assert (
+        main(["import", str(REAL / "microsoft-style-invisible.tbx"), "--out", str(tmp_path / "out"), "--lang", "es"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    characters = (
+        "U+200B ZERO WIDTH SPACE (6), U+200C ZERO WIDTH NON-JOINER (1), U+2060 WORD JOINER (1), "
+        "U+FEFF ZERO WIDTH NO-BREAK SPACE (1)"
+    )
+    assert Words("es")("import_cleaned", entries=7, characters=characters) in out
+    sign_in = load_glossary(tmp_path / "out").get("pagina-de-inicio-de-sesion")
+    assert (sign_in.term, sign_in.en) == ("página de inicio de sesión", "sign-in page")
 
 
 def test_a_spanish_csv_maps_its_columns_and_splits_nombre_english(tmp_path, capsys):
@@ -192,6 +262,7 @@ def held(glossary) -> dict[str, tuple]:
             frozenset(t.tags),
             t.source_id,
             frozenset(t.deprecated),
+            frozenset(t.languages),
         )
         for t in glossary
     }
@@ -229,6 +300,69 @@ def test_import_export_import_of_a_real_file_loses_nothing_the_model_holds(tmp_p
     capsys.readouterr()
     assert main(["import", str(exported), "--format", fmt, "--out", str(tmp_path / "back"), *options]) == 0
     assert held(load_glossary(tmp_path / "back")) == held(first)
+
+
+RDFLIB_FORMATS = {"skos": "turtle", "skos-rdfxml": "xml", "skos-jsonld": "json-ld"}
+
+
+def literals(graph) -> set[tuple[str, str | None]]:
+    from rdflib import Literal
+
+    return {(str(o), o.language) for o in graph.objects() if isinstance(o, Literal)}
+
+
+@pytest.mark.parametrize("name", ["coar-access-rights.nt", "coar-resource-types-slice.nt"])
+@pytest.mark.parametrize("fmt", ["skos", "skos-rdfxml", "skos-jsonld"])
+def test_every_literal_exported_from_an_imported_vocabulary_keeps_the_language_it_had(tmp_path, capsys, name, fmt):
+    """COAR's vocabularies imported in Spanish and exported back, read by an independent RDF reader: each literal
+    that was in the file comes back in the language it had there (an English altLabel in English, the untagged
+    scheme title untagged), and the only one that was not there is this program's own category, in Spanish."""
+    from rdflib import Graph
+
+    run_import(tmp_path, capsys, name)
+    out = tmp_path / "again"
+    assert main(["export", "--data", str(tmp_path / "out"), "--format", fmt, "--out", str(out)]) == 0
+    source, exported = Graph().parse(REAL / name), Graph().parse(out, format=RDFLIB_FORMATS[fmt])
+    had = {}
+    for text, language in literals(source):
+        had.setdefault(text, set()).add(language)
+    added = {(text, language) for text, language in literals(exported) if text not in had}
+    assert added == {("Importados", "es")}  # DEFAULT_CATEGORY: Spanish, whatever the glossary's language
+    changed = {(text, language) for text, language in literals(exported) if text in had and language not in had[text]}
+    assert changed == set()
+    title = "Access Rights" if name.startswith("coar-access") else "Resource Types"
+    assert (title, None) in literals(exported)  # untagged in the file: untagged again
+
+
+def test_an_english_alias_of_a_spanish_glossary_is_noted_as_english_in_its_term_file(tmp_path, capsys):
+    run_import(tmp_path, capsys, "coar-resource-types-slice.nt")
+    glossary = load_glossary(tmp_path / "out")
+    data_paper = next(t for t in glossary if "data descriptor" in t.aliases)
+    assert data_paper.language_of("data descriptor", "es") == "en"
+    assert glossary.language_of("Resource Types") == "" and glossary.language_of("Importados") == "es"
+
+
+def test_our_own_words_keep_their_language_in_a_glossary_in_another(tmp_path, capsys):
+    """A vocabulary without a title imported in English: the title and category this program writes are Spanish
+    (glossary.yaml says so), and the export tags them so."""
+    from rdflib import DCTERMS, SKOS, Graph, Literal
+
+    source = tmp_path / "untitled.ttl"
+    source.write_text(
+        "@prefix skos: <http://www.w3.org/2004/02/skos/core#> .\n"
+        '<http://example.org/c1> a skos:Concept ; skos:prefLabel "embargo"@en ; '
+        'skos:definition "Access delayed for a period."@en ; skos:note "no language" .\n',
+        encoding="utf-8",
+    )
+    assert main(["import", str(source), "--out", str(tmp_path / "out"), "--lang", "en"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "again.ttl"
+    assert main(["export", "--data", str(tmp_path / "out"), "--format", "skos", "--out", str(out)]) == 0
+    graph = Graph().parse(out)
+    assert set(graph.objects(None, DCTERMS.title)) == {Literal("Glosario importado", lang="es")}
+    assert Literal("Importados", lang="es") in set(graph.objects(None, SKOS.prefLabel))
+    assert set(graph.objects(None, SKOS.note)) == {Literal("no language")}  # untagged stays untagged
+    assert Literal("embargo", lang="en") in set(graph.objects(None, SKOS.prefLabel))
 
 
 def test_the_skos_export_of_an_imported_vocabulary_keeps_its_iris_and_tags_every_literal_truly(tmp_path, capsys):

@@ -1,4 +1,4 @@
-"""The term files an import writes (`imports.term_file_text`): YAML reads back exactly the nodes that were checked,
+"""The term files an import writes (`term_file_text`): YAML reads back exactly the nodes that were checked,
 whatever the text (any that UTF-8 can hold), and a text is plain only where YAML reads it as text."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.app.interchange.imports import term_file_text
+from bot.app.interchange.term_file_text import term_file_text
 from bot.core.loader import data_node, reads_as_other
 
 _LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)  # the loader's own

@@ -36,7 +36,10 @@ CSV_COLUMNS = (
     "deprecated",
     "definition_language",
     "source_id",
+    "languages",  # "en=PhD Thesis|=Resource Types": each text of the term in another language (Term.languages)
 )
+# What makes a file ours: every column above but those added later (a file written before them is ours too).
+_OURS = frozenset(CSV_COLUMNS) - {"languages"}
 
 # Our field → the column names that mean it, most specific first (compared without accents, case or spaces).
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -129,8 +132,11 @@ def read_csv(text: str, mapping: dict[str, str] | None = None) -> Imported:
     if "name" not in found or "definition" not in found:
         return Imported([], [_missing(headers, found)], read=0)
     entries, refused, dropped = [], [], Counter()
-    ours = set(CSV_COLUMNS) <= {_folded(h) for h in headers}
-    own_id = [_folded(h) for h in headers].index("id") if ours else None
+    folded = [_folded(h) for h in headers]
+    ours = set(folded) >= _OURS
+    own_id = folded.index("id") if ours else None
+    if ours and "languages" in folded:  # (read from our own files only: another file's column is counted)
+        found["languages"] = folded.index("languages")
     extra = {i: h for i, h in enumerate(headers) if i not in found.values() and i != own_id}
     second = _second_definition(headers, found)
     read, start = 0, reader.line_num + 1
@@ -191,6 +197,7 @@ def _entry(cells: list[str], found: dict[str, int], second: int | None, where: S
         sources=[source(s) for s in _split(cell("source"))],
         definition_language=cell("definition_language"),
         deprecated=_split(cell("deprecated")),
+        languages={text: language for language, _, text in map(_said_in, _split(cell("languages")))},
     )
     other = cells[second].strip() if second is not None and second < len(cells) else ""
     if other and " ".join(other.split()) != " ".join(definition.split()):
@@ -198,6 +205,12 @@ def _entry(cells: list[str], found: dict[str, int], second: int | None, where: S
     if not ours:
         _split_english(entry)
     return entry
+
+
+def _said_in(item: str) -> tuple[str, str, str]:
+    """ "en=PhD Thesis" as (language, "=", text); "=Resource Types" is a text in no language (a language tag holds
+    no "=", a text may)."""
+    return item.partition("=")
 
 
 def _split_english(entry: Entry) -> None:

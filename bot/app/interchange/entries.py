@@ -3,9 +3,11 @@ reader gives back; the "|"-joined lists of a CSV cell."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from bot.core.invisible import cleaned, has_cleanable
 from bot.core.problems import Said, SaidInBoth, Sentence
 
 LIST_SEPARATOR = "|"  # inside a value, "|" is written "\\|" and "\\" is written "\\\\"
@@ -31,6 +33,8 @@ class Entry:
     source_id: str = ""
     definition_language: str = ""
     deprecated: list[str] = field(default_factory=list)
+    # Text → the language it is in where that is not the one its field implies ("" for none): Term.languages.
+    languages: dict[str, str] = field(default_factory=dict)
     # The name's other senses (imports.claim_names gathers entries of one name here): each an Entry whose
     # definition, category, related, note, example, sources, source_id and definition_language are that sense's.
     senses: list[Entry] = field(default_factory=list)
@@ -40,9 +44,34 @@ class Entry:
         (with several senses) the name's forms and each sense."""
         if self.senses:
             data = {"term": self.term.strip(), **self._names(), **self._links(), **self._form_lists()}
-            return data | {"senses": [self._sense()] + [sense._sense(self.category) for sense in self.senses]}
+            senses = [self._sense()] + [sense._sense(self.category) for sense in self.senses]
+            return data | self._languages() | {"senses": senses}
         data = {"term": self.term.strip(), "definition": self.definition.strip(), **self._names()}
-        return data | self._related() | self._links() | self._texts() | self._form_lists() | self._sources()
+        data |= self._related() | self._links() | self._texts() | self._form_lists() | self._sources()
+        return data | self._languages()
+
+    def said_in(self, text: str, language: str, implied: str) -> None:
+        """Note that `text`, one of the entry's, is in `language` ("" for none) where its field implies `implied`
+        (a text already noted keeps the language it was noted with)."""
+        if text.strip() and not same_language(language, implied):
+            self.languages.setdefault(" ".join(text.split()), language)
+
+    def clean(self, removed: Counter) -> bool:
+        """Remove from every text of the entry (and of its senses) the characters nobody sees that carry nothing
+        (bot.core.invisible), counting them in `removed`; whether any was there. Addresses are left alone: a web
+        address is percent-encoded, where nothing is invisible."""
+        if not has_cleanable("\n".join(self._every_text())):  # nearly every entry: nothing to remove, nothing rebuilt
+            return False
+        before = sum(removed.values())
+        for key in _CLEANED_TEXTS:
+            setattr(self, key, cleaned(getattr(self, key), removed))
+        for key in _CLEANED_LISTS:
+            setattr(self, key, [cleaned(text, removed) for text in getattr(self, key)])
+        self.links = [{**link, "title": cleaned(link["title"], removed)} for link in self.links]
+        self.sources = [{**cited, "text": cleaned(cited["text"], removed)} for cited in self.sources]
+        self.languages = {cleaned(text, Counter()): language for text, language in self.languages.items()}
+        touched = [sense.clean(removed) for sense in self.senses]
+        return any(touched) or sum(removed.values()) > before
 
     def _sense(self, category: str | None = None) -> dict:
         """This entry as one sense of a term: its definition, and what else it has of what differs between
@@ -75,9 +104,32 @@ class Entry:
     def _sources(self) -> dict:
         return {"sources": self.sources} if self.sources else {}
 
+    def _languages(self) -> dict:
+        """`languages`, for the texts the entry still has (an English name or alias another entry took is gone)."""
+        if not self.languages:
+            return {}
+        present = {" ".join(text.split()) for each in (self, *self.senses) for text in each._all_texts()}
+        kept = {text: language for text, language in self.languages.items() if text in present}
+        return {"languages": kept} if kept else {}
+
+    def _every_text(self) -> list[str]:
+        """Every text `clean` looks at, the senses' too."""
+        texts = [getattr(self, key) for key in _CLEANED_TEXTS] + [
+            t for key in _CLEANED_LISTS for t in getattr(self, key)
+        ]
+        texts += [link["title"] for link in self.links] + [cited["text"] for cited in self.sources]
+        return texts + [*self.languages] + [text for sense in self.senses for text in sense._every_text()]
+
+    def _all_texts(self) -> list[str]:
+        texts = [self.term, self.en, self.definition, self.note, self.example, *self.aliases, *self.tags]
+        texts += [*self.deprecated, *(link["title"] for link in self.links), *(s["text"] for s in self.sources)]
+        return texts
+
 
 _TEXTS = ("note", "example", "source_id", "definition_language")  # a sense's own, beside its definition
 _FORM_LISTS = ("tags", "deprecated")  # the name's, shared by its senses
+_CLEANED_TEXTS = ("term", "definition", "en", "category", *_TEXTS)
+_CLEANED_LISTS = ("aliases", "related", *_FORM_LISTS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,14 +153,24 @@ class Imported:
     read: int | None = None
     refused: list = field(default_factory=list)  # bot.app.interchange.imports.Refused
     dropped: dict[str, int] = field(default_factory=dict)
+    # The title's and the categories' languages, as the file says them ("" for none): Glossary.languages.
+    languages: dict[str, str] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=1024)  # a file has a few language tags, asked about for every label of every entry
 def language_matches(tag: str, lang: str) -> bool:
-    """Whether a language tag is in language `lang`: "es-ES" is Spanish when "es" was asked, only itself when
-    "es-ES" was asked."""
-    tag, lang = tag.lower(), lang.lower()
-    return tag == lang or tag.split("-")[0] == lang if "-" not in lang else tag == lang
+    """Whether a language tag is in language `lang` (BCP 47, without case, "_" read as "-"): "es-ES", "es_es" and
+    "ES" are Spanish when "es" was asked, only "es-ES" when "es-ES" was; "spa" is not "es", nor "eng" "en"."""
+    tag, lang = tag.lower().replace("_", "-"), lang.lower().replace("_", "-")
+    return tag == lang or ("-" not in lang and tag.split("-")[0] == lang)
+
+
+def same_language(tag: str, other: str) -> bool:
+    """Whether two language tags say the same language: the same primary subtag, without case ("en-GB" is "en";
+    a region is not a language), or both empty (two texts in no language)."""
+    if not tag or not other:
+        return tag == other
+    return tag.lower().replace("_", "-").split("-")[0] == other.lower().replace("_", "-").split("-")[0]
 
 
 def _split(value: str) -> list[str]:

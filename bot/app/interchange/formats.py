@@ -70,6 +70,7 @@ def to_json(glossary: Glossary, context: Glossary | None = None) -> str:
         for term in _one_per_sense(glossary)
     ]
     body = {"title": glossary.title, "subtitle": glossary.subtitle, "language": glossary.language, "terms": terms}
+    body |= {"languages": _languages(glossary.languages)} if glossary.languages else {}
     return json.dumps(body, ensure_ascii=False, indent=2) + "\n"
 
 
@@ -85,7 +86,12 @@ def _terminology(term: Term) -> dict:
         "source_id": term.source_id,
         "definition_language": term.definition_language,
         "deprecated": list(term.deprecated),
+        "languages": _languages(term.languages),
     }
+
+
+def _languages(pairs: tuple[tuple[str, str], ...]) -> list[dict[str, str]]:
+    return [{"text": text, "language": language} for text, language in pairs]
 
 
 def to_csv(glossary: Glossary, context: Glossary | None = None) -> str:
@@ -113,6 +119,7 @@ def to_csv(glossary: Glossary, context: Glossary | None = None) -> str:
             _joined(term.deprecated),
             term.definition_language,
             term.source_id,
+            _joined(f"{language}={text}" for text, language in term.languages),
         )
         writer.writerow([spreadsheet_safe(value) for value in row])
     return out.getvalue()
@@ -190,9 +197,11 @@ def from_json(text: str) -> Imported:
             item.get("source_id", ""),
             item.get("definition_language", ""),
             item.get("deprecated", []),
+            {said["text"]: said["language"] for said in item.get("languages", [])},
         )
         _keep(entry, entries, problems)
-    return Imported(entries, problems, data["title"])
+    languages = {said["text"]: said["language"] for said in data.get("languages", [])}
+    return Imported(entries, problems, data["title"], languages=languages)
 
 
 def _depth_over(value: object, limit: int) -> bool:

@@ -1,6 +1,7 @@
 """What every import ends with: entries read, imported, refused (each with its reason and place), fields not kept
-(with counts); the check that what is written validates (alone, or with the glossary folder it is merged into:
-bot/app/interchange/merge.py); term files written without overwriting anything."""
+(with counts), characters nobody sees removed (with counts); the check that what is written validates (alone, or
+with the glossary folder it is merged into: bot/app/interchange/merge.py); term files written without overwriting
+anything, and a glossary.yaml that says which of its own texts are in another language than the glossary's."""
 
 from __future__ import annotations
 
@@ -10,19 +11,23 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from urllib.parse import quote
 
 import yaml
 
-from bot.app.interchange.entries import Entry, Imported, Problem
+from bot.app.interchange.entries import Entry, Imported, Problem, same_language
+from bot.app.interchange.term_file_text import term_file_text
 from bot.core.errors import GlossaryError
-from bot.core.loader import META_FILE, data_node, load_glossary_from_nodes, reads_as_other, term_file_node
+from bot.core.invisible import cleaned
+from bot.core.loader import META_FILE, data_node, load_glossary_from_nodes, term_file_node
 from bot.core.normalize import compact, normalize, slug
 from bot.core.problems import Joined, Said, SaidInBoth, Sentence, said
 
-DEFAULT_CATEGORY = "Importados"
+# This program's own words in what an import writes, and the language they are written in (glossary.yaml says so
+# when the glossary is in another: an export then tags them truly).
+DEFAULT_CATEGORY, DEFAULT_TITLE, SUBTITLE, OWN_LANGUAGE = "Importados", "Glosario importado", "Importado", "es"
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,13 @@ class Report:
     refused: list[Refused]
     dropped: dict[str, int]
     files: dict[str, str] = field(default_factory=dict)  # file name → text, what is (or would be) written
+    title: str = ""  # the glossary's title: the file's own (cleaned like the entries), else DEFAULT_TITLE
+    # Characters nobody sees removed from the file's texts (bot.core.invisible.cleaned): how many of each kind,
+    # and how many entries had any.
+    cleaned: dict[str, int] = field(default_factory=dict)
+    cleaned_entries: int = 0
+    # glossary.yaml's `languages`: its title, subtitle and category names in another language than the glossary's.
+    languages: dict[str, str] = field(default_factory=dict)
 
     def to_json(self, lang: str) -> dict:
         refused = [
@@ -61,7 +73,14 @@ class Report:
             }
             for r in self.refused
         ]
-        return {"read": self.read, "imported": self.imported, "refused": refused, "dropped": dict(self.dropped)}
+        cleaned = {"entries": self.cleaned_entries, "characters": dict(self.cleaned)}
+        return {
+            "read": self.read,
+            "imported": self.imported,
+            "refused": refused,
+            "dropped": dict(self.dropped),
+            "cleaned": cleaned,
+        }
 
 
 @contextmanager
@@ -223,9 +242,11 @@ def _add_sense(entry, later, dropped: Counter) -> None:
     entry.links.extend(link for link in later.links if link not in entry.links)
     entry.tags.extend(later.tags)
     entry.deprecated.extend(later.deprecated)
+    for text, language in later.languages.items():
+        entry.languages.setdefault(text, language)
 
 
-_META = data_node({"title": "Glosario importado", "subtitle": "Importado", "language": "es"})
+_META = data_node({"title": DEFAULT_TITLE, "subtitle": SUBTITLE, "language": OWN_LANGUAGE})
 
 
 def _file_name(category: str, taken: frozenset[str] = frozenset()) -> str:
@@ -261,89 +282,6 @@ def _as_nodes(entries: list, files: dict[str, tuple[str, list[int]]]) -> dict[st
     }
 
 
-# A text written plain (unquoted) only when nothing in it can be read otherwise: a letter first (no indicator,
-# number, date or null can start so; yes/no/true/… are quoted by `data_node`), every character printable in YAML,
-# no line break or tab, no ": " or " #", nothing at the end that YAML would drop or read as a key.
-_PLAIN = re.compile(r"[^\W\d_][^\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]*")
-# What a double-quoted text must escape: the quote and the backslash, and whatever is no printable YAML character or
-# is a line break (written raw, a line break would be folded to a space).
-_ESCAPED = re.compile('[\\\\"\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff]')
-_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
-
-
-def _escape(found: re.Match) -> str:
-    char = found.group()
-    if char in _ESCAPES:
-        return _ESCAPES[char]
-    code = ord(char)
-    return f"\\x{code:02X}" if code < 0x100 else f"\\u{code:04X}"
-
-
-def _scalar(node: yaml.ScalarNode) -> str:
-    """A scalar as YAML reads it back the same: plain where that is safe, else double-quoted with escapes. A node
-    that is meant to be read as something else than text (`data_node` writes a number or null so) is written
-    as it is."""
-    value = node.value
-    if node.style is None:
-        if _PLAIN.fullmatch(value) and ": " not in value and " #" not in value and value[-1] not in ": ":
-            return value
-        if reads_as_other(value):
-            return value
-    return '"' + _ESCAPED.sub(_escape, value) + '"'
-
-
-@lru_cache(maxsize=256)  # the keys of term files: a few names, each written for every entry
-def _key(value: str, style: str | None) -> str:
-    return _scalar(yaml.ScalarNode(_STR, value, style=style))
-
-
-_STR = "tag:yaml.org,2002:str"
-
-
-def _mapping_lines(node: yaml.MappingNode, indent: str, out: list[str], first: str | None = None) -> None:
-    """A block mapping at `indent`; its first key after `first` (a sequence item's "- ") when given."""
-    for n, (key, value) in enumerate(node.value):
-        lead = (first if n == 0 and first is not None else indent) + _key(key.value, key.style) + ":"
-        _value_lines(lead, value, indent, out)
-
-
-def _value_lines(lead: str, value: yaml.Node, indent: str, out: list[str]) -> None:
-    if isinstance(value, yaml.ScalarNode):
-        out.append(f"{lead} {_scalar(value)}")
-    elif not value.value:  # an empty list or mapping, in flow style as YAML writes it
-        out.append(f"{lead} {'[]' if isinstance(value, yaml.SequenceNode) else '{}'}")
-    elif isinstance(value, yaml.SequenceNode):
-        out.append(lead)
-        _sequence_lines(value, indent, out)  # indentless, as libyaml writes a list under a key
-    else:
-        out.append(lead)
-        _mapping_lines(value, indent + "  ", out)
-
-
-def _sequence_lines(node: yaml.SequenceNode, indent: str, out: list[str]) -> None:
-    for item in node.value:
-        if isinstance(item, yaml.MappingNode) and item.value:
-            _mapping_lines(item, indent + "  ", out, first=indent + "- ")
-        else:
-            _value_lines(indent + "-", item, indent + "  ", out)
-
-
-def term_file_text(root: yaml.Node) -> str:
-    """A term file's nodes as YAML text, in block style, each scalar plain where that is safe and double-quoted
-    otherwise: what libyaml's emitter wrote, at a fifth of its cost for the 600,000 values of 10,000 entries (it
-    asks PyYAML's resolver twice about each). `validate` reads back exactly these nodes (tests hold it for any
-    text)."""
-    out: list[str] = []
-    if isinstance(root, yaml.MappingNode) and root.value:
-        _mapping_lines(root, "", out)
-    elif isinstance(root, yaml.SequenceNode) and root.value:
-        _sequence_lines(root, "", out)
-    else:
-        _value_lines("", root, "", out)
-        out[0] = out[0].lstrip()
-    return "\n".join(out) + "\n"
-
-
 def _written(nodes: dict[str, yaml.Node]) -> dict[str, str]:
     """The term files' text: the very nodes that were checked."""
     return {name: term_file_text(root) for name, root in nodes.items()}
@@ -351,11 +289,12 @@ def _written(nodes: dict[str, yaml.Node]) -> dict[str, str]:
 
 def settle(
     entries: list, category: str, refused: list[Refused], dropped: Counter, base=None
-) -> tuple[dict[str, str], int]:
+) -> tuple[dict[str, str], int, set[str]]:
     """The term files for `entries`, checked by the loader's own rules as `validate` will check them (on the
     entries themselves: nothing is written as YAML to be read back), with the folder `base` (a merge.Base)
     when they are merged into one. An entry the loader finds a problem with is refused with the loader's own words,
-    and the rest checked again. Also returns how many senses the files hold (an entry of one sense counts one)."""
+    and the rest checked again. Also returns how many senses the files hold (an entry of one sense counts one) and
+    the categories they are of."""
     known, taken = (base.names, base.taken) if base else (frozenset(), frozenset())
     entries = claim_names(entries, refused, dropped, known)
     for _ in range(5):
@@ -364,15 +303,20 @@ def settle(
         try:
             # The folder's files first: a spelling both have is then reported at the imported entry.
             load_glossary_from_nodes(base.meta if base else _META, {**(base.nodes if base else {}), **nodes})
-            return _written(nodes), _senses(entries)
+            return _written(nodes), _senses(entries), _categories(files)
         except GlossaryError as exc:
             bad = _entries_at(exc, files)
         if not bad:
-            return _written(nodes), _senses(entries)
+            return _written(nodes), _senses(entries), _categories(files)
         for index, problems in sorted(bad.items(), reverse=True):
             refuse(refused, entries.pop(index), Joined(problems, "; "))
         entries = claim_names(entries, [], dropped, known)
-    return term_files(entries, category, taken), _senses(entries)
+    files = _by_file(entries, category, taken)
+    return _written(_as_nodes(entries, files)), _senses(entries), _categories(files)
+
+
+def _categories(files: dict[str, tuple[str, list[int]]]) -> set[str]:
+    return {group for group, _ in files.values()}
 
 
 def _senses(entries: list) -> int:
@@ -389,18 +333,39 @@ def _entries_at(exc: GlossaryError, files: dict[str, tuple[str, list[int]]]) -> 
     return bad
 
 
-def report(imported, category: str = DEFAULT_CATEGORY, base=None) -> Report:
-    """The summary of an import, with the term files that would be written (nothing is written here). Merged into
-    a folder (`base`, a bot.app.interchange.merge.Base), the entries it already has are refused first, as collisions."""
+def report(imported, category: str = DEFAULT_CATEGORY, base=None, language: str = OWN_LANGUAGE) -> Report:
+    """The summary of an import into a glossary in `language`, with the term files that would be written (nothing
+    is written here). Merged into a folder (`base`, a bot.app.interchange.merge.Base), the entries it already has
+    are refused first, as collisions. Characters nobody sees are removed from every text first, and counted."""
     refused = list(imported.refused)
     if not refused:  # readers that name their problems only as sentences (JSON)
         refused = [Refused("", "", problem.said) for problem in imported.problems]
     read = imported.read if imported.read is not None else len(imported.entries) + len(refused)
-    dropped = Counter(imported.dropped)
+    dropped, removed = Counter(imported.dropped), Counter()
+    # Before anything compares names: a name with a zero-width space in it is the same name without it.
+    cleaned_entries = sum(entry.clean(removed) for entry in imported.entries)
+    title = cleaned(imported.title, removed).split(" — ")[0].strip()
     entries = base.without_collisions(list(imported.entries), refused) if base else list(imported.entries)
     with collection_paused():
-        files, imported_count = settle(entries, category, refused, dropped, base) if entries else ({}, 0)
-    return Report(read, imported_count, refused, {k: v for k, v in dropped.items() if v}, files)
+        files, imported_count, categories = (
+            settle(entries, category, refused, dropped, base) if entries else ({}, 0, set())
+        )
+    languages = _own_languages(imported, title, categories, language)
+    if base and (unsaid := languages.keys() & categories):  # the folder's glossary.yaml is not rewritten
+        dropped["languages (of category names: the folder's glossary.yaml is not rewritten)"] += len(unsaid)
+    kept = {k: v for k, v in dropped.items() if v}
+    title = title or DEFAULT_TITLE
+    return Report(read, imported_count, refused, kept, files, title, dict(removed), cleaned_entries, languages)
+
+
+def _own_languages(imported, title: str, categories: set[str], language: str) -> dict[str, str]:
+    """The glossary's own texts (title, subtitle, category names) in another language than `language`: as the
+    file says them, else this program's words in theirs (Spanish), else the glossary's."""
+    said = {cleaned(text, Counter()): tag for text, tag in imported.languages.items()}  # (as the texts were cleaned)
+    own = {title: imported.languages.get(imported.title.strip(), language)} if title else {DEFAULT_TITLE: OWN_LANGUAGE}
+    own[SUBTITLE] = OWN_LANGUAGE
+    own |= {name: said.get(name, OWN_LANGUAGE if name == DEFAULT_CATEGORY else language) for name in categories}
+    return {text: tag for text, tag in own.items() if not same_language(tag, language)}
 
 
 def clashes(out_dir: Path, files: dict[str, str]) -> list[Path]:
@@ -408,19 +373,16 @@ def clashes(out_dir: Path, files: dict[str, str]) -> list[Path]:
     return [out_dir / name for name in files if (out_dir / name).exists()]
 
 
-def write(out_dir: Path, files: dict[str, str], title: str, language: str = "es") -> list[Path]:
-    """Write the term files (and a glossary.yaml when the folder has none); returns the paths written."""
+def write(out_dir: Path, files: dict[str, str], title: str, language: str, languages: dict[str, str]) -> list[Path]:
+    """Write the term files (and a glossary.yaml when the folder has none: the title, this program's subtitle, the
+    glossary's language and `languages`, those of its own texts in another); returns the paths written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     meta = out_dir / META_FILE
     written = []
     if not meta.exists():
-        meta.write_text(
-            yaml.safe_dump(
-                {"title": title.strip() or "Glosario importado", "subtitle": "Importado", "language": language},
-                allow_unicode=True,
-            ),
-            encoding="utf-8",
-        )
+        said = {"title": title, "subtitle": SUBTITLE, "language": language}
+        said |= {"languages": languages} if languages else {}
+        meta.write_text(term_file_text(data_node(said)), encoding="utf-8")
         written.append(meta)
     for name, text in files.items():
         (out_dir / name).write_text(text, encoding="utf-8")

@@ -1,8 +1,11 @@
 """SKOS out (W3C), as Turtle, RDF/XML or JSON-LD through pyoxigraph: a ConceptScheme with the glossary's title, a
-Concept per term, a Collection per category. Every literal carries its true language: the name, aliases, notes
-and example the glossary's, the English name `en`, the definition its own (`definition_language`) when set.
-A link or a source with an address is that address with its dct:title (a blank node with rdf:value and its own
-title when another one gave the same address another title); a source without one is a literal."""
+Concept per term, a Collection per category. Every literal carries its true language: the one the term files give
+its text (`languages`, which an import fills: an English altLabel, an untagged title; "" is no language, an
+untagged literal), else the one its field implies: the glossary's for the name, aliases, notes, example, tags,
+title and categories, English for `en`, the definition its own (`definition_language`) when set, none for the
+title of a link or a source. A link or a source with an address is that address with its dct:title (a blank node
+with rdf:value and its own title when another one gave the same address another title); a source without one is a
+literal."""
 
 from __future__ import annotations
 
@@ -49,10 +52,10 @@ def to_skos(
     lang = glossary.language or "es"
     scheme = ox.NamedNode(base.rstrip("/#") + "#scheme")
     add(scheme, RDF_TYPE, ox.NamedNode(SKOS + "ConceptScheme"))
-    add(scheme, DCT + "title", ox.Literal(glossary.title, language=lang))
+    add(scheme, DCT + "title", _literal(glossary.title, glossary.language_of(glossary.title)))
     both = Layered(glossary, context)
     collections: dict[str, list] = {}
-    titles: dict[str, str] = {}
+    titles: dict[str, tuple[str, str]] = {}
     for term in (each for named in glossary.terms for each in named.sense_terms()):  # a Concept per sense
         concept = ox.NamedNode(concept_iri(term, base))
         add(concept, RDF_TYPE, ox.NamedNode(SKOS + "Concept"))
@@ -62,24 +65,31 @@ def to_skos(
             if (other := both.get(i)) is not None:
                 add(concept, SKOS + "related", ox.NamedNode(concept_iri(other, base)))
         collections.setdefault(term.category, []).append(concept)
-    for url, title in titles.items():
-        add(ox.NamedNode(url), DCT + "title", ox.Literal(title))
+    for url, (title, language) in titles.items():
+        add(ox.NamedNode(url), DCT + "title", _literal(title, language))
     for category, concepts in collections.items():
         collection = ox.NamedNode(base + "categoria-" + slug(category))
         add(collection, RDF_TYPE, ox.NamedNode(SKOS + "Collection"))
-        add(collection, SKOS + "prefLabel", ox.Literal(category, language=lang))
+        add(collection, SKOS + "prefLabel", _literal(category, glossary.language_of(category)))
         for concept in concepts:
             add(collection, SKOS + "member", concept)
     form = getattr(ox.RdfFormat, SERIALISERS[fmt])
     return ox.serialize(triples, format=form, prefixes=PREFIXES).decode("utf-8")
 
 
-def _concept(add, concept, term: Term, lang: str, titles: dict[str, str]) -> None:
-    """A term's own statements: labels, definition, notes, example, links, sources and tags."""
+def _literal(text: str, language: str):
+    """A literal in `language`; in none (untagged) for ""."""
     import pyoxigraph as ox
 
-    def text(value: str, language: str = lang):
-        return ox.Literal(value, language=language)
+    return ox.Literal(text, language=language) if language else ox.Literal(text)
+
+
+def _concept(add, concept, term: Term, lang: str, titles: dict) -> None:
+    """A term's own statements: labels, definition, notes, example, links, sources and tags, each literal in the
+    language its text is in (`Term.language_of`: the glossary's unless the term says otherwise)."""
+
+    def text(value: str, implied: str = lang):
+        return _literal(value, term.language_of(value, implied))
 
     add(concept, SKOS + "prefLabel", text(term.term))
     if term.en:
@@ -94,19 +104,20 @@ def _concept(add, concept, term: Term, lang: str, titles: dict[str, str]) -> Non
     if term.example:
         add(concept, SKOS + "example", text(term.example))
     for link in term.links:
-        _addressed(add, concept, RDFS + "seeAlso", link.url, link.title, titles)
+        _addressed(add, concept, RDFS + "seeAlso", link.url, (link.title, term.language_of(link.title, "")), titles)
     for cited in term.sources:
         if cited.url:
-            _addressed(add, concept, DCT + "source", cited.url, cited.text, titles)
+            _addressed(add, concept, DCT + "source", cited.url, (cited.text, term.language_of(cited.text, "")), titles)
         else:
-            add(concept, DCT + "source", ox.Literal(cited.text))
+            add(concept, DCT + "source", text(cited.text, ""))
     for tag in term.tags:
         add(concept, DCT + "subject", text(tag))
 
 
-def _addressed(add, concept, predicate: str, url: str, title: str, titles: dict[str, str]) -> None:
-    """A link or a source: its address, titled once in the file (`titles`); when another link or source has
-    titled that address otherwise, a blank node of its own with the address as its rdf:value and its title."""
+def _addressed(add, concept, predicate: str, url: str, title: tuple[str, str], titles: dict) -> None:
+    """A link or a source: its address, titled once in the file (`titles`, address → its title and the title's
+    language); when another link or source has titled that address otherwise, a blank node of its own with the
+    address as its rdf:value and its title."""
     import pyoxigraph as ox
 
     if titles.setdefault(url, title) == title:
@@ -115,4 +126,4 @@ def _addressed(add, concept, predicate: str, url: str, title: str, titles: dict[
     node = ox.BlankNode()
     add(concept, predicate, node)
     add(node, RDF_VALUE, ox.NamedNode(url))
-    add(node, DCT + "title", ox.Literal(title))
+    add(node, DCT + "title", _literal(*title))

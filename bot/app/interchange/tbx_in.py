@@ -1,6 +1,7 @@
 """TBX in: v2 (`martif`, `termEntry`/`langSet`/`tig` or `ntig`/`termGrp`) and v3 (`tbx`, `conceptEntry`/
 `langSec`/`termSec`), with or without a namespace. One language becomes the glossary's (name, aliases, forms to
-avoid, definition); English gives the English name; everything else in an entry is counted as not kept."""
+avoid, definition); English gives the English name (its other forms are aliases, noted as English); everything else
+in an entry is counted as not kept. A language is asked as BCP 47 has it: `en` is en-US, en_GB, EN-gb."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 
-from bot.app.interchange.entries import Entry, Imported, Problem, language_matches
+from bot.app.interchange.entries import Entry, Imported, Problem, language_matches, same_language
 from bot.app.interchange.imports import Refused, imported, no_language, refuse, source, web_url
 from bot.core.problems import said
 
@@ -19,6 +20,8 @@ _DEPRECATED = re.compile(r"deprecated|superseded|obsolete|forbidden|notRecommend
 _PREFERRED = re.compile(r"preferred|standardized|normative", re.IGNORECASE)
 _STATUS_TYPES = ("administrativeStatus", "normativeAuthorization")
 _SUBSETS = ("projectSubset", "customerSubset")  # the entry's labels for who uses it: its tags
+# A name kept although every form of it is deprecated: the status is what a term file cannot say of a name.
+_RETIRED = "administrativeStatus (deprecated, of a name with no other form)"
 
 
 def _plain(root: ET.Element) -> None:
@@ -44,11 +47,33 @@ def _text(element: ET.Element | None) -> str:
     return " ".join(text.split()) if "\n" in text and _WRAPPED.search(text) else text
 
 
+def _inherit_languages(root: ET.Element) -> None:
+    """A langSet without xml:lang is in the language its terms say (some tools put xml:lang on each tig), else in
+    its entry's, else in the file's: xml:lang holds for everything inside the element that carries it."""
+    file_lang = _lang(root)
+    for concept in root.iter("termEntry"):
+        around = _lang(concept) or file_lang
+        for lang_set in concept.iter("langSet"):
+            if _lang(lang_set):
+                continue
+            own = {_lang(section) for section in lang_set if section.tag in _SECTIONS} - {""}
+            if inherited := own.pop() if len(own) == 1 else around:
+                lang_set.set(XML_LANG, inherited)
+
+
 def _lang(element: ET.Element) -> str:
-    return element.get(XML_LANG, "").strip()
+    """The element's own xml:lang as BCP 47 writes it ("en_GB", a gettext locale as some tools write it, is
+    "en-GB")."""
+    return element.get(XML_LANG, "").strip().replace("_", "-")
 
 
 _matches = language_matches
+
+
+def _english_too(lang: str) -> bool:
+    """Whether the English forms are read beside the chosen language's: when it is not English itself (en-US
+    asked, en-GB is another English, not a second name)."""
+    return not _matches(lang, "en")
 
 
 def read_tbx(text: str, lang: str = "es") -> Imported:
@@ -59,6 +84,7 @@ def read_tbx(text: str, lang: str = "es") -> Imported:
     except ET.ParseError as exc:
         return Imported([], [Problem(said("tbx_unreadable", line=exc.position[0], error=str(exc)))], read=0)
     _plain(root)
+    _inherit_languages(root)
     concepts = list(root.iter("termEntry"))
     languages = Counter(code for concept in concepts for code in {_lang(s) for s in concept.iter("langSet")})
     if concepts and not any(_matches(code, lang) for code in languages):
@@ -70,16 +96,20 @@ def read_tbx(text: str, lang: str = "es") -> Imported:
     for n, (concept, form) in enumerate(zip(concepts, forms, strict=True), start=1):
         entry = _entry(concept, form, lang, file_lang, names, dropped)
         entry.where = f"termEntry {concept.get('id') or n}"
-        if _refused(entry, lang, refused):
+        if _refused(entry, concept, lang, refused):
             continue
         entries.append(entry)
     title = _text(next(root.iter("title"), None)) or _text(root.find(".//sourceDesc/p"))
-    return imported(entries, refused, title, len(concepts), dropped)
+    result = imported(entries, refused, title, len(concepts), dropped)
+    if title and file_lang and not same_language(file_lang, lang):
+        result.languages[title] = file_lang  # (a header is in the file's language)
+    return result
 
 
-def _refused(entry: Entry, lang: str, refused: list[Refused]) -> bool:
+def _refused(entry: Entry, concept: ET.Element, lang: str, refused: list[Refused]) -> bool:
     if not entry.term:
-        refuse(refused, entry, said("tbx_no_term_in", lang=lang))
+        has = sorted({_lang(s) for s in concept.iter("langSet") if any(_text(t) for t in s.iter("term"))} - {""})
+        refuse(refused, entry, said("tbx_no_term_in", lang=lang, languages=", ".join(has) or "—"))
         return True
     if not entry.definition:
         refuse(refused, entry, said("no_definition"))
@@ -108,27 +138,32 @@ def _sections(concept: ET.Element, lang: str) -> list[ET.Element]:
     ]
 
 
-def _forms(concept: ET.Element, lang: str) -> tuple[str, list[str], list[str]]:
-    """(name, other forms, deprecated forms) in `lang`: the name is the first preferred form, else the first that
-    is not deprecated."""
+def _forms(concept: ET.Element, lang: str) -> tuple[str, list[str], list[str], bool]:
+    """(name, other forms, deprecated forms, whether the name is deprecated) in `lang`: the name is the first
+    preferred form, else the first that is not deprecated, else (an entry kept for the forms it retired, such as
+    Weblate's forbidden terms) the first deprecated one."""
     forms = [(_text(next(section.iter("term"), None)), _status(section)) for section in _sections(concept, lang)]
     usable = [text for text, status in forms if text and status != "deprecated"]
     preferred = next((text for text, status in forms if text and status == "preferred"), usable[0] if usable else "")
     deprecated = [text for text, status in forms if text and status == "deprecated"]
-    return preferred, [text for text in usable if text != preferred], deprecated
+    if not preferred and deprecated:
+        return deprecated[0], [], deprecated[1:], True
+    return preferred, [text for text in usable if text != preferred], deprecated, False
 
 
 def _entry(concept: ET.Element, forms: tuple, lang: str, file_lang: str, names: dict, dropped: Counter) -> Entry:
     """The entry of `concept`, whose forms in `lang` are `forms` (what `_forms` gives)."""
     used: set[int] = set()
-    name, others, deprecated = forms
+    name, others, deprecated, retired = forms
     entry = Entry(term=name, aliases=others, deprecated=deprecated, source_id=concept.get("id", ""))
+    if retired:
+        dropped[_RETIRED] += 1
     mine = [s for s in concept.iter("langSet") if _matches(_lang(s), lang)]
     for section in (s for lang_set in mine for s in lang_set if s.tag in _SECTIONS):
         used.update(id(e) for e in section.iter("term"))
         used.update(id(n) for n in section.iter("termNote") if n.get("type") in _STATUS_TYPES)
-    if not _matches("en", lang):
-        _english(entry, concept, used)
+    if _english_too(lang):
+        _english(entry, concept, lang, used, dropped)
     _definition(entry, concept, mine, lang, file_lang, used)
     entry.category = _text(_first(concept, "descrip", "subjectField", used, direct=True))
     subsets = [a for kind in _SUBSETS for a in _all(concept, "admin", kind, direct=True)]
@@ -140,17 +175,23 @@ def _entry(concept: ET.Element, forms: tuple, lang: str, file_lang: str, names: 
     return entry
 
 
-def _english(entry: Entry, concept: ET.Element, used: set[int]) -> None:
+def _english(entry: Entry, concept: ET.Element, lang: str, used: set[int], dropped: Counter) -> None:
     """The English name (the preferred English form); the other English forms not deprecated become aliases,
     as the English spellings a member may type."""
-    en_name, others, _ = _forms(concept, "en")
+    en_name, others, _, retired = _forms(concept, "en")
     entry.en = en_name
+    if retired:
+        dropped[_RETIRED] += 1
     entry.aliases += [other for other in others if other not in entry.aliases]
     english = [s for s in concept.iter("langSet") if _matches(_lang(s), "en")]
-    for section in (s for lang_set in english for s in lang_set if s.tag in _SECTIONS):
-        if _text(next(section.iter("term"), None)) in (en_name, *others):
-            used.update(id(e) for e in section.iter("term"))
-            used.update(id(n) for n in section.iter("termNote") if n.get("type") in _STATUS_TYPES)
+    for lang_set in english:
+        for section in (s for s in lang_set if s.tag in _SECTIONS):
+            text = _text(next(section.iter("term"), None))
+            if text in others:
+                entry.said_in(text, _lang(lang_set), lang)  # an English alias: in English, not the glossary's
+            if text in (en_name, *others):
+                used.update(id(e) for e in section.iter("term"))
+                used.update(id(n) for n in section.iter("termNote") if n.get("type") in _STATUS_TYPES)
 
 
 def _first(parent: ET.Element, tag: str, kind: str, used: set[int], *, direct: bool = False) -> ET.Element | None:
@@ -178,7 +219,7 @@ def _definition(entry: Entry, concept, mine: list, lang: str, file_lang: str, us
             return
     if (found := _first(concept, "descrip", "definition", used, direct=True)) is not None:
         entry.definition = _text(found)
-        said = found.get(XML_LANG) or file_lang  # the definition's own xml:lang, else the file's
+        said = _lang(found) or file_lang  # the definition's own xml:lang, else the file's
         if said and not _matches(said, lang):
             entry.definition_language = said
         _sources(entry, found, concept, used)
@@ -186,7 +227,7 @@ def _definition(entry: Entry, concept, mine: list, lang: str, file_lang: str, us
     others = sorted(concept.iter("langSet"), key=lambda s: not _matches(_lang(s), "en"))
     for lang_set in others:
         if (found := _first(lang_set, "descrip", "definition", used)) is not None:
-            entry.definition, entry.definition_language = _text(found), found.get(XML_LANG) or _lang(lang_set)
+            entry.definition, entry.definition_language = _text(found), _lang(found) or _lang(lang_set)
             _sources(entry, found, lang_set, used)
             return
 
@@ -232,7 +273,7 @@ def _count_rest(concept: ET.Element, lang: str, used: set[int], dropped: Counter
     """Every piece of data in the entry not kept, by element and type; another language counts once per entry."""
     for lang_set in concept.iter("langSet"):
         code = _lang(lang_set)
-        if not _matches(code, lang) and not _matches(code, "en"):
+        if not _matches(code, lang) and not (_english_too(lang) and _matches(code, "en")):
             dropped[f"langSet xml:lang={code}"] += 1
             used.update(id(e) for e in lang_set.iter())
     for element in concept.iter():

@@ -1,7 +1,8 @@
 """TBX-Basic out (ISO 30042, valid against the TBX-Basic DTD and XCS): one termEntry per term (per sense, for a term
 that has several: each with the name, as TBX holds one concept per entry), a langSet in the
 glossary's language (definition with its sources, the name as preferred term with the example as its context,
-aliases admitted, forms to avoid deprecated) and one in English for the English name. A source is one text
+aliases admitted, forms to avoid deprecated) and one in English for the English name (and the aliases the term
+files say are English; an alias in a third language gets a langSet of its own). A source is one text
 (`bot.app.interchange.imports.citation`: "Texto <https://…>"), the only place TBX-Basic has for it."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import itertools
 import re
 import xml.etree.ElementTree as ET
 
+from bot.app.interchange.entries import same_language
 from bot.app.interchange.imports import citation
 from bot.core.model import Glossary, Layered, Term
 
@@ -76,19 +78,45 @@ def _entry(entry: ET.Element, term: Term, lang: str, both: Layered, ids: dict[st
     english = term.definition_language.split("-")[0].lower() == "en" and bool(term.en)
     if not english and definition_in != lang:  # a definition in a language the entry has no terms in
         _definition(entry, term, {XML_LANG: definition_in})
+    others = _aliases_by_language(term, lang)
     mine = ET.SubElement(entry, "langSet", {XML_LANG: lang})
     if definition_in == lang:
         _definition(mine, term)
     _tig(mine, term.term, PREFERRED, term.example)
-    for alias in term.aliases:
+    for alias in others.pop(lang, []):
         _tig(mine, alias, ADMITTED)
     for form in term.deprecated:
         _tig(mine, form, DEPRECATED)
-    if term.en:
+    english_aliases = others.pop("en", [])
+    if term.en or english_aliases:
         theirs = ET.SubElement(entry, "langSet", {XML_LANG: "en"})
         if english:
             _definition(theirs, term, {XML_LANG: definition_in})
-        _tig(theirs, term.en, PREFERRED)
+        if term.en:
+            _tig(theirs, term.en, PREFERRED)
+        for alias in english_aliases:
+            _tig(theirs, alias, ADMITTED)
+    for language, aliases in others.items():  # an alias in a third language (Term.languages says which)
+        theirs = ET.SubElement(entry, "langSet", {XML_LANG: language})
+        for alias in aliases:
+            _tig(theirs, alias, ADMITTED)
+
+
+def _aliases_by_language(term: Term, lang: str) -> dict[str, list[str]]:
+    """The aliases by the langSet they go in: the glossary's language (`lang`) for those in it or in none (TBX has
+    no place for a term without a language), "en" for English ones, else their own."""
+    grouped: dict[str, list[str]] = {}
+    for alias in term.aliases:
+        language = term.language_of(alias, lang)
+        key = (
+            lang
+            if not language or same_language(language, lang)
+            else "en"
+            if same_language(language, "en")
+            else language
+        )
+        grouped.setdefault(key, []).append(alias)
+    return grouped
 
 
 def _definition(parent: ET.Element, term: Term, attributes: dict[str, str] | None = None) -> None:
