@@ -44,7 +44,7 @@ def import_civio(folder: Path) -> Path:
     imported = read_csv(text)
     summary = report(imported)
     assert summary.imported and not summary.refused, summary
-    write(folder, summary.files, imported.title.split(" — ")[0])
+    write(folder, summary.files, summary.title, "es", summary.languages)
     return folder
 
 
