@@ -51,6 +51,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.app.files import load_glossary
 from tests.fake_discord.server import TOKEN, FakeDiscord
 from tests.synthetic import generate
 
@@ -210,12 +211,13 @@ async def main_async(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="glosario-e2e-") as tmp:
         data_dir = Path(tmp) / "glossary"
         names = generate(data_dir, args.terms)
+        definitions = {t.term: t.definition for t in load_glossary(data_dir)}
         rounds = 1 if args.instructions else args.rounds
         what = "instructions counted under callgrind" if args.instructions else f"{rounds} round(s)"
         print(f"{args.n} interactions per run, {args.concurrency} in flight, {args.terms:,} terms, {what}")
         missed = []
         for mix in args.mixes:
-            queries = make_queries(names, args.n, MIXES[mix], random.Random(3))
+            queries = make_queries(names, args.n, MIXES[mix], random.Random(3), definitions)
             print(f"\nmix {mix!r}: {MIX_TEXT[mix]}")
             # Each kind alone is compared with the fixed card only (the small embed tells nothing more there).
             bots = [name for name in BOTS if mix in TARGET_RATIO or name != SMALL]
@@ -289,12 +291,18 @@ def questions_verdict(args: argparse.Namespace, mix: str, medians: dict[str, Run
     return True
 
 
-# Shares of the kinds of query (KINDS) in each mix.
-KINDS = ("id", "name", "typo", "extra", "miss")
-MIXES = {"realistic": (0.50, 0.20, 0.15, 0.15, 0.0), "hard": (0.0, 0.25, 0.375, 0.375, 0.0)}
+# Shares of the kinds of query (KINDS) in each mix (kinds added later go at the end, so that the earlier mixes
+# draw the same queries as before).
+KINDS = ("id", "name", "typo", "extra", "miss", "swap", "coded", "question")
+MIXES = {
+    "realistic": (0.50, 0.20, 0.15, 0.15, 0.0, 0.0, 0.0, 0.0),
+    "hard": (0.0, 0.25, 0.375, 0.375, 0.0, 0.0, 0.0, 0.0),
+    "everyday": (0.0, 0.50, 0.0, 0.0, 0.0, 0.25, 0.25, 0.0),
+}
 MIX_TEXT = {
     "realistic": "50 % picked from autocomplete, 20 % typed names, 15 % typos, 15 % misses (logged)",
     "hard": "no autocomplete: 25 % typed names, 37.5 % typos, 37.5 % misses (logged)",
+    "everyday": "issue 34's: 50 % typed names, 25 % two letters swapped, 25 % misses in ordinary words with a code",
 }
 # --per-kind: each kind alone, every interaction from a new member, and its limit in instructions per interaction
 # as a multiple of the fixed-card bot's (None: shown, no target).
@@ -304,6 +312,9 @@ KIND_TEXT = {
     "typo": ("a name with one letter dropped", 1.25),
     "extra": ("a name with words the glossary does not have (a miss, logged)", 2.0),
     "miss": ("ordinary words the glossary does not have (a miss, logged)", 2.0),
+    "swap": ("a name with two neighbouring letters swapped", None),
+    "coded": ('ordinary words, a number and a code: "consulta inexistente 12 zq4471" (a miss, logged)', None),
+    "question": ("a question in a member's words, about a term's definition", None),
 }
 for _i, _kind in enumerate(KINDS):
     MIXES[_kind] = tuple(float(j == _i) for j in range(len(KINDS)))
@@ -340,7 +351,37 @@ ORDINARY = [
 ]
 
 
-def make_queries(names: list[str], n: int, shares: tuple[float, ...], rng: random.Random) -> list[str]:
+def swapped(name: str, rng: random.Random) -> str:
+    """Two neighbouring letters of a name swapped (where they differ)."""
+    places = [p for p in range(len(name) - 1) if name[p] != name[p + 1] and (name[p] + name[p + 1]).isalpha()]
+    p = rng.choice(places) if places else 0
+    return name[:p] + name[p + 1] + name[p] + name[p + 2 :]
+
+
+def coded(i: int, rng: random.Random) -> str:
+    """A miss in ordinary words with a number and a code, as the issue's "consulta inexistente 12 zq4471"."""
+    code = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(2)) + f"{rng.randrange(10_000):04d}"
+    return f"{rng.choice(ORDINARY)} {rng.choice(ORDINARY)} {i} {code}"
+
+
+def question(definition: str, rng: random.Random) -> str:
+    """A question in a member's words about a term: everyday words around three words of its definition."""
+    a, b, c = rng.sample(definition.rstrip(".").lower().split(), 3)
+    return f"{rng.choice(ASKED)} {a} {b} con {c}"
+
+
+ASKED = (
+    "como se llama lo que",
+    "que termino usa para",
+    "cual es la herramienta que",
+    "hay algo en el glosario que",
+)
+
+
+def make_queries(
+    names: list[str], n: int, shares: tuple[float, ...], rng: random.Random, definitions: dict[str, str] | None = None
+) -> list[str]:
+    """`n` queries of the kinds in `shares`; `definitions` (name → definition) for the "question" kind."""
     from bot.core.normalize import slug
 
     queries = []
@@ -356,8 +397,15 @@ def make_queries(names: list[str], n: int, shares: tuple[float, ...], rng: rando
             queries.append(name[:pos] + name[pos + 1 :])  # one letter dropped
         elif kind == "extra":
             queries.append(f"{name} inexistente {i}")
-        else:
+        elif kind == "miss":
             queries.append(f"{rng.choice(ORDINARY)} {rng.choice(ORDINARY)} {i}")
+        elif kind == "swap":
+            queries.append(swapped(name, rng).lower())
+        elif kind == "coded":
+            queries.append(coded(i, rng))
+        else:
+            assert definitions is not None, "the question kind needs the terms' definitions"
+            queries.append(question(definitions[name], rng))
     return queries
 
 
