@@ -277,8 +277,16 @@ class QuestionIndex:
     def __len__(self) -> int:
         return len(self._terms)
 
-    def evidence(self, question: Question, named: set[str]) -> list[_Evidence]:
-        """The few terms this index finds most likely, with what each side says of them."""
+    def cosines(self, vectors: np.ndarray) -> np.ndarray | None:
+        """Each term's cosine with each of these question vectors (one row per question), in one product: the
+        terms' vectors are read once for them all. None without the dense side."""
+        if self.vectors is None:
+            return None
+        return np.asarray(vectors, dtype=np.float32) @ self.vectors.T
+
+    def evidence(self, question: Question, named: set[str], dense: np.ndarray | None = None) -> list[_Evidence]:
+        """The few terms this index finds most likely, with what each side says of them (`dense`: the question's
+        `cosines` with this index's terms, if computed already)."""
         n = len(self._terms)
         if not n:
             return []
@@ -302,9 +310,10 @@ class QuestionIndex:
                 for (docs, scores), weight in found:
                     np.maximum.at(best, docs, weight * scores)
                 lexical += best
-        dense = np.zeros(n, dtype=np.float32)
-        if self.vectors is not None and question.vector is not None:
-            dense = self.vectors @ question.vector.astype(np.float32, copy=False)
+        if dense is None:
+            dense = np.zeros(n, dtype=np.float32)
+            if self.vectors is not None and question.vector is not None:
+                dense = self.vectors @ question.vector.astype(np.float32, copy=False)
         rough = fused(dense, lexical)
         pool = min(_POOL, n)
         best = np.argpartition(-rough, pool - 1)[:pool] if n > pool else np.arange(n)
@@ -337,9 +346,9 @@ def fused(dense, lexical):
     return DENSE_WEIGHT * dense + (1 - DENSE_WEIGHT) * (lexical / (lexical + LEXICAL_HALF))
 
 
-def ask(question: Question, indexes: list[QuestionIndex]) -> Answer:
+def ask(question: Question, indexes: list[QuestionIndex], dense: Sequence[np.ndarray | None] | None = None) -> Answer:
     """Rank the terms of every index (the published glossary first: a term there wins over a server term of the
-    same id) and decide how certain the best one is."""
+    same id) and decide how certain the best one is (`dense`: the question's cosines per index, if computed)."""
     named: set[str] = set()
     other_words = len(question.words)
     for index in indexes:
@@ -348,8 +357,8 @@ def ask(question: Question, indexes: list[QuestionIndex]) -> Answer:
             named |= ids
             other_words = min(other_words, rest)
     pooled: dict[str, _Evidence] = {}
-    for index in indexes:
-        for found in index.evidence(question, named):
+    for i, index in enumerate(indexes):
+        for found in index.evidence(question, named, None if dense is None else dense[i]):
             pooled.setdefault(found.term.id, found)
     if not pooled:
         return NO_ANSWER

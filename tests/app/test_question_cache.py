@@ -128,7 +128,8 @@ async def test_a_second_start_reads_every_vector_and_the_bm25_arrays_from_the_ca
 def test_an_edited_term_is_embedded_again_alone(tmp_path):
     glossary = load_glossary(SHIPPED)
     encoder = CountingEncoder()
-    Questions(CatalogHolder(Catalog(glossary, SearchIndex(glossary), "a")), tmp_path, encoder).ask_now("x y z")
+    question = "entrenar en varias maquinas"  # (words the glossary knows: a text that may be a question)
+    Questions(CatalogHolder(Catalog(glossary, SearchIndex(glossary), "a")), tmp_path, encoder).ask_now(question)
     first = glossary.terms[0]
     edited = type(glossary)(
         glossary.title,
@@ -137,8 +138,8 @@ def test_an_edited_term_is_embedded_again_alone(tmp_path):
         (type(first)(first.id, first.term, first.definition + " Editado.", first.category), *glossary.terms[1:]),
     )
     encoder.texts.clear()
-    Questions(CatalogHolder(Catalog(edited, SearchIndex(edited), "b")), tmp_path, encoder).ask_now("x y z")
-    assert len(encoder.texts) == 2 and encoder.texts[0].startswith(first.term) and encoder.texts[1] == "x y z"
+    Questions(CatalogHolder(Catalog(edited, SearchIndex(edited), "b")), tmp_path, encoder).ask_now(question)
+    assert len(encoder.texts) == 2 and encoder.texts[0].startswith(first.term) and encoder.texts[1] == question
 
 
 def sigterm_caught(pid: int) -> bool:

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from bot.discord_app.kit.i18n import t
+from tests.app.test_question_batching import QUESTIONS, CountingModel
 from tests.discord_app.test_server_terms import FORM, MODERATOR, open_form, submit
 from tests.fake_discord.server import Guild, message_of, snowflake
 from tests.helpers import eventually
@@ -121,3 +122,39 @@ async def test_question_gaps_are_marked_in_the_pending_list(fake, bot, harness):
     assert any(line.startswith("❓") and NOTHING in line for line in lines)
     assert any("tokenizacion" in line and not line.startswith("❓") for line in lines)
     assert t("es", "gaps_question_legend") in str(listing["embeds"][0]["fields"])
+
+
+async def counting_bot(harness, encoder) -> tuple[object, CountingModel]:
+    counting = CountingModel(encoder)
+    started = await harness.start(questions=counting)
+    await eventually(lambda: started.app.questions_ready, timeout=60)
+    counting.calls.clear()
+    return started, counting
+
+
+async def test_a_text_that_cannot_be_a_question_never_reaches_the_encoder(fake, harness, encoder):
+    bot, counting = await counting_bot(harness, encoder)
+    miss = "consulta inexistente 12 zq4471"  # two words that carry meaning, a number and a code: a name's miss
+    reply = await ask(fake, "termino", miss, user_id=1)
+    assert reply["content"] == t("es", "not_found", query=miss)
+    code = "zq4471 77"  # asked as a question: nothing, without the model
+    reply = await ask(fake, "glosario pregunta", code, user_id=2)
+    assert reply["content"] == t("es", "not_found", query=code)
+    await harness.flushed(bot)
+    assert harness.rows("SELECT sample, question FROM misses ORDER BY sample") == [(miss, 0), (code, 1)]
+    assert counting.calls == []
+    assert (await ask(fake, "termino", CONFIDENT, user_id=3))["embeds"][0]["title"] == "Horovod"
+    assert counting.texts == [CONFIDENT]  # (the same bot does call it for a question)
+
+
+async def test_questions_asked_together_are_encoded_together(fake, harness, encoder):
+    bot, counting = await counting_bot(harness, encoder)
+    texts = [*QUESTIONS, *UNSURE[1:]]  # (distinct texts)
+    counting.hold.clear()  # the first batch is held in the encoder until every question has arrived
+    sent = [await fake.command("glosario pregunta", {"texto": q}, user_id=500 + i) for i, q in enumerate(texts)]
+    batcher = bot.app.questions._batcher
+    await eventually(lambda: len(counting.calls) == 1 and len(counting.calls[0]) + len(batcher._queue) == len(texts))
+    counting.hold.set()
+    replies = [(await fake.response(s))["data"]["content"] for s in sent]
+    assert t("es", "questions_loading") not in replies and replies[1] == t("es", "best_match", term="Horovod")
+    assert len(counting.calls) == 2 and sorted(counting.texts) == sorted(texts)  # two batches, each text once
