@@ -36,8 +36,9 @@ def content_words(text: str) -> list[str]:
 
 
 def has_digit(word: str) -> bool:
-    """A number ("12") or a code ("zq4471", "k8s"): a word with a digit in it."""
-    return not word.isalpha() and any(c.isdigit() for c in word)
+    """A number ("12") or a code ("zq4471", "k8s"): a word that is not letters only (`normalize` leaves nothing but
+    letters and digits in a word)."""
+    return not word.isalpha()
 
 
 def stems(word: str) -> tuple[str, ...]:
@@ -59,8 +60,10 @@ def gate(
 ) -> Gate:
     """Rules 1 and 2 above, for `text` (`description`: /termino's rule 2 applies)."""
     words = content_words(text)
-    lettered = [w for w in words if not has_digit(w)]
-    codes = [w for w in words if has_digit(w) and not w.isdigit()]
+    lettered = [w for w in words if w.isalpha()]
+    codes = [w for w in words if not w.isalpha() and not w.isnumeric()]
+    if description and len(lettered) + len(codes) < DESCRIPTION_WORDS:
+        return Gate.NOT_A_DESCRIPTION  # (even if the glossary knew every code)
     known_codes = [w for w in codes if glossary_knows(stems(w))]
     if description and len(lettered) + len(known_codes) < DESCRIPTION_WORDS:
         return Gate.NOT_A_DESCRIPTION

@@ -24,7 +24,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -277,6 +277,7 @@ class Questions:
             said = self._gate(asked, indexes)
             if said is not Gate.ASK:
                 return None if said is Gate.NOT_A_DESCRIPTION else NO_ANSWER
+            asked = replace(asked, gated=True)
         return await self._batcher.submit(asked)
 
     def _built(self, overlay) -> list[QuestionIndex] | None:
@@ -311,7 +312,7 @@ class Questions:
         asking: list[tuple[int, list[QuestionIndex]]] = []
         for i, asked in enumerate(batch):
             indexes = self._indexes(asked.overlay) if asked.text.strip() else []
-            said = self._gate(asked, indexes) if indexes else Gate.UNKNOWN
+            said = Gate.ASK if asked.gated else self._gate(asked, indexes) if indexes else Gate.UNKNOWN
             if said is Gate.ASK:
                 asking.append((i, indexes))
             elif said is Gate.NOT_A_DESCRIPTION:
@@ -330,6 +331,7 @@ class _Asked:
     text: str
     overlay: object | None = None  # a server's own terms (ServerTerms.prepare), read beside the published ones
     description: bool = False  # /termino: the text has to read as a description (bot/core/question_gate.py)
+    gated: bool = False  # the gate said ASK already (on the event loop)
 
 
 def _cosines(asking: Sequence[list[QuestionIndex]], vectors: Sequence[np.ndarray]) -> list[list[np.ndarray | None]]:
