@@ -31,7 +31,7 @@ TICK = 0.001  # seconds between two ticks
 class Ticker:
     """Every TICK seconds a callback on the loop, noting how late it ran (loop time against the time asked)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, out: Path) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, out: Path | None = None) -> None:
         self.loop, self.out = loop, out
         self.lateness = array("d")
         self._handle: asyncio.TimerHandle | None = None
@@ -55,10 +55,13 @@ class Ticker:
             self._handle.cancel()
             self._handle = None
 
-    def stop(self) -> None:
+    def stop(self) -> list[float]:
+        """Stop; how late each tick ran, in ms, sorted (also written to `out`, if given)."""
         self.stop_ticking()
         found = sorted(x * 1000 for x in self.lateness)
-        self.out.write_text(json.dumps({"ticks": len(found), "lateness_ms": found}))
+        if self.out is not None:
+            self.out.write_text(json.dumps({"ticks": len(found), "lateness_ms": found}))
+        return found
 
 
 class TickingPolicy(asyncio.DefaultEventLoopPolicy):

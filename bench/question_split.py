@@ -1,6 +1,6 @@
 """Where a question's instructions go, layer by layer, counted exactly under callgrind (issue 34).
 
-    python -m bench.question_split [--n 160] [--terms 10000] [--e2e DIR]        (needs valgrind)
+    python -m bench.question_split [--n 160] [--terms 10000] [--e2e DIR] [--callgrind-dir DIR]   (needs valgrind)
 
 Replays in-process the questions of bench_e2e's "question" kind (same glossary, same queries and warm-up), each
 layer in its own pass over them: the name matcher (a /termino question is first looked up as a name), the gate
@@ -53,6 +53,7 @@ def main() -> int:
     parser.add_argument("--terms", type=int, default=10_000)
     parser.add_argument("--e2e", metavar="DIR", help="bench_e2e --instructions --per-kind --callgrind-dir DIR")
     parser.add_argument("--e2e-n", type=int, default=300, help="interactions bench_e2e counted (its --n)")
+    parser.add_argument("--callgrind-dir", metavar="DIR", help="keep callgrind's files, one per pass, in DIR")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -70,13 +71,13 @@ def split(args: argparse.Namespace) -> int:
         folder = Path(tmp)
         generate(folder / "glossary", args.terms)
         asyncio.run(prebuild_questions(folder / "glossary", folder / "cache"))
-        out = folder / "callgrind.out"
+        out = Path(args.callgrind_dir or folder) / "callgrind-question-split.out"
         command = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}"]
         command += [sys.executable, "-m", "bench.question_split", "--child", tmp, "--n", str(args.n)]
         subprocess.run([*command, "--terms", str(args.terms)], cwd=ROOT, check=True, stderr=subprocess.DEVNULL)
         # One dump per pass (callgrind_control --dump in the child): first an empty pass (what switching the
         # counting on and off costs, taken off every part), then PARTS' in order.
-        dumps = sorted(folder.glob("callgrind.out.*"), key=lambda p: int(p.name.rsplit(".", 1)[1]))
+        dumps = sorted(out.parent.glob(f"{out.name}.*"), key=lambda p: int(p.name.rsplit(".", 1)[1]))
         empty, *counts = [callgrind_total(d) for d in dumps][: len(PARTS) + 1]
         per = {part: (c - empty) / args.n / 1e6 for part, c in zip(PARTS, counts, strict=True)}
     print_split(per, args)
