@@ -158,3 +158,21 @@ async def test_questions_asked_together_are_encoded_together(fake, harness, enco
     replies = [(await fake.response(s))["data"]["content"] for s in sent]
     assert t("es", "questions_loading") not in replies and replies[1] == t("es", "best_match", term="Horovod")
     assert len(counting.calls) == 2 and sorted(counting.texts) == sorted(texts)  # two batches, each text once
+
+
+async def test_past_the_queue_s_bound_a_question_is_answered_by_name_at_once(fake, harness, encoder):
+    bot, counting = await counting_bot(harness, encoder)
+    batcher = bot.app.questions._batcher
+    batcher.max_waiting = 1  # (64 in service: one waiting is enough to show the bound)
+    counting.hold.clear()
+    running = await fake.command("glosario pregunta", {"texto": QUESTIONS[0]}, user_id=600)
+    await eventually(lambda: len(counting.calls) == 1)
+    waiting = await fake.command("glosario pregunta", {"texto": QUESTIONS[1]}, user_id=601)
+    await eventually(lambda: len(batcher._queue) == 1)
+    refused = await ask(fake, "termino", "framework de uber para entrenar con mpi y gpus", user_id=602)
+    assert refused["content"] == t("es", "not_found", query="framework de uber para entrenar con mpi y gpus")
+    assert batcher.refused == 1  # answered by the name matcher while the others still wait
+    counting.hold.set()
+    for sent in (running, waiting):
+        assert (await fake.response(sent))["data"]["content"] != t("es", "questions_loading")
+    assert counting.texts == QUESTIONS[:2]

@@ -138,6 +138,10 @@ class Questions:
         the first question pays for none of it."""
         if getattr(self.encoder, "load", None) is not None:
             self.encoder.encode(["glosario"])
+        self._read_vocabulary()
+
+    def _read_vocabulary(self) -> None:
+        """The model's vocabulary of words built (0.1 s, once): from now on the event loop may ask it."""
         known_words = getattr(self.encoder, "known_words", None)
         if known_words is not None:
             known_words(["glosario"])
@@ -317,7 +321,8 @@ class Questions:
                 asking.append((i, indexes))
             elif said is Gate.NOT_A_DESCRIPTION:
                 answers[i] = None
-        self._gate_ready = True  # (the model's vocabulary is read: the event loop may ask it now)
+        if not self._gate_ready:
+            self._read_vocabulary()
         vectors = self._vectors.vectors([batch[i].text for i, _ in asking])
         cosines = _cosines([indexes for _, indexes in asking], vectors)
         for (i, indexes), vector, dense in zip(asking, vectors, cosines, strict=True):
