@@ -178,3 +178,24 @@ async def test_past_the_queue_s_bound_a_question_is_answered_by_name_at_once(fak
     for sent in (running, waiting):
         assert (await fake.response(sent))["data"]["content"] != t("es", "questions_loading")
     assert counting.texts == QUESTIONS[:2]
+
+
+async def test_a_question_that_takes_too_long_is_answered_by_name_and_one_nobody_waits_for_is_dropped(
+    fake, harness, encoder, monkeypatch
+):
+    from bot.discord_app.lookup import meaning
+
+    monkeypatch.setattr(meaning, "WAIT_SECONDS", 0.3)  # (1.5 s in service: the deadline, shortened)
+    bot, counting = await counting_bot(harness, encoder)
+    counting.hold.clear()  # the encoder holds the first batch past the deadline
+    slow = "framework de uber para entrenar con mpi y gpus"
+    first = await fake.command("termino", {"termino": slow}, user_id=700)
+    await eventually(lambda: len(counting.calls) == 1)
+    behind = await ask(fake, "termino", QUESTIONS[0], user_id=701)  # queued behind it, past the deadline too
+    assert behind["content"] == t("es", "not_found", query=QUESTIONS[0])  # the name matcher's answer
+    assert (await fake.response(first))["data"]["content"] == t("es", "not_found", query=slow)
+    counting.hold.set()
+    await harness.flushed(bot)
+    assert harness.rows("SELECT sample, question FROM misses ORDER BY sample") == sorted([(slow, 0), (QUESTIONS[0], 0)])
+    await eventually(lambda: bot.app.questions._batcher._running is None)
+    assert counting.calls == [[slow]]  # the one behind was dropped before its batch: never encoded
