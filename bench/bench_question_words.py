@@ -1,6 +1,6 @@
 """What reading a question's words through the encoder's space costs (issue 34, bot/core/word_space.py): CPU time
 per question of the encoder call with and without the question's words, with the words remembered
-(bot/app/questions/word_vectors.py, warm after one pass), and of the word-space lookup at its largest
+(bot/app/questions/vectors.py, warm after one pass), and of the word-space lookup at its largest
 (MAX_WORDS glossary words). The baseline is the encoder call for the question alone, from the same run.
 
     python -m bench.bench_question_words          (the labelled questions of tests/questions/, twice each)
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from bot.app.questions.sentence_model import DIMENSIONS, SentenceModel
-from bot.app.questions.word_vectors import WordVectors
+from bot.app.questions.vectors import QuestionVectors
 from bot.core.word_space import MAX_WORDS, WordSpace, question_words
 from tests.questions.labelled import CIVIO, FRESH, QUESTIONS, labelled
 
@@ -39,9 +39,9 @@ def main() -> None:
         model.encode(texts[:50])  # (weights read once)
         alone = cpu_ms([lambda t=t: model.encode([t]) for t in texts])
         cold = cpu_ms([lambda t=t: model.encode([t, *question_words(t)]) for t in texts])
-        remembered = WordVectors()
-        first = cpu_ms([lambda t=t: remembered.encode(model, t, question_words(t)) for t in texts])
-        warm = cpu_ms([lambda t=t: remembered.encode(model, t, question_words(t)) for t in texts])
+        remembered = QuestionVectors(model, 8192)
+        first = cpu_ms([lambda t=t: remembered.vectors([t, *question_words(t)]) for t in texts])
+        warm = cpu_ms([lambda t=t: remembered.vectors([t, *question_words(t)]) for t in texts])
     rng = np.random.default_rng(0)
     vectors = rng.standard_normal((MAX_WORDS, DIMENSIONS)).astype(np.float32)
     space = WordSpace.of([f"w{i}" for i in range(MAX_WORDS)], vectors / np.linalg.norm(vectors, axis=1)[:, None])

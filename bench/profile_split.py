@@ -165,10 +165,11 @@ def replay_child(args: argparse.Namespace) -> None:
 
 
 async def _replay_child(args: argparse.Namespace) -> None:
-    from bench.bench_e2e import MIXES, make_queries
+    from bench.bench_e2e import MIXES, WARMUP, make_queries
     from bot import heap
     from bot.app.application import Application
     from bot.app.catalog import load_catalog
+    from bot.app.files import load_glossary
     from bot.config import Settings
     from bot.core.search import Found
     from bot.discord_app.client import GlossaryBot
@@ -192,7 +193,9 @@ async def _replay_child(args: argparse.Namespace) -> None:
     reply = _reply_builder(bot)
     lookups, catalog = app.lookups, app.catalog.current
     guild, locale = 1234, "es-ES"
-    queries = make_queries(names, args.n, MIXES[args.replay_child], random.Random(3))
+    definitions = {t.term: t.definition for t in load_glossary(settings.data_dir)}
+    queries = make_queries(names, args.n, MIXES[args.replay_child], random.Random(3), definitions)
+    warmup = make_queries(names, WARMUP, MIXES[args.replay_child], random.Random(4), definitions)  # (bench_e2e's)
 
     answers: list = []
 
@@ -229,7 +232,7 @@ async def _replay_child(args: argparse.Namespace) -> None:
     parts: list[Callable[[list[str]], Awaitable[None]]] = [nothing, index, application, gap, replied, after]
     await lookups.for_guild(guild)  # the server read once (it has no terms of its own)
     for part in parts:  # warm-up, as bench_e2e's
-        await part(queries[:50])
+        await part(warmup)
     for part in parts:
         _callgrind("--instr=on")
         await part(queries)

@@ -5,6 +5,7 @@ Each handler is a coroutine of a Call, run by the command line's main."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from datetime import UTC, date, datetime
@@ -110,7 +111,8 @@ async def ask_guild(call: Call) -> int:
         from bot.app.catalog import CatalogHolder
 
         overlay = await terms.prepare(args.guild)
-        found = await Questions(CatalogHolder(catalog), call.settings.cache_dir).ask(" ".join(args.text), overlay)
+        questions = Questions(CatalogHolder(catalog), call.settings.cache_dir)
+        found = await asyncio.to_thread(questions.ask_now, " ".join(args.text), overlay)
         names = Layered(catalog.glossary, overlay.glossary if overlay else None)
         for line in answer_lines(found, names, call.say, args.json):
             print(line)

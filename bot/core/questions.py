@@ -288,6 +288,13 @@ class QuestionIndex:
     def __len__(self) -> int:
         return len(self._terms)
 
+    def cosines(self, vectors: np.ndarray) -> np.ndarray | None:
+        """Each term's cosine with each of these question vectors (one row per question), in one product: the
+        terms' vectors are read once for them all. None without the dense side."""
+        if self.vectors is None:
+            return None
+        return np.asarray(vectors, dtype=np.float32) @ self.vectors.T
+
     def groups(self, question: Question) -> tuple[tuple[str, ...], ...]:
         """The question's word groups, each followed by the stems of the glossary words it reads as."""
         if self.words is None or question.word_vectors is None or not len(question.word_vectors):
@@ -321,8 +328,9 @@ class QuestionIndex:
                 lexical += best
         return lexical, found_groups
 
-    def evidence(self, question: Question, named: set[str]) -> list[_Evidence]:
-        """The few terms this index finds most likely, with what each side says of them."""
+    def evidence(self, question: Question, named: set[str], dense: np.ndarray | None = None) -> list[_Evidence]:
+        """The few terms this index finds most likely, with what each side says of them (`dense`: the question's
+        `cosines` with this index's terms, if computed already)."""
         n = len(self._terms)
         if not n:
             return []
@@ -330,9 +338,10 @@ class QuestionIndex:
         flat = [w for g in groups for w in g]
         rows = dict(zip(flat, self.lexical.find(flat), strict=True))
         lexical, found_groups = self._lexical_scores(groups, rows)
-        dense = np.zeros(n, dtype=np.float32)
-        if self.vectors is not None and question.vector is not None:
-            dense = self.vectors @ question.vector.astype(np.float32, copy=False)
+        if dense is None:
+            dense = np.zeros(n, dtype=np.float32)
+            if self.vectors is not None and question.vector is not None:
+                dense = self.vectors @ question.vector.astype(np.float32, copy=False)
         rough = fused(dense, lexical)
         pool = min(_POOL, n)
         best = np.argpartition(-rough, pool - 1)[:pool] if n > pool else np.arange(n)
@@ -344,7 +353,7 @@ class QuestionIndex:
             if found:
                 has = np.zeros(len(best), dtype=bool)
                 for (docs, _), _ in found:
-                    has |= np.isin(best, docs)
+                    has |= _among(best, docs)
                 covered += weight * has
         return [
             _Evidence(
@@ -375,14 +384,21 @@ class QuestionIndex:
         return {t.id for t in named}, sum(1 for w in question.words if w not in inside)
 
 
+def _among(wanted: np.ndarray, docs: np.ndarray) -> np.ndarray:
+    """Which of `wanted` are in `docs` (a posting list, ascending): np.isin's answer, by binary search."""
+    if not len(docs):
+        return np.zeros(len(wanted), dtype=bool)
+    return docs[np.minimum(np.searchsorted(docs, wanted), len(docs) - 1)] == wanted
+
+
 def fused(dense, lexical):
     """The fused score (0–1) from the cosine and the raw BM25 score (numbers or arrays alike)."""
     return DENSE_WEIGHT * dense + (1 - DENSE_WEIGHT) * (lexical / (lexical + LEXICAL_HALF))
 
 
-def ask(question: Question, indexes: list[QuestionIndex]) -> Answer:
+def ask(question: Question, indexes: list[QuestionIndex], dense: Sequence[np.ndarray | None] | None = None) -> Answer:
     """Rank the terms of every index (the published glossary first: a term there wins over a server term of the
-    same id) and decide how certain the best one is."""
+    same id) and decide how certain the best one is (`dense`: the question's cosines per index, if computed)."""
     named: set[str] = set()
     other_words = len(question.words)
     for index in indexes:
@@ -391,8 +407,8 @@ def ask(question: Question, indexes: list[QuestionIndex]) -> Answer:
             named |= ids
             other_words = min(other_words, rest)
     pooled: dict[str, _Evidence] = {}
-    for index in indexes:
-        for found in index.evidence(question, named):
+    for i, index in enumerate(indexes):
+        for found in index.evidence(question, named, None if dense is None else dense[i]):
             pooled.setdefault(found.term.id, found)
     if not pooled:
         return NO_ANSWER

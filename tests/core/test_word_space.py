@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from bot.app.files import load_glossary
-from bot.app.questions.word_vectors import WordVectors
+from bot.app.questions.vectors import QuestionVectors
 from bot.core import question_words
 from bot.core.model import Glossary, Term
 from bot.core.question_words import STOP_WORDS, content_words, stem
@@ -91,16 +91,18 @@ class CountingEncoder:
 
 
 def test_a_questions_words_are_embedded_in_its_own_call_and_only_once():
-    encoder, remembered = CountingEncoder(), WordVectors(limit=3)
-    vector, rows = remembered.encode(encoder, "workers y pesos", ["workers", "pesos"])
-    assert vector.shape == (3,)
-    assert encoder.texts == ["workers y pesos", "workers", "pesos"] and rows.shape == (2, 3)
-    _, again = remembered.encode(encoder, "pesos de workers", ["pesos", "workers"])
+    """The service asks for the question and its words together (one encoder call), and only what is new is
+    encoded: words repeat from one question to the next far more than questions do."""
+    encoder = CountingEncoder()
+    remembered = QuestionVectors(encoder, limit=5)
+    rows = remembered.vectors(["workers y pesos", "workers", "pesos"])
+    assert encoder.texts == ["workers y pesos", "workers", "pesos"] and len(rows) == 3 and rows[0].shape == (3,)
+    again = remembered.vectors(["pesos de workers", "pesos", "workers"])
     assert encoder.texts[3:] == ["pesos de workers"]  # one call, the question alone
-    assert np.allclose(again, rows[::-1])
-    remembered.encode(encoder, "a b", ["nodos", "lotes"])  # past the limit: the least recently used is dropped
+    assert np.allclose(np.stack(again[1:]), np.stack(rows[1:])[::-1])
+    remembered.vectors(["a b", "nodos", "lotes"])  # past the limit: the least recently used are dropped
     encoder.texts.clear()
-    remembered.encode(encoder, "x", ["workers", "pesos"])
+    remembered.vectors(["x", "workers", "pesos"])
     assert encoder.texts == ["x", "pesos"]
 
 

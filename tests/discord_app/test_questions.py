@@ -9,6 +9,7 @@ import json
 import pytest
 
 from bot.discord_app.kit.i18n import t
+from tests.app.test_question_batching import QUESTIONS, CountingModel, with_words
 from tests.discord_app.test_server_terms import FORM, MODERATOR, open_form, submit
 from tests.fake_discord.server import Guild, message_of, snowflake
 from tests.helpers import eventually
@@ -121,3 +122,82 @@ async def test_question_gaps_are_marked_in_the_pending_list(fake, bot, harness):
     assert any(line.startswith("❓") and NOTHING in line for line in lines)
     assert any("tokenizacion" in line and not line.startswith("❓") for line in lines)
     assert t("es", "gaps_question_legend") in str(listing["embeds"][0]["fields"])
+
+
+async def counting_bot(harness, encoder) -> tuple[object, CountingModel]:
+    counting = CountingModel(encoder)
+    started = await harness.start(questions=counting)
+    await eventually(lambda: started.app.questions_ready, timeout=60)
+    counting.calls.clear()
+    return started, counting
+
+
+async def test_a_text_that_cannot_be_a_question_never_reaches_the_encoder(fake, harness, encoder):
+    bot, counting = await counting_bot(harness, encoder)
+    miss = "consulta inexistente 12 zq4471"  # two words that carry meaning, a number and a code: a name's miss
+    reply = await ask(fake, "termino", miss, user_id=1)
+    assert reply["content"] == t("es", "not_found", query=miss)
+    code = "zq4471 77"  # asked as a question: nothing, without the model
+    reply = await ask(fake, "glosario pregunta", code, user_id=2)
+    assert reply["content"] == t("es", "not_found", query=code)
+    await harness.flushed(bot)
+    assert harness.rows("SELECT sample, question FROM misses ORDER BY sample") == [(miss, 0), (code, 1)]
+    assert counting.calls == []
+    assert (await ask(fake, "termino", CONFIDENT, user_id=3))["embeds"][0]["title"] == "Horovod"
+    assert counting.texts == with_words([CONFIDENT])  # (the same bot does call it for a question)
+
+
+async def test_questions_asked_together_are_encoded_together(fake, harness, encoder):
+    bot, counting = await counting_bot(harness, encoder)
+    texts = [*QUESTIONS, *UNSURE[1:]]  # (distinct texts)
+    counting.hold.clear()  # the first question's batch is held in the encoder until every other has arrived
+    sent = [await fake.command("glosario pregunta", {"texto": texts[0]}, user_id=500)]
+    await eventually(lambda: len(counting.calls) == 1)
+    sent += [await fake.command("glosario pregunta", {"texto": q}, user_id=500 + i) for i, q in enumerate(texts) if i]
+    batcher = bot.app.questions._batcher
+    await eventually(lambda: len(batcher._queue) == len(texts) - 1)
+    counting.hold.set()
+    replies = [(await fake.response(s))["data"]["content"] for s in sent]
+    assert t("es", "questions_loading") not in replies and replies[1] == t("es", "best_match", term="Horovod")
+    first = with_words(texts[:1])  # what arrived meanwhile: the next batch, one call (words read before, kept)
+    assert counting.calls == [first, [text for text in with_words(texts[1:]) if text not in first]]
+
+
+async def test_past_the_queue_s_bound_a_question_is_answered_by_name_at_once(fake, harness, encoder):
+    bot, counting = await counting_bot(harness, encoder)
+    batcher = bot.app.questions._batcher
+    batcher.max_waiting = 1  # (64 in service: one waiting is enough to show the bound)
+    counting.hold.clear()
+    running = await fake.command("glosario pregunta", {"texto": QUESTIONS[0]}, user_id=600)
+    await eventually(lambda: len(counting.calls) == 1)
+    waiting = await fake.command("glosario pregunta", {"texto": QUESTIONS[1]}, user_id=601)
+    await eventually(lambda: len(batcher._queue) == 1)
+    refused = await ask(fake, "termino", "framework de uber para entrenar con mpi y gpus", user_id=602)
+    assert refused["content"] == t("es", "not_found", query="framework de uber para entrenar con mpi y gpus")
+    assert batcher.refused == 1  # answered by the name matcher while the others still wait
+    counting.hold.set()
+    for sent in (running, waiting):
+        assert (await fake.response(sent))["data"]["content"] != t("es", "questions_loading")
+    first = with_words(QUESTIONS[:1])
+    assert counting.texts == first + [text for text in with_words(QUESTIONS[1:2]) if text not in first]
+
+
+async def test_a_question_that_takes_too_long_is_answered_by_name_and_one_nobody_waits_for_is_dropped(
+    fake, harness, encoder, monkeypatch
+):
+    from bot.discord_app.lookup import meaning
+
+    monkeypatch.setattr(meaning, "WAIT_SECONDS", 0.3)  # (1.5 s in service: the deadline, shortened)
+    bot, counting = await counting_bot(harness, encoder)
+    counting.hold.clear()  # the encoder holds the first batch past the deadline
+    slow = "framework de uber para entrenar con mpi y gpus"
+    first = await fake.command("termino", {"termino": slow}, user_id=700)
+    await eventually(lambda: len(counting.calls) == 1)
+    behind = await ask(fake, "termino", QUESTIONS[0], user_id=701)  # queued behind it, past the deadline too
+    assert behind["content"] == t("es", "not_found", query=QUESTIONS[0])  # the name matcher's answer
+    assert (await fake.response(first))["data"]["content"] == t("es", "not_found", query=slow)
+    counting.hold.set()
+    await harness.flushed(bot)
+    assert harness.rows("SELECT sample, question FROM misses ORDER BY sample") == sorted([(slow, 0), (QUESTIONS[0], 0)])
+    await eventually(lambda: bot.app.questions._batcher._running is None)
+    assert counting.calls == [with_words([slow])]  # the one behind was dropped before its batch: never encoded

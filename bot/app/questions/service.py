@@ -23,10 +23,14 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
 from bot.app.catalog import Catalog, CatalogHolder
+from bot.app.questions.batcher import Batcher
 from bot.app.questions.cache import (
     STOPPED,
     BuildStopped,
@@ -37,9 +41,11 @@ from bot.app.questions.cache import (
     write_job,
 )
 from bot.app.questions.sentence_model import Encoder, SentenceModel
-from bot.app.questions.word_vectors import WordVectors
+from bot.app.questions.vectors import QuestionVectors
 from bot.core.model import Glossary
+from bot.core.question_gate import Gate, gate
 from bot.core.questions import (
+    NO_ANSWER,
     Answer,
     QuestionIndex,
     Verdict,
@@ -81,6 +87,11 @@ class Questions:
     MAX_SERVER_INDEXES = 256  # servers whose question index stays in memory (the least recently used are dropped)
     IN_PROCESS = 64  # at most this many texts to embed are embedded here (a worker thread); more by a child process
     IN_PROCESS_TERMS = 2_000  # the BM25 arrays of a larger glossary are built by the child process too (~1 s, 30 MB)
+    # Asking (bot/app/questions/batcher.py): the first question waits this long for others to share its batch…
+    GATHER_SECONDS = 0.002
+    MAX_BATCH = 16  # …of at most this many (the encoder's CPU per question is flat from 16 on)
+    MAX_WAITING = 64  # questions queued at most; one more is refused at once and answered by name
+    QUESTION_VECTORS = 8192  # vectors kept of questions and their words, by the text as the model reads it (2 KB each)
 
     def __init__(self, catalog: CatalogHolder, cache_dir: Path | None, encoder: Encoder | None = None) -> None:
         self.catalog = catalog
@@ -95,7 +106,15 @@ class Questions:
         self._stop = threading.Event()
         self._child: asyncio.subprocess.Process | None = None
         self.children = 0  # child processes started, for logs and tests
-        self._word_vectors = WordVectors()  # members' words, embedded with their question (bot/core/word_space.py)
+        self._vectors = QuestionVectors(self.encoder, self.QUESTION_VECTORS)
+        self._batcher: Batcher[_Asked, Answer | None] = Batcher(
+            self._answer_batch,
+            gather=self.GATHER_SECONDS,
+            max_batch=self.MAX_BATCH,
+            max_waiting=self.MAX_WAITING,
+            name="questions",
+        )
+        self._gate_ready = False  # whether the event loop may read the model's vocabulary (built once, 0.1 s)
 
     # -- building -----------------------------------------------------------------------------------------
     async def prepare(self) -> bool:
@@ -112,10 +131,7 @@ class Questions:
                 await self._embed_in_child(found.missing, plan.fields if lexical else None)
                 found = None  # the child rewrote the file
             await asyncio.to_thread(self._published_index, plan, found)
-            load = getattr(self.encoder, "load", None)
-            if load is not None:  # loaded, and its weights read once: the first question pays for neither
-                await asyncio.to_thread(load)
-                await asyncio.to_thread(self.encoder.encode, ["glosario"])
+            await asyncio.to_thread(self._warm)
         except BuildStopped:
             log.info("the question index build stopped when asked: what was embedded is cached for the next start")
             return False
@@ -124,10 +140,25 @@ class Questions:
             raise
         return True
 
+    def _warm(self) -> None:
+        """The model loaded, its weights read once and its vocabulary of words built (bot/core/question_gate.py):
+        the first question pays for none of it."""
+        if getattr(self.encoder, "load", None) is not None:
+            self.encoder.encode(["glosario"])
+        self._read_vocabulary()
+
+    def _read_vocabulary(self) -> None:
+        """The model's vocabulary of words built (0.1 s, once): from now on the event loop may ask it."""
+        known_words = getattr(self.encoder, "known_words", None)
+        if known_words is not None:
+            known_words(["glosario"])
+        self._gate_ready = True
+
     async def close(self) -> None:
         """Stop any build between two batches (a child process within STOP_GRACE seconds); later builds stop
-        at once. What was embedded stays cached."""
+        at once; questions still waiting get no answer (None). What was embedded stays cached."""
         self._stop.set()
+        self._batcher.close()
         child = self._child
         if child is None or child.returncode is not None:
             return
@@ -240,22 +271,104 @@ class Questions:
     # -- asking -------------------------------------------------------------------------------------------
     def ask_now(self, text: str, overlay=None) -> Answer:
         """`ask` in the calling thread (for the command line and worker threads; blocks while building)."""
+        return self._answer_batch([_Asked(text, overlay)])[0] or NO_ANSWER
+
+    async def ask(self, text: str, overlay=None) -> Answer | None:
+        """The terms of the published glossary (and of `overlay`, a server's own terms from
+        `ServerTerms.prepare(guild_id)`) that best answer `text`, and how certain the best one is. None when
+        too many questions are waiting already: the caller answers by name."""
+        return await self._ask(_Asked(text, overlay))
+
+    async def ask_after_lookup(self, result: LookupResult, text: str, overlay=None) -> Answer | None:
+        """For /termino: None when the name matcher's `result` stands alone (a name found, a text that does not
+        read as a description, too many questions waiting); else one answer weighing both."""
+        if not should_ask(result, text):
+            return None
+        answer = await self._ask(_Asked(text, overlay, description=True))
+        return None if answer is None else combine(result, answer)
+
+    async def _ask(self, asked: _Asked) -> Answer | None:
+        if not asked.text.strip():
+            return NO_ANSWER
+        indexes = self._built(asked.overlay)
+        if indexes is not None:  # decided here, without a thread, when the text cannot be a question
+            said = self._gate(asked, indexes)
+            if said is not Gate.ASK:
+                return None if said is Gate.NOT_A_DESCRIPTION else NO_ANSWER
+            asked = replace(asked, gated=True)
+        return await self._batcher.submit(asked)
+
+    def _built(self, overlay) -> list[QuestionIndex] | None:
+        """The indexes a question about `overlay` reads, if they are built already (None: a worker builds them)."""
+        published = self._published
+        if not self._gate_ready or published is None or published[0] is not self.catalog.current:
+            return None
+        if overlay is None or not len(overlay.glossary):
+            return [published[1]]
+        server = self._servers.get(id(overlay.glossary))
+        return None if server is None or server[0] is not overlay.glossary else [published[1], server[1]]
+
+    def _indexes(self, overlay) -> list[QuestionIndex]:
         indexes = [self._published_index()]
         if overlay is not None and len(overlay.glossary):
             indexes.append(self._server_index(overlay.glossary))
-        vector, word_vectors = self._word_vectors.encode(self.encoder, text, question_words(text))
-        return ask(read_question(text, vector, word_vectors), indexes)
+        return indexes
 
-    async def ask(self, text: str, overlay=None) -> Answer:
-        """The terms of the published glossary (and of `overlay`, a server's own terms from
-        `ServerTerms.prepare(guild_id)`) that best answer `text`, and how certain the best one is."""
-        if not text.strip():
-            return Answer(Verdict.NOTHING, ())
-        return await asyncio.to_thread(self.ask_now, text, overlay)
+    def _gate(self, asked: _Asked, indexes: list[QuestionIndex]) -> Gate:
+        """bot/core/question_gate.py, over the indexes' lexical vocabularies and the model's."""
 
-    async def ask_after_lookup(self, result: LookupResult, text: str, overlay=None) -> Answer | None:
-        """For /termino: None when the name matcher's `result` stands alone (a name found, or too few words to
-        read as a description); else one answer weighing the name matcher's and the question path's."""
-        if not should_ask(result, text):
-            return None
-        return combine(result, await self.ask(text, overlay))
+        def glossary_knows(stems) -> bool:
+            return any(row >= 0 for index in indexes for row in index.lexical.find(list(stems)))
+
+        model_knows = getattr(self.encoder, "known_words", None)
+        return gate(asked.text, glossary_knows, model_knows, description=asked.description)
+
+    def _answer_batch(self, batch: Sequence[_Asked]) -> list[Answer | None]:
+        """In a worker thread: each question's answer (None: not read as a description, for /termino), the texts
+        that may be questions encoded in one call and each index's cosines with them in one product."""
+        answers: list[Answer | None] = [NO_ANSWER] * len(batch)
+        asking: list[tuple[int, list[QuestionIndex]]] = []
+        for i, asked in enumerate(batch):
+            indexes = self._indexes(asked.overlay) if asked.text.strip() else []
+            said = Gate.ASK if asked.gated else self._gate(asked, indexes) if indexes else Gate.UNKNOWN
+            if said is Gate.ASK:
+                asking.append((i, indexes))
+            elif said is Gate.NOT_A_DESCRIPTION:
+                answers[i] = None
+        if not self._gate_ready:
+            self._read_vocabulary()
+        texts = [batch[i].text for i, _ in asking]
+        words = [question_words(text) for text in texts]  # (bot/core/word_space.py: read in the same encoder call)
+        encoded = self._vectors.vectors([*texts, *(w for said in words for w in said)])
+        vectors, rest = encoded[: len(texts)], iter(encoded[len(texts) :])
+        cosines = _cosines([indexes for _, indexes in asking], vectors)
+        for (i, indexes), vector, said, dense in zip(asking, vectors, words, cosines, strict=True):
+            word_vectors = np.stack([next(rest) for _ in said]) if said else np.zeros((0, len(vector)), np.float32)
+            answers[i] = ask(read_question(batch[i].text, vector, word_vectors), indexes, dense)
+            time.sleep(0)  # (as _between_batches: the event loop's thread takes the lock now, between two questions)
+        return answers
+
+
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    text: str
+    overlay: object | None = None  # a server's own terms (ServerTerms.prepare), read beside the published ones
+    description: bool = False  # /termino: the text has to read as a description (bot/core/question_gate.py)
+    gated: bool = False  # the gate said ASK already (on the event loop)
+
+
+def _cosines(asking: Sequence[list[QuestionIndex]], vectors: Sequence[np.ndarray]) -> list[list[np.ndarray | None]]:
+    """For each question, its cosine with every term of each of its indexes: one product per index for all the
+    questions that read it (the terms' vectors are read once, not once per question)."""
+    rows: dict[int, list[int]] = {}
+    by_id: dict[int, QuestionIndex] = {}
+    for q, indexes in enumerate(asking):
+        for index in indexes:
+            rows.setdefault(id(index), []).append(q)
+            by_id[id(index)] = index
+    products = {key: by_id[key].cosines(np.stack([vectors[q] for q in qs])) for key, qs in rows.items()}
+    where = {(key, q): r for key, qs in rows.items() for r, q in enumerate(qs)}
+    return [
+        [None if products[id(index)] is None else products[id(index)][where[id(index), q]] for index in indexes]
+        for q, indexes in enumerate(asking)
+    ]

@@ -38,9 +38,11 @@ async def ask(bot: Services, text: str, overlay, result: LookupResult | None = N
     if isinstance(result, Ambiguous) and result.candidates[0].score >= NAME_CLOSE:
         return None  # a misspelt name: answered exactly as the name matcher answers it
     questions = bot.app.questions
-    job = questions.ask(text, overlay) if result is None else questions.ask_after_lookup(result, text, overlay)
     try:
-        return await asyncio.wait_for(job, WAIT_SECONDS)
+        async with asyncio.timeout(WAIT_SECONDS):  # (not wait_for: no task of its own for a text the gate refuses)
+            if result is None:
+                return await questions.ask(text, overlay)
+            return await questions.ask_after_lookup(result, text, overlay)
     except TimeoutError:
         log.warning("the question path took over %.1f s: answered by name only", WAIT_SECONDS)
         return None
