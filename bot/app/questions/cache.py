@@ -290,10 +290,13 @@ def main(argv: list[str]) -> int:
     from bot.app.questions.sentence_model import SentenceModel
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    # The job is read before the stop signals are caught: a parent told to stop removes the job file as soon as it
+    # has signalled, so a child that caught the signal first could find the file gone (until then the signal's
+    # default action ends the child, which had done nothing yet).
+    job, texts, fields = read_job(Path(argv[0]))
     told = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: told.set())
     signal.signal(signal.SIGINT, lambda *_: told.set())
-    job, texts, fields = read_job(Path(argv[0]))
 
     def between_batches() -> None:
         if told.is_set() or os.getppid() != job["parent"]:  # told, or the bot is gone
