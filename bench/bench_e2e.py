@@ -251,6 +251,8 @@ async def main_async(args: argparse.Namespace) -> int:
     if args.instructions and not (shutil.which("valgrind") and shutil.which("callgrind_control")):
         print("--instructions needs valgrind (apt-get install valgrind)", file=sys.stderr)
         return 2
+    if args.callgrind_dir:
+        os.makedirs(args.callgrind_dir, exist_ok=True)  # (valgrind cannot start without it)
     with tempfile.TemporaryDirectory(prefix="glosario-e2e-") as tmp:
         data_dir = Path(tmp) / "glossary"
         names = generate(data_dir, args.terms)

@@ -117,6 +117,17 @@ class Choice:
 
 
 @dataclass(frozen=True, slots=True)
+class KeyBlock:
+    """The compact keys of a few neighbouring lengths, in order of length (each length's in its own order), with
+    their character counts (None where they cannot be counted: `LetterCounts.of`)."""
+
+    letters: LetterCounts | None
+    keys: list[str]
+    ids: list[int]  # each key's place among all keys
+    lengths: bytes  # each key's length (255 for 255 or more)
+
+
+@dataclass(frozen=True, slots=True)
 class SearchHit:
     term: Term
     score: float
@@ -255,6 +266,7 @@ class SearchIndex:
         self._vocab_by_len: dict[int, list[str]] = {}  # each in alphabetical order, like _vocab
         for word in self._vocab:
             self._vocab_by_len.setdefault(len(word), []).append(word)
+        self._vocab_alphabet = frozenset("".join(self._vocab))  # every character of a vocabulary word
         # One-deletion neighbourhood of every vocabulary word: a misspelt word finds the words one edit away
         # (a letter missing, extra, changed or swapped) by looking its own variants up instead of a scan. Kept as
         # two flat arrays (the variants' hashes, sorted, and their words' places in the vocabulary): a fraction
@@ -276,6 +288,7 @@ class SearchIndex:
         self._lookup_cached = functools.lru_cache(maxsize=4096)(self._lookup)
         self._similar_words = functools.lru_cache(maxsize=16384)(self._similar_words_uncached)
         self._letters: dict[tuple[str, int], LetterCounts | None] = {}  # built on first use, per list and length
+        self._blocks: dict[int, KeyBlock | None] = {}  # compact keys by blocks of lengths (`_key_block`)
         self._variant_starts: tuple[array, int, int] | None = None  # built on first use (`_bucket_starts`)
         self._key_sorted: list[str] | None = None  # built on first use (`_sorted_forms`), with `_repeats`
         self._repeats: frozenset[int] = frozenset()
@@ -284,7 +297,7 @@ class SearchIndex:
 
     def warm(self) -> None:
         """Build now what lookups otherwise build the first time they need it (the keys' sorted forms, the buckets
-        of the misspelling table, each word's keys by length, each length's character columns): a serving bot calls
+        of the misspelling table, each word's keys by length, each length's character counts): a serving bot calls
         it once, off the event loop, before its first lookup, so that no member waits for it (at 100,000 terms a
         first lookup paid up to 0.2 s for the sorted forms alone) and every lookup costs what the next one costs."""
         if self.reference:
@@ -295,9 +308,14 @@ class SearchIndex:
         lengths = [min(len(packed), 255) for packed in self._key_packed]
         for word in self._postings:
             self._keys_by_length(word, lengths)
-        for kind, lists in (("keys", self._len_keys), ("vocabulary", self._vocab_by_len)):
-            for texts in lists.values():  # (each character's counts are still made the first time a query has it)
-                self._letters_for(kind, texts)
+        for texts in self._vocab_by_len.values():
+            letters = self._letters_for("vocabulary", texts)
+            if letters is not None:
+                letters.warm()
+        for length in self._len_keys:
+            block = self._key_block(length)
+            if block is not None and block.letters is not None:
+                block.letters.warm()
 
     # What a built index is made of, as plain data for a cache file (see `to_data`): only what takes time to
     # compute. The rest is derived again on load in a fraction of a second, sharing its strings with these.
@@ -711,19 +729,43 @@ class SearchIndex:
         return found
 
     def _compact_candidates(self, norm: str) -> set[int]:
-        """Keys near the query in compact form (length ± 2): spacing variants with typos."""
+        """Keys near the query in compact form (length ± 2): spacing variants with typos. The keys of the five
+        lengths are ruled out together by their characters (one block holds them all, `_key_block`), and the few
+        left are scored length by length, as a scan of each length's keys would find them."""
         packed = compact(norm)
         found: set[int] = set()
-        for length in range(max(1, len(packed) - 2), len(packed) + 3):
+        low, high = max(1, len(packed) - 2), len(packed) + 2
+        block = None if self.reference else self._key_block(low)
+        near = None if block is None or block.letters is None else block.letters.could_reach(packed, PLAUSIBLE, low)
+        if near is not None:
+            by_length: dict[int, list[int]] = {}  # (places in the block, in its order: each length's own order)
+            for i in near:
+                if low <= block.lengths[i] <= high:
+                    by_length.setdefault(block.lengths[i], []).append(i)
+            for places in by_length.values():
+                keys = [block.keys[i] for i in places]
+                hits = process.extract(packed, keys, scorer=fuzz.ratio, score_cutoff=PLAUSIBLE, limit=10)
+                found.update(block.ids[places[j]] for _, _, j in hits)
+            return found
+        for length in range(low, high + 1):  # (the reference index, or too many keys left to be worth listing)
             keys = self._len_keys.get(length)
             if keys:
-                ids = self._len_ids[length]
-                near = self._could_reach(packed, "keys", keys, PLAUSIBLE)
-                if near is not None:  # the same hits, in the same order: only keys that cannot reach are left out
-                    keys, ids = [keys[i] for i in near], [ids[i] for i in near]
                 hits = process.extract(packed, keys, scorer=fuzz.ratio, score_cutoff=PLAUSIBLE, limit=10)
-                found.update(ids[i] for _, _, i in hits)
+                found.update(self._len_ids[length][i] for _, _, i in hits)
         return found
+
+    def _key_block(self, low: int) -> KeyBlock | None:
+        """The block of compact keys whose lengths hold `low` to `low + 4`: block k holds lengths 3k to 3k + 6, so
+        every such window lies in one block (each length is in two or three blocks); None when no key is there."""
+        k = low // 3
+        if k not in self._blocks:
+            lengths = [length for length in range(3 * k, 3 * k + 7) if length in self._len_keys]
+            keys = [key for length in lengths for key in self._len_keys[length]]
+            ids = [k_idx for length in lengths for k_idx in self._len_ids[length]]
+            self._blocks[k] = (
+                KeyBlock(LetterCounts.of(keys), keys, ids, bytes(min(len(key), 255) for key in keys)) if keys else None
+            )
+        return self._blocks[k]
 
     def _could_reach(self, query: str, kind: str, texts: list[str], cutoff: float) -> list[int] | None:
         """The places of the texts (all of one length) whose `fuzz.ratio` with `query` can reach `cutoff`, by the
@@ -789,7 +831,7 @@ class SearchIndex:
         """Vocabulary words that `word` may be a misspelling of (at most 5, most alike first)."""
         if word in self._postings:
             return (word,)
-        if len(word) <= 3:
+        if len(word) <= 3 or not self._may_reach_vocabulary(word):
             return ()
         near: set[int] = set()  # (places in the vocabulary)
         hashes, owners, vocab = self._variant_hashes, self._variant_words, self._vocab
@@ -810,18 +852,30 @@ class SearchIndex:
             return close
         return self._scan_vocabulary(word)  # nothing one edit away: two edits, longer words
 
+    def _may_reach_vocabulary(self, word: str) -> bool:
+        """Whether any vocabulary word could have a ratio of WORD_MATCH with `word`: `word` shares at most its `s`
+        characters that occur in the vocabulary at all, so its ratio with any word is at most 200·s/(len(word) + s)
+        (a code such as "zq4471" where no vocabulary word has a digit: 2 of 6, at most 50)."""
+        shareable = sum(ch in self._vocab_alphabet for ch in word)
+        return 200 * shareable >= WORD_MATCH * (len(word) + shareable)
+
     def _scan_vocabulary(self, word: str) -> tuple[str, ...]:
         """The 5 vocabulary words most alike `word` (ratio ≥ WORD_MATCH), best first, then alphabetically.
 
-        Only words whose length allows that ratio (at most 200·shorter/(sum of lengths)) are compared.
+        Only words whose length allows that ratio (at most 200·shorter/(sum of lengths)) are compared, and none
+        when too few of the word's characters occur in the vocabulary at all (`_may_reach_vocabulary`).
         """
         if self.reference:
             found = process.extract(word, self._vocab, scorer=fuzz.ratio, score_cutoff=WORD_MATCH, limit=None)
             return tuple(w for _, w in sorted((-score, w) for w, score, _ in found)[:5])
+        if not self._may_reach_vocabulary(word):
+            return ()
         hits = []
         for length, words in self._vocab_by_len.items():
             if 200 * min(length, len(word)) >= WORD_MATCH * (length + len(word)):
                 near = self._could_reach(word, "vocabulary", words, WORD_MATCH)
+                if near == []:
+                    continue
                 choices = words if near is None else [words[i] for i in near]
                 found = process.extract(word, choices, scorer=fuzz.ratio, score_cutoff=WORD_MATCH, limit=5)
                 hits += [(-score, w) for w, score, _ in found]

@@ -51,6 +51,7 @@ def queries(names: list[str]) -> list[str]:
         name = rng.choice(names)
         out += [
             f"{rng.choice(ORDINARY)} {rng.choice(ORDINARY)} {i}",  # ordinary words the glossary does not have
+            f"{rng.choice(ORDINARY)} {rng.choice(ORDINARY)} {i} zq{rng.randrange(10_000):04d}",  # and a code
             f"{name} {rng.choice(ORDINARY)}",  # a name with a word it does not have
             _mangled(rng, name.replace(" ", "")),  # spacing lost, and typos
             _mangled(rng, name + rng.choice(names)),
@@ -77,15 +78,38 @@ def test_the_character_filter_keeps_every_key_the_scan_finds(indexes):
     assert found > 50  # the queries do come near some keys
 
 
+def test_a_word_whose_letters_the_vocabulary_lacks_is_not_compared(indexes):
+    """A code such as "zq4471" shares at most its two letters with any vocabulary word (none has a digit): no ratio
+    can reach WORD_MATCH, and the scan answers nothing without comparing a word; a word of the vocabulary's letters
+    is still compared (the bound only leaves out what could not reach)."""
+    fast, reference, names = indexes
+    assert not any(ch.isdigit() for ch in fast._vocab_alphabet)
+    compared = []
+    real = fast._could_reach
+    fast._could_reach = lambda *args: compared.append(args) or real(*args)
+    try:
+        assert fast._scan_vocabulary("zq4471") == reference._scan_vocabulary("zq4471") == ()
+        assert compared == []
+        word = normalize(names[3]).split()[0] + "zz"
+        assert fast._scan_vocabulary(word) == reference._scan_vocabulary(word)
+        assert compared  # (compared, length by length)
+    finally:
+        del fast._could_reach
+
+
 def test_the_filter_leaves_out_only_keys_below_the_cutoff(indexes):
+    """The keys of five lengths are ruled out together, in the block that holds them: every key left out is below
+    the cutoff for its own length, the shortest's or the longest's."""
     fast, _, names = indexes
     left_out = 0
     for query in [normalize(name).replace(" ", "") + "xy" for name in names[:40]]:
-        keys = fast._len_keys.get(len(query) + 1)
-        near = fast._could_reach(query, "keys", keys, PLAUSIBLE) if keys else None
+        low = len(query) - 2
+        block = fast._key_block(low)
+        near = block.letters.could_reach(query, PLAUSIBLE, low) if block and block.letters else None
         if near is not None:
-            out = set(range(len(keys))) - set(near)
-            assert all(fuzz.ratio(query, keys[i]) < PLAUSIBLE for i in out), query
+            window = {i for i, length in enumerate(block.lengths) if low <= length <= low + 4}
+            out = window - set(near)
+            assert all(fuzz.ratio(query, block.keys[i]) < PLAUSIBLE for i in out), query
             left_out += len(out)
     assert left_out > 1000  # it does rule keys out
 
@@ -142,11 +166,21 @@ def test_a_warmed_index_answers_the_same_and_builds_nothing_more(indexes, tmp_pa
     _, reference, names = indexes
     warmed = SearchIndex(reference.glossary)
     warmed.warm()
+    counts = [letters for letters in warmed._letters.values() if letters is not None]
+    counts += [block.letters for block in warmed._blocks.values() if block is not None and block.letters is not None]
+    made = sum(len(letters.rows) for letters in counts)  # every character of every list, up front
+    matrices = [letters.matrix for letters in counts]
+    blocks = sum(1 for block in warmed._blocks.values() if block is not None and block.letters is not None)
     built = (len(warmed._by_length), len(warmed._letters), warmed._key_sorted is not None, warmed._variant_starts)
     assert built[0] == len(warmed._postings) and built[2] and built[3] is not None
+    assert {key for block in warmed._blocks.values() if block for key in block.keys} == set(warmed._key_packed)
+    assert made == sum(len(letters.codes) for letters in counts) and made > 100
     for query in [*_typos(names), *queries(names)]:
         assert warmed.lookup(query) == reference.lookup(query), query
     assert (len(warmed._by_length), len(warmed._letters), True, warmed._variant_starts) == built
+    assert sum(1 for b in warmed._blocks.values() if b is not None and b.letters is not None) == blocks
+    kept = zip(counts, matrices, strict=True)
+    assert all(letters.matrix is matrix and not letters.capped for letters, matrix in kept)
     cold = SearchIndex(reference.glossary)  # the same keys by length, when made one word at a time
     assert all(cold._keys_by_length(word) == warmed._by_length[word] for word in list(cold._postings)[:500])
 
