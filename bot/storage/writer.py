@@ -385,8 +385,9 @@ class WriteQueue:
         done_before = await self._already_applied(known)
         fresh = _first_of_each([r for r in known if r.get("id") not in done_before])
         duplicates = self.duplicates
+        self.duplicates += len(known) - len(fresh)  # found applied before writing (or twice in this journal)
         failed = await self._write(fresh) if fresh else []
-        skipped = len(known) - len(fresh) + self.duplicates - duplicates
+        skipped = self.duplicates - duplicates  # ... and those another process claimed while these were written
         if skipped:
             log.info("skipped %d journaled write(s) already in the database", skipped)
         if failed:
@@ -401,7 +402,7 @@ class WriteQueue:
             os.unlink(path)
         except OSError as exc:
             log.error("cannot remove the replayed write journal %s: %s", path, exc)
-        done = len(fresh) - len(failed) - (self.duplicates - duplicates)
+        done = len(known) - len(failed) - skipped
         if done:
             log.info("replayed %d journaled write(s) from %s", done, path)
         return done

@@ -181,7 +181,20 @@ async def test_two_processes_replaying_copies_of_one_journal_at_once_count_each_
     done = await asyncio.gather(first.replay_journal(), second.replay_journal())
     (gap,) = await SqlGapStore(db).gaps()
     assert gap.count == 20 and sorted(done) == [0, 20]  # each id claimed in the transaction that applies it
-    assert first.duplicates + second.duplicates == 20
+    assert first.duplicates + second.duplicates == 20  # whether the two overlapped or one came after the other
+
+
+async def test_a_journal_replayed_after_another_process_applied_it_counts_every_record_as_a_duplicate(
+    db, second_connection, tmp_path
+):
+    records = records_like(20)
+    first = queue_for(db, journal_of(tmp_path / "a.pending.jsonl", records))
+    second = queue_for(second_connection, journal_of(tmp_path / "b.pending.jsonl", records))
+    assert await first.replay_journal() == 20
+    assert await second.replay_journal() == 0  # found applied before writing: nothing written twice
+    assert (first.duplicates, second.duplicates) == (0, 20)
+    (gap,) = await SqlGapStore(db).gaps()
+    assert gap.count == 20
 
 
 async def test_processes_starting_together_replay_the_old_shared_journal_once_and_lose_nothing(
