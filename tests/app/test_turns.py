@@ -1,4 +1,4 @@
-"""Turns on the event loop (bot/app/turns.py): alone, a turn is taken at once; many at once, one per pass of the
+"""Turns on the event loop (bot/app/lookup/turns.py): alone, a turn is taken at once; many at once, one per pass of the
 loop, first come first served; a caller cancelled while waiting loses no one else's turn."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-from bot.app.turns import Turns
+from bot.app.lookup.turns import Turns
 
 
 class Passes:

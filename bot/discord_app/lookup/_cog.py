@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.lookup.lookups import Lookups
-from bot.app.turns import Turns
+from bot.app.lookup.turns import Turns
 from bot.core.search import Ambiguous, Found
 from bot.discord_app.kit.buttons import served_guild
 from bot.discord_app.kit.embeds import echo
@@ -32,7 +32,7 @@ class LookupCog(commands.Cog):
     def __init__(self, bot: commands.Bot, lookups: Lookups, cards: Cards) -> None:
         self.bot, self.lookups, self.cards = bot, lookups, cards
         self.host = services(bot)  # the same client, as what handlers may use of it
-        self.turns = Turns()  # the name matcher's ~1 ms, one /termino per pass of the loop (bot/app/turns.py)
+        self.turns = Turns()  # the name matcher's ~1 ms, one /termino per pass of the loop (bot/app/lookup/turns.py)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.PERSISTENT)
