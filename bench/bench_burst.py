@@ -19,7 +19,12 @@ a member's words about a term's definition), each from a new member, no text twi
    fixed-card bot's loop, under the same bursts, shows what discord.py's own handling of them costs the loop.
 4. The question path alone, in this process: the same bursts asked of `Questions` at once (after the name matcher,
    as /termino asks them) with the ticker on this process's loop: how late the loop runs while the worker thread
-   answers them, without discord.py's share.
+   answers them, without discord.py's share. The heap is settled once the glossary is loaded, as the bot settles
+   its own (bot/heap.py).
+
+--trace explains the lateness: every callback each loop ran during the bursts, timed (bench/loop_trace.py), and
+each tick late by more than 2 ms shared out among what ran meanwhile. It costs a few microseconds a callback: the
+figures beside it are for reading the shares, not for the targets.
 
 Wall-clock and CPU figures depend on what else the machine runs: the load average is printed before and after;
 measure when the machine is quiet.
@@ -51,6 +56,7 @@ from bench.bench_e2e import (
     prebuild_questions,
     questions_ready,
 )
+from bench.loop_trace import COLLECTED, LoopTrace, explain, steps
 from tests.fake_discord.server import TOKEN, FakeDiscord
 
 BOTS = {  # name → module and its arguments, whether it serves questions
@@ -58,6 +64,7 @@ BOTS = {  # name → module and its arguments, whether it serves questions
     "Glosario IA bot": (["bot", "run"], True),
 }
 CPU_P99_MS, LATE_MAX_MS = 15.0, 5.0  # issue 34's targets
+TRACE_OVER_MS = 2.0  # --trace explains the ticks later than this
 STEADY_MEMBERS, BURST_MEMBERS = 30_000_000, 40_000_000
 FALLBACK = "answered by name only"  # what bot/discord_app/lookup/meaning.py logs when the question path is too slow
 
@@ -70,15 +77,34 @@ class Measured:
     burst_max: list[float] = field(default_factory=list)  # each burst's worst tick, ms
     replies_ms: list[float] = field(default_factory=list)  # from sending to the reply, during the bursts
     fallbacks: int = 0  # questions answered by name because the question path took over 1.5 s
+    shares: dict[str, float] = field(default_factory=dict)  # --trace: the late ticks' lateness by cause, ms
+    traced: int = 0  # --trace: how many ticks that was
+    steps: dict[str, tuple[int, float, float]] = field(default_factory=dict)  # --trace: loop_trace.steps, summed
 
 
-def written_ticks(out: Path) -> list[float] | None:
-    """The lateness (ms) bench_bot.py wrote on SIGUSR2, once it has; None before."""
-    return json.loads(out.read_text())["lateness_ms"] if out.is_file() else None
+def written_ticks(out: Path) -> dict | None:
+    """What bench_bot.py wrote on SIGUSR2 (the lateness in ms, and with --trace, the trace), once it has."""
+    return json.loads(out.read_text()) if out.is_file() else None
 
 
-async def ticked(pid: int, out: Path, window) -> list[float]:
-    """Run `window()` with the bot's ticker on; how late each of its ticks ran (ms)."""
+def add_shares(found: Measured, written: dict) -> None:
+    """--trace: what made this window's late ticks late, added to `found`'s shares."""
+    pairs = written["due_ran"]
+    shares, count = explain(written["trace"], list(zip(pairs[::2], pairs[1::2], strict=True)), TRACE_OVER_MS)
+    for label, ms in shares.items():
+        found.shares[label] = found.shares.get(label, 0.0) + ms
+    found.traced += count
+    add_steps(found.steps, steps(written["trace"]))
+
+
+def add_steps(into: dict[str, tuple[int, float, float]], more: dict[str, tuple[int, float, float]]) -> None:
+    for label, (count, total, longest) in more.items():
+        was = into.get(label, (0, 0.0, 0.0))
+        into[label] = (was[0] + count, was[1] + total, max(was[2], longest))
+
+
+async def ticked(pid: int, out: Path, window) -> dict:
+    """Run `window()` with the bot's ticker on; what it wrote (`lateness_ms`: how late each tick ran, ms)."""
     await asyncio.to_thread(out.unlink, missing_ok=True)
     os.kill(pid, signal.SIGUSR1)
     await asyncio.sleep(0.05)
@@ -102,7 +128,8 @@ async def measure(args, tmp: Path, name: str, steady: list[str], bursts: list[li
     env |= {"GLOSARIO_CACHE_DIR": str(tmp / "cache"), "GLOSARIO_QUESTIONS": "on" if questions else "off"}
     env["LOG_LEVEL"] = "WARNING"
     ticks, log = tmp / f"ticks-{module[-1]}.json", tmp / f"log-{module[-1]}.txt"
-    command = [sys.executable, "-m", "bench.bench_bot", "--ticks", str(ticks), *module]
+    traced = ["--trace"] if args.trace else []
+    command = [sys.executable, "-m", "bench.bench_bot", "--ticks", str(ticks), *traced, *module]
     err = await asyncio.to_thread(log.open, "w")
     with err:
         proc = await asyncio.create_subprocess_exec(*command, cwd=ROOT, env=env, stderr=err)
@@ -117,10 +144,13 @@ async def measure(args, tmp: Path, name: str, steady: list[str], bursts: list[li
             iid = await fake.command("termino", {"termino": text}, user_id=STEADY_MEMBERS + i)
             await fake.response(iid, timeout=60)
             found.cpu_ms.append(((cpu_seconds(proc.pid) or 0.0) - before) * 1000)
-        found.idle = await ticked(proc.pid, ticks, lambda: asyncio.sleep(2))
+        found.idle = (await ticked(proc.pid, ticks, lambda: asyncio.sleep(2)))["lateness_ms"]
         for b, burst in enumerate(bursts):
-            found.late += (late := await ticked(proc.pid, ticks, lambda burst=burst, b=b: send(fake, burst, b, found)))
-            found.burst_max.append(max(late))
+            written = await ticked(proc.pid, ticks, lambda burst=burst, b=b: send(fake, burst, b, found))
+            found.late += written["lateness_ms"]
+            found.burst_max.append(max(written["lateness_ms"]))
+            if args.trace:
+                add_shares(found, written)
     finally:
         proc.send_signal(signal.SIGTERM)
         await proc.wait()
@@ -149,31 +179,53 @@ async def send(fake: FakeDiscord, burst: list[str], b: int, found: Measured) -> 
     await asyncio.gather(*(reply(iid) for iid in sent))
 
 
-async def question_path_alone(tmp: Path, bursts: list[list[str]]) -> tuple[list[float], list[float], list[float]]:
+async def question_path_alone(tmp: Path, bursts: list[list[str]], trace: bool = False) -> Alone:
     """The question path alone, in this process: each burst asked at once (after the name matcher, as /termino
     asks) with a ticker on this loop. How late the loop ran while the worker thread answered them (every tick, and
     each burst's worst), and the process's CPU time per question (the questions batched as they arrive)."""
     from bench.bench_bot import Ticker
+    from bot import heap
     from bot.app.catalog import CatalogHolder, load_catalog
     from bot.app.questions.service import Questions
 
     catalog = await asyncio.to_thread(load_catalog, tmp / "glossary")
+    heap.settle()  # as the bot does once its glossary is loaded (else a full pass of the collector walks it: 70 ms)
     questions = Questions(CatalogHolder(catalog), tmp / "cache")
     assert await questions.prepare()
-    ticker, late, worst, cpu = Ticker(asyncio.get_running_loop()), [], [], []
+    loop = asyncio.get_running_loop()
+    ticker, found = Ticker(loop, None, LoopTrace(loop) if trace else None), Alone()
     for burst in bursts:
         names = [catalog.index.lookup(t) for t in burst]  # (the name matcher's answers, beforehand)
         ticker.start()
         await asyncio.sleep(0.05)
         before = time.process_time()
         await asyncio.gather(*(questions.ask_after_lookup(r, t) for r, t in zip(names, burst, strict=True)))
-        cpu.append((time.process_time() - before) * 1000 / len(burst))
+        found.cpu.append((time.process_time() - before) * 1000 / len(burst))
         await asyncio.sleep(0.05)
-        found = ticker.stop()
-        late += found
-        worst.append(max(found))
+        late = ticker.stop()
+        found.late += late
+        found.worst.append(max(late))
+        if trace:
+            pairs, traced = ticker.due_ran, ticker.trace.stop()
+            shares, count = explain(traced, list(zip(pairs[::2], pairs[1::2], strict=True)), TRACE_OVER_MS)
+            for label, ms in shares.items():
+                found.shares[label] = found.shares.get(label, 0.0) + ms
+            found.traced += count
+            add_steps(found.steps, steps(traced))
     await questions.close()
-    return late, worst, cpu
+    return found
+
+
+@dataclass
+class Alone:
+    """The question path alone: every tick's lateness, each burst's worst, CPU per question per burst (ms)."""
+
+    late: list[float] = field(default_factory=list)
+    worst: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    shares: dict[str, float] = field(default_factory=dict)  # --trace, as Measured's
+    traced: int = 0
+    steps: dict[str, tuple[int, float, float]] = field(default_factory=dict)
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -191,7 +243,28 @@ def report(name: str, m: Measured) -> list[str]:
     )
     replies = f"p50 {statistics.median(m.replies_ms):.0f} ms, p99 {quantile(m.replies_ms, 0.99):.0f}"
     lines.append(f"  bursts: replies {replies}, max {max(m.replies_ms):.0f}; answered by name instead: {m.fallbacks}")
+    return lines + shares_report(m.shares, m.traced) + steps_report(m.steps, len(m.burst_max))
+
+
+def steps_report(found: dict[str, tuple[int, float, float]], bursts: int) -> list[str]:
+    """--trace: the callbacks that took the most of the loop's CPU during the bursts, per burst."""
+    if not found:
+        return []
+    lines = ["  the loop's callbacks during the bursts, by CPU time (per burst: how many, CPU ms; mean, longest, ms):"]
+    for label, (count, total, longest) in sorted(found.items(), key=lambda kv: -kv[1][1])[:12]:
+        per = f"{count / bursts:6.0f} {total / bursts:8.1f}"
+        lines.append(f"    {per}  {total / count:6.3f} {longest:6.2f}  {label}")
     return lines
+
+
+def shares_report(shares: dict[str, float], traced: int) -> list[str]:
+    """--trace: what made the late ticks late, the largest share first (the collector's passes last: they are part
+    of the shares above them)."""
+    if not traced:
+        return []
+    lines = [f"  what made the {traced} ticks later than {TRACE_OVER_MS:.0f} ms late (ms, summed over them):"]
+    ranked = sorted(shares.items(), key=lambda kv: (kv[0].startswith(COLLECTED), -kv[1]))
+    return lines + [f"    {ms:9.1f}  {label}" for label, ms in ranked if ms >= 0.5]
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -210,15 +283,17 @@ async def main_async(args: argparse.Namespace) -> int:
         await prebuild_questions(tmp / "glossary", tmp / "cache")
         print(f"load average before: {os.getloadavg()}")
         results = {name: await measure(args, tmp, name, steady, bursts, warmup) for name in BOTS}
-        alone = await question_path_alone(tmp, bursts)
+        alone = await question_path_alone(tmp, bursts, args.trace)
         print(f"load average after: {os.getloadavg()}")
     print(f"{args.terms:,} terms; {args.steady} questions one at a time, then {args.bursts} bursts of {args.burst}")
     for name, found in results.items():
         print("\n".join(report(name, found)))
-    late, worst, cpu = alone
+    late = alone.late
     print("the question path alone (in this process, after the name matcher), each burst asked at once")
     print(f"  ticks late by p99 {quantile(late, 0.99):.2f} ms, max {max(late):.2f} (each burst's max: ", end="")
-    print(f"{', '.join(f'{x:.1f}' for x in worst)}); CPU per question {statistics.median(cpu):.2f} ms (median burst)")
+    print(f"{', '.join(f'{x:.1f}' for x in alone.worst)}); ", end="")
+    print(f"CPU per question {statistics.median(alone.cpu):.2f} ms (median burst)")
+    print("\n".join(shares_report(alone.shares, alone.traced) + steps_report(alone.steps, len(alone.worst))))
     ours = results["Glosario IA bot"]
     cpu_ok = quantile(ours.cpu_ms, 0.99) <= CPU_P99_MS
     print(f"a question's CPU p99 ≤ {CPU_P99_MS:.0f} ms: {'ok' if cpu_ok else 'MISSED'}")
@@ -236,6 +311,7 @@ def main() -> int:
     parser.add_argument("--steady", type=int, default=300, help="questions one at a time, for the CPU per question")
     parser.add_argument("--bursts", type=int, default=10)
     parser.add_argument("--burst", type=int, default=50, help="questions sent at once in each burst")
+    parser.add_argument("--trace", action="store_true", help="explain what made the bots' loops late")
     return asyncio.run(main_async(parser.parse_args()))
 
 

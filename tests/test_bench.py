@@ -51,9 +51,11 @@ def test_the_cost_table_has_every_row_with_the_question_path_on_and_off():
 
 
 def test_the_burst_table_has_every_row():
-    out = run_bench("bench.bench_burst", "--terms", "40", "--steady", "4", "--bursts", "2", "--burst", "5")
+    out = run_bench("bench.bench_burst", "--terms", "40", "--steady", "4", "--bursts", "2", "--burst", "5", "--trace")
     for bot in ("minimal bot, fixed card", "Glosario IA bot"):
         section = out.split(f"\n{bot}\n", 1)[1]
+        steps = re.search(rf"by CPU time .*\n +{NUMBER} +{NUMBER} +{NUMBER} +{NUMBER}  \S", section)  # (--trace)
+        assert steps is not None, section
         for pattern in (
             rf"steady, 4 one at a time: CPU per question p50 {NUMBER} ms, p99 {NUMBER}, max {NUMBER}",
             rf"idle loop: ticks late by p99 {NUMBER} ms, max {NUMBER}",

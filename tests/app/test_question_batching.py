@@ -178,3 +178,23 @@ async def test_a_failed_batch_fails_its_questions_and_the_next_batch_runs():
     assert isinstance(results[1], ValueError) and isinstance(results[0], ValueError)
     assert await batcher.submit("b") == "B" and calls == [["a", "boom"], ["b"]]
     batcher.close()
+
+
+async def test_a_batchs_results_wake_their_callers_one_per_pass_of_the_loop():
+    """Each caller woken does its own work on the loop (a reply): woken all at once, that work would run back to
+    back before the loop's timers got their turn."""
+    from tests.app.test_turns import Passes
+
+    batcher = Batcher(lambda items: [i.upper() for i in items], gather=0.001, max_batch=8)
+    passes = Passes()
+    woken: list[int] = []
+
+    async def ask(text: str) -> str:
+        result = await batcher.submit(text)
+        woken.append(passes.count)
+        return result
+
+    assert await asyncio.gather(*(ask(t) for t in "abcde")) == list("ABCDE")
+    passes.stop()
+    assert batcher.batches == 1 and len(set(woken)) == len(woken) == 5
+    batcher.close()

@@ -5,7 +5,8 @@ up and make the next one (up to `max_batch`). The encoder streams its weights on
 question (bench/README.md: 2.8 ms of CPU for a question alone, 0.8 ms each in a batch of 16), and the dense product
 reads the terms' vectors once per batch. The queue is bounded: past `max_waiting` questions a new one is refused at
 once (None), and its member gets the name matcher's answer; a question whose member stopped waiting (the reply's
-deadline) is dropped before its batch runs.
+deadline) is dropped before its batch runs. A batch's results wake their callers one per pass of the event loop
+(each then renders and sends its reply on the loop: sixteen at once held it for some 20 ms).
 """
 
 from __future__ import annotations
@@ -92,14 +93,22 @@ class Batcher(Generic[Item, Result]):
             for waiting in batch:
                 if not waiting.future.done():
                     waiting.future.set_exception(exc)
-        else:
-            for waiting, result in zip(batch, results, strict=True):
-                if not waiting.future.done():
-                    waiting.future.set_result(result)
+            return
         finally:
             self._running = None
-            if self._queue:  # what arrived meanwhile, at once
+            if self._queue:  # what arrived meanwhile, at once (the worker thread computes it while we hand out)
                 self._start()
+        await self._hand_out(batch, results)
+
+    @staticmethod
+    async def _hand_out(batch: list[_Waiting[Item]], results: Sequence[Result]) -> None:
+        """One result per pass of the event loop: each wakes a caller that then does its own work on the loop (a
+        reply to render and send), and woken all at once, the callers' work would run back to back before the
+        loop's timers and I/O got their turn (16 replies, some 20 ms)."""
+        for waiting, result in zip(batch, results, strict=True):
+            if not waiting.future.done():
+                waiting.future.set_result(result)
+                await asyncio.sleep(0)
 
     def close(self) -> None:
         """Refuse what is queued (None) and let the worker thread end after its batch."""

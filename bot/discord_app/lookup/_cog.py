@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.lookup.lookups import Lookups
+from bot.app.lookup.turns import Turns
 from bot.core.search import Ambiguous, Found
 from bot.discord_app.kit.buttons import served_guild
 from bot.discord_app.kit.embeds import echo
@@ -31,6 +32,7 @@ class LookupCog(commands.Cog):
     def __init__(self, bot: commands.Bot, lookups: Lookups, cards: Cards) -> None:
         self.bot, self.lookups, self.cards = bot, lookups, cards
         self.host = services(bot)  # the same client, as what handlers may use of it
+        self.turns = Turns()  # the name matcher's ~1 ms, one /termino per pass of the loop (bot/app/lookup/turns.py)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*self.PERSISTENT)
@@ -48,6 +50,7 @@ class LookupCog(commands.Cog):
     async def termino(self, interaction: discord.Interaction, termino: str, privado: bool | None = None) -> None:
         # (The rate limit is the tree's, shared by every command and button.)
         here, user = await self.lookups.for_guild(served_guild(interaction)), interaction.user.id
+        await self.turns.take()  # many at once: the loop's timers and I/O run between two of them
         by_meaning = self.host.app.questions_ready  # then a gap waits for the question path's verdict (a few ms)
         answer = here.lookup(user, termino, gap=not by_meaning)
         privado = privado if privado is not None else not here.guild_id  # private where the bot is a guest
