@@ -55,6 +55,20 @@ async def test_found_replies_with_the_term_card(fake, bot):
     assert ids[:2] == ["glosario:term:allreduce", "glosario:term:tensorflow-distribuido"]
 
 
+async def test_only_a_long_text_takes_a_turn_on_the_event_loop(fake, bot):
+    """A name or a short miss costs the name matcher a tenth of a millisecond: it answers without waiting for a turn
+    (bot/app/lookup/turns.py), which would cost more than it saves; a text of five words or more takes one."""
+    turns = bot.get_cog("LookupCog").turns
+    short = ["horovod", "horovd", "Paralelismo de Datos", "consulta inexistente 12 zq4471"]
+    sent = [await fake.command("termino", {"termino": q}) for q in short]
+    replies = await asyncio.gather(*map(fake.response, sent))
+    assert [r["type"] for r in replies] == [4] * len(short) and turns.taken == 0
+    long = ["¿cómo se reparten los datos entre varias GPUs?", "qué hace uber con sus modelos grandes hoy"]
+    sent = [await fake.command("termino", {"termino": q}) for q in long]
+    replies = await asyncio.gather(*map(fake.response, sent))
+    assert [r["type"] for r in replies] == [4] * len(long) and turns.taken == len(long)
+
+
 async def test_with_a_web_page_each_card_links_to_its_term_there(fake, harness):
     await harness.start(site_url="https://glosario.example/ia/")
     card = (await fake.response(await fake.command("termino", {"termino": "horovd"})))["data"]["embeds"][0]

@@ -24,10 +24,12 @@ class Turns:
     def __init__(self) -> None:
         self._waiting: deque[asyncio.Future[None]] = deque()
         self._taken = False  # someone took a turn in this pass (and `_next` will hand the next one out)
-        self.waited = 0  # turns that were not taken at once, for tests and logs
+        self.taken = 0  # turns taken in all, and of them
+        self.waited = 0  # those that were not taken at once, for tests and logs
 
     async def take(self) -> None:
         loop = asyncio.get_running_loop()
+        self.taken += 1
         if not self._taken:
             self._taken = True
             loop.call_soon(self._next)
