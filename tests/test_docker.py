@@ -37,8 +37,9 @@ def test_production_shape():
 
 
 def test_the_build_stage_prunes_what_never_runs_and_leaves_bundled_libraries_whole():
-    """What the image is made of (README, "The image"): no installer in the environment, bytecode only for what the
-    bot loads, and strip kept away from the patchelf-rewritten libraries in *.libs/ (strip breaks OpenBLAS)."""
+    """What the image is made of (docs/operators/docker.md, "The image"): no installer in the environment,
+    bytecode only for what the bot loads, and strip kept away from the patchelf-rewritten libraries in *.libs/
+    (strip breaks OpenBLAS)."""
     build = DOCKERFILE.split("\nFROM ")[1]
     assert "pip uninstall -y pip setuptools wheel" in build and "--no-compile" in build
     assert "strip --strip-unneeded" in build and "! -path '*.libs/*'" in build

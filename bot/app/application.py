@@ -44,7 +44,8 @@ if TYPE_CHECKING:
     from bot.app.questions.service import Questions
 
 log = logging.getLogger(__name__)
-LOOKUP_FLUSH_SECONDS = 1.0  # the most a SIGKILL can take of the lookup counters (stated in the README)
+# The most a SIGKILL can take of the lookup counters (stated in docs/privacy.md, "What can be lost, and when").
+LOOKUP_FLUSH_SECONDS = 1.0
 
 
 def utc_now() -> datetime:

@@ -6,7 +6,7 @@ later.
 Records queued together are written as one batch in one transaction: under load that is what keeps the
 database from slowing replies down.
 
-Guarantees (stated in the README's "Data and privacy"):
+Guarantees (stated in docs/privacy.md, "What can be lost, and when"):
 - one record the database cannot take (bad data) never holds back the others: a failing batch is split and
   each record tried alone; one that still fails goes to the rejected file with the reason, and is not retried;
 - the journal is appended to and synced, each record whole or not at all (bot.storage.journal);

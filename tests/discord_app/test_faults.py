@@ -94,7 +94,7 @@ async def test_sigkill_half_a_second_after_50_misses_loses_none(fake, tmp_path):
         ids = [await fake.command("termino", {"termino": q}, user_id=7000 + n) for n, q in enumerate(queries)]
         for iid in ids:
             assert "todavía no está" in (await fake.response(iid))["data"]["content"]
-        await asyncio.sleep(0.5)  # the window the README promises (misses reach the disk within 100 ms)
+        await asyncio.sleep(0.5)  # the window docs/privacy.md promises (misses reach the disk within 100 ms)
     finally:
         proc.kill()
     await finish(proc)
