@@ -9,6 +9,7 @@ import pytest
 
 from bot.cli import main
 from bot.cli._words import Words
+from bot.core.question_confidence import CONFIDENT_PROBABILITY
 from tests.app.test_server_terms import NEBULA, open_app
 
 
@@ -34,13 +35,16 @@ def test_ask_json_lines_best_first(capsys):
     code, out, _ = run(capsys, "ask", "--json", "dask pero pa machine learning")
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 1 and 1 <= len(rows) <= 3
-    assert set(rows[0]) == {"term", "id", "score", "confident"}
+    assert set(rows[0]) == {"term", "id", "score", "confident", "probability"}
+    assert all(set(r) == {"term", "id", "score", "confident"} for r in rows[1:])
+    assert 0 <= rows[0]["probability"] < CONFIDENT_PROBABILITY  # unsure: below the stated threshold
     assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
     assert not any(r["confident"] for r in rows)
     assert "dask-ml" in [r["id"] for r in rows]
     _, out, _ = run(capsys, "ask", "--json", "framework", "de", "uber", "para", "entrenar", "con", "mpi")
     first, *rest = (json.loads(line) for line in out.splitlines())
     assert first["id"] == "horovod" and first["confident"] and not any(r["confident"] for r in rest)
+    assert CONFIDENT_PROBABILITY <= first["probability"] <= 1
 
 
 def test_ask_nothing_in_english(capsys, monkeypatch):

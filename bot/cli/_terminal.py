@@ -125,7 +125,8 @@ def _wrap(text: str, width: int = 100) -> str:
 
 def answer_lines(answer, glossary, say: Words, as_json: bool) -> list[str]:
     """What `ask` prints for an Answer (bot/core/questions.py): JSON Lines, best first, the first line's
-    `confident` being the verdict (no line without candidates); or one sentence and the best term's card.
+    `confident` being the verdict and its `probability` the stated probability that it is right (no line without
+    candidates); or one sentence and the best term's card.
     `glossary` names related terms (a Glossary, or a Layered one with a server's own terms)."""
     import json
 
@@ -133,13 +134,13 @@ def answer_lines(answer, glossary, say: Words, as_json: bool) -> list[str]:
 
     confident = answer.verdict is Verdict.CONFIDENT
     if as_json:
-        return [
-            json.dumps(
-                {"term": c.term.term, "id": c.term.id, "score": c.score, "confident": confident and not n},
-                ensure_ascii=False,
-            )
+        rows = [
+            {"term": c.term.term, "id": c.term.id, "score": c.score, "confident": confident and not n}
             for n, c in enumerate(answer.candidates)
         ]
+        if rows:  # the stated (calibrated) probability that the best is the right answer
+            rows[0]["probability"] = round(answer.probability, 3)
+        return [json.dumps(row, ensure_ascii=False) for row in rows]
     if confident:
         term = answer.candidates[0].term
         return [say("ask_confident", term=term.term), "", format_term(term, glossary, say).rstrip("\n")]

@@ -23,7 +23,9 @@ TEXT: dict[str, dict[str, str]] = {
         "search_json": "JSON Lines: un objeto por término y línea",
         "ask_help": "pregunta con tus palabras: el término del glosario que mejor encaja, si lo hay",
         "ask_text": "la pregunta (en español o en inglés)",
-        "ask_json": "JSON Lines: un objeto por término candidato, el mejor primero",
+        "ask_json": (
+            "JSON Lines: un objeto por término candidato, el mejor primero con la probabilidad de que sea el correcto"
+        ),
         "ask_guild": "con los términos propios de este servidor (id), de la base de datos",
         "ask_confident": "El término del glosario que mejor encaja es {term}.",
         "ask_unsure": "¿Buscabas…? {names}",
@@ -256,7 +258,7 @@ TEXT: dict[str, dict[str, str]] = {
         "search_json": "JSON Lines: one object per term and line",
         "ask_help": "ask in your own words: the glossary term that fits best, if there is one",
         "ask_text": "the question (in Spanish or English)",
-        "ask_json": "JSON Lines: one object per candidate term, best first",
+        "ask_json": "JSON Lines: one object per candidate term, best first with the probability that it is right",
         "ask_guild": "with this server's own terms (id), from the database",
         "ask_confident": "The glossary term that fits best is {term}.",
         "ask_unsure": "Were you looking for…? {names}",
