@@ -279,6 +279,12 @@ class Questions:
         too many questions are waiting already: the caller answers by name."""
         return await self._ask(_Asked(text, overlay))
 
+    @staticmethod
+    def stands_alone(result: LookupResult, text: str) -> bool:
+        """For /termino: whether the name matcher's `result` stands alone (a name found, a text that does not read
+        as a description), said without awaiting anything, so that a caller sets no timer for it."""
+        return not should_ask(result, text)
+
     async def ask_after_lookup(self, result: LookupResult, text: str, overlay=None) -> Answer | None:
         """For /termino: None when the name matcher's `result` stands alone (a name found, a text that does not
         read as a description, too many questions waiting); else one answer weighing both."""

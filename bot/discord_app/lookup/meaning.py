@@ -38,6 +38,8 @@ async def ask(bot: Services, text: str, overlay, result: LookupResult | None = N
     if isinstance(result, Ambiguous) and result.candidates[0].score >= NAME_CLOSE:
         return None  # a misspelt name: answered exactly as the name matcher answers it
     questions = bot.app.questions
+    if result is not None and questions.stands_alone(result, text):
+        return None  # (most typos and misses: no timer set, no question path entered)
     try:
         async with asyncio.timeout(WAIT_SECONDS):  # (not wait_for: no task of its own for a text the gate refuses)
             if result is None:
