@@ -38,7 +38,7 @@ times slower under valgrind, the questions would otherwise be answered by name a
 targets, path on: the realistic and everyday mixes at least 0.80 of the fixed-card bot (the realistic one keeps
 issue 26's 0.85), a miss in ordinary words with a code ("coded") at most 3×; a question's CPU time and the event
 loop's lateness when 50 arrive at once are measured by bench/bench_burst.py, and a question's instructions split
-by layer by `python -m bench.profile_split --questions`.
+by layer by `python -m bench.question_split`.
 """
 
 from __future__ import annotations
