@@ -9,7 +9,9 @@ layer in its own pass over them: the name matcher (a /termino question is first 
 together), the question's words, the terms it names, the dense product (alone, and in batches of 16), BM25 with
 the pool of candidates, the fusion and the decision, and the reply (the card with *No era esto*, or the buttons,
 or the sentence). Then the whole question path as it serves, 16 questions at a time arriving at once
-(`Questions.ask`): what it costs beyond its parts is the batcher, its worker thread and the cache of vectors.
+(`Questions.ask`): what it costs beyond its parts is mostly the question's own words, encoded in the same call
+(bot/core/word_space.py; the encoder passes above encode the questions alone), then the batcher, its worker thread
+and the cache of vectors.
 Also the gate alone on bench_e2e's "coded" misses ("consulta inexistente 12 zq4471"): all a miss pays for the
 question path. With --e2e (bench_e2e --instructions --per-kind --callgrind-dir DIR), the interaction as bench_e2e
 counted it, and the fixed-card bot's, beside them.
@@ -161,11 +163,11 @@ def print_split(per: dict[str, float], args: argparse.Namespace) -> None:
     print(f"M instructions per question ({args.n} questions of bench_e2e's kind 'question', {args.terms:,} terms)")
     for part, text in PARTS.items():
         if part == "ask":
-            print(f"{'  of which the fusion and the decision':<72}{fusion:>8.3f}")
+            print(f"{'the fusion and the decision (BM25 and the named terms taken out)':<72}{fusion:>8.3f}")
             continue
         print(f"{text:<72}{per[part]:>8.3f}")
         if part == "service":
-            print(f"{'  of which the batcher, its thread, the vectors kept (the rest)':<72}{around:>8.3f}")
+            print(f"{'  of which its words encoded with it, the batcher, its thread (the rest)':<72}{around:>8.3f}")
     if args.e2e:
         from bench.bench_e2e import callgrind_total
 
