@@ -415,6 +415,28 @@ def test_the_command_line_speaks_one_language(capsys, monkeypatch):
     assert "usage:" in out and "questions the bot could not answer" in out and "consultas" not in out
 
 
+def test_every_placeholder_in_the_help_is_in_the_help_language():
+    """argparse names a value after its option (`--guild GUILD`) unless told otherwise: every argument that takes
+    a value names it in the help's language, or with a name both languages share (ID, N, URI, URL, LOG)."""
+    from bot.cli._commands import argument_parser as _parser
+    from bot.cli._words import Words
+
+    shared = {"ID", "N", "URI", "URL", "LOG"}
+    seen: dict[str, set[str]] = {}
+    for lang in ("es", "en"):
+        parser = _parser(Words(lang))
+        (commands,) = [a for a in parser._actions if a.dest == "command"]
+        for name, sub in [("", parser), *commands.choices.items()]:
+            for action in sub._actions:
+                if action.nargs == 0 or action.choices is not None or action.dest in ("help", "command"):
+                    continue
+                assert action.metavar is not None, (lang, name, action.dest)  # (else argparse's English dest)
+                seen.setdefault(lang, set()).add(action.metavar)
+    assert {"CARPETA", "ID_SERVIDOR", "ID_USUARIO", "TÉRMINO", "FECHA", "CAMPO=COLUMNA,…"} <= seen["es"]
+    assert {"DIR", "GUILD_ID", "USER_ID", "TERM", "DATE", "FIELD=COLUMN,…"} <= seen["en"]
+    assert not (seen["es"] & seen["en"]) - shared, seen["es"] & seen["en"]
+
+
 def test_every_argument_has_help_and_there_is_a_version(capsys):
     from bot import __version__
     from bot.cli._commands import argument_parser as _parser
@@ -602,7 +624,13 @@ def test_counts_agree_with_their_nouns(tmp_path, capsys, monkeypatch, lang):
     asyncio.run(_seed_misses(path))
     monkeypatch.setenv("GLOSARIO_DB", str(path))
     stubs = run(capsys, "misses", "--format", "yaml")[1]
-    assert "# 2 veces, 2 personas" in stubs and "# 1 vez, 1 persona" in stubs  # the term file's own comments
+    many, one = (
+        ("# 2 times, 2 people", "# 1 time, 1 person")
+        if lang == "en"
+        else ("# 2 veces, 2 personas", "# 1 vez, 1 persona")
+    )
+    assert many in stubs and one in stubs  # the term file's own comments, in the command line's language
+    assert ("Rellena" in stubs) == (lang == "es") and ("Fill in" in stubs) == (lang == "en")
     outputs.append(stubs)
     ids = [json.loads(line)["id"] for line in run(capsys, "misses", "--json")[1].splitlines()]
     code, out, err = run(capsys, "ignore", str(ids[0]), "998", "999")
@@ -614,7 +642,8 @@ def test_counts_agree_with_their_nouns(tmp_path, capsys, monkeypatch, lang):
     outputs.append(out)
     text = "\n".join(outputs)
     assert "(s)" not in text and not any(
-        f"1 {many}" in text for many in ("términos", "categorías", "terms", "categories", "veces", "personas")
+        f"1 {many}" in text
+        for many in ("términos", "categorías", "terms", "categories", "veces", "personas", "times", "people")
     )
 
 

@@ -64,52 +64,54 @@ def _search_arguments(p: argparse.ArgumentParser, say: Words) -> None:
 def _ask_arguments(p: argparse.ArgumentParser, say: Words) -> None:
     p.add_argument("text", nargs="+", metavar=say("text_metavar"), help=say("ask_text"))
     p.add_argument("--json", action="store_true", help=say("ask_json"))
-    p.add_argument("--guild", type=positive_int(say), help=say("ask_guild"))
+    p.add_argument("--guild", type=positive_int(say), metavar=say("guild_metavar"), help=say("ask_guild"))
 
 
 def _validate_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("directory", nargs="?", type=Path, metavar="DIR", help=say("validate_dir"))
+    p.add_argument("directory", nargs="?", type=Path, metavar=say("dir_metavar"), help=say("validate_dir"))
 
 
 def _export_arguments(p: argparse.ArgumentParser, say: Words) -> None:
     p.add_argument("--format", required=True, choices=FORMATS, help=say("export_format"))
-    p.add_argument("--out", type=Path, help=say("export_out"))
-    p.add_argument("--base", default=None, help=say("export_base"))
-    p.add_argument("--guild", type=positive_int(say), help=say("export_guild_help"))
+    p.add_argument("--out", type=Path, metavar=say("file_metavar"), help=say("export_out"))
+    p.add_argument("--base", default=None, metavar="URI", help=say("export_base"))
+    p.add_argument("--guild", type=positive_int(say), metavar=say("guild_metavar"), help=say("export_guild_help"))
 
 
 def _site_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("outdir", type=Path, metavar="DIR", help=say("site_outdir"))
+    p.add_argument("outdir", type=Path, metavar=say("dir_metavar"), help=say("site_outdir"))
 
 
 def _import_arguments(p: argparse.ArgumentParser, say: Words) -> None:
     p.add_argument("file", type=Path, metavar=say("file_metavar"), help=say("import_file"))
-    p.add_argument("--category", help=say("import_category"))
+    p.add_argument("--category", metavar=say("category_metavar"), help=say("import_category"))
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--out", type=Path, default=Path("glossary_import"), help=say("import_out"))
-    where.add_argument("--into", type=Path, metavar="DIR", help=say("import_into"))
+    where.add_argument(
+        "--out", type=Path, default=Path("glossary_import"), metavar=say("dir_metavar"), help=say("import_out")
+    )
+    where.add_argument("--into", type=Path, metavar=say("dir_metavar"), help=say("import_into"))
     p.add_argument("--format", choices=FORMATS, help=say("import_format"))
-    p.add_argument("--lang", help=say("import_lang"))
-    p.add_argument("--map", dest="column_map", metavar="CAMPO=COLUMNA,…", help=say("import_map"))
-    p.add_argument("--encoding", help=say("import_encoding"))
+    p.add_argument("--lang", metavar=say("lang_metavar"), help=say("import_lang"))
+    p.add_argument("--map", dest="column_map", metavar=say("map_metavar"), help=say("import_map"))
+    p.add_argument("--encoding", metavar=say("encoding_metavar"), help=say("import_encoding"))
     p.add_argument("--json", action="store_true", help=say("import_json"))
     p.add_argument("--dry-run", action="store_true", help=say("import_dry_run"))
     p.add_argument("--replace", action="store_true", help=say("import_replace"))
 
 
 def _gaps_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("--guild", type=positive_int(say), help=say("guild_only"))
+    p.add_argument("--guild", type=positive_int(say), metavar=say("guild_metavar"), help=say("guild_only"))
     p.add_argument(
         "--status", choices=[*map(str, GapStatus), EVERY_STATUS], default=GapStatus.OPEN, help=say("status_help")
     )
     p.add_argument("--json", action="store_true", help=say("misses_json"))
     p.add_argument("--format", choices=["table", "csv", "yaml"], default=None, help=say("format_help"))
-    p.add_argument("--limit", type=positive_int(say), help=say("limit_help"))
+    p.add_argument("--limit", type=positive_int(say), metavar="N", help=say("limit_help"))
 
 
 def _resolve_arguments(p: argparse.ArgumentParser, say: Words) -> None:
     p.add_argument("ids", nargs="*", type=positive_int(say), metavar="ID", help=say("ids_help"))
-    p.add_argument("--term", help=say("term_help"))
+    p.add_argument("--term", metavar=say("term_metavar"), help=say("term_help"))
     p.add_argument("--answered", action="store_true", help=say("answered_help"))
 
 
@@ -122,12 +124,12 @@ def _ignore_arguments(p: argparse.ArgumentParser, say: Words) -> None:
 
 
 def _sync_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("--guild", type=positive_int(say), help=say("sync_guild"))
+    p.add_argument("--guild", type=positive_int(say), metavar=say("guild_metavar"), help=say("sync_guild"))
 
 
 def _daily_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("--guild", type=int, default=0, help=say("daily_guild"))
-    p.add_argument("--date", type=iso_date(say), help=say("daily_date"))
+    p.add_argument("--guild", type=int, default=0, metavar=say("guild_metavar"), help=say("daily_guild"))
+    p.add_argument("--date", type=iso_date(say), metavar=say("date_metavar"), help=say("daily_date"))
 
 
 def _migrate_data_arguments(p: argparse.ArgumentParser, say: Words) -> None:
@@ -136,24 +138,26 @@ def _migrate_data_arguments(p: argparse.ArgumentParser, say: Words) -> None:
 
 
 def _server_terms_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("--guild", type=positive_int(say), required=True, help=say("server_terms_guild"))
+    p.add_argument(
+        "--guild", type=positive_int(say), required=True, metavar=say("guild_metavar"), help=say("server_terms_guild")
+    )
 
 
 def _feedback_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("--guild", type=positive_int(say), help=say("guild_only"))
+    p.add_argument("--guild", type=positive_int(say), metavar=say("guild_metavar"), help=say("guild_only"))
     p.add_argument("--json", action="store_true", help=say("feedback_json"))
 
 
 def _forget_arguments(metavar: str, help_key: str) -> Arguments:
     def arguments(p: argparse.ArgumentParser, say: Words) -> None:
-        p.add_argument("target", type=positive_int(say), metavar=metavar, help=say(help_key))
+        p.add_argument("target", type=positive_int(say), metavar=say(metavar), help=say(help_key))
         p.add_argument("--yes", action="store_true", help=say("forget_yes"))
 
     return arguments
 
 
-_forget_user_arguments = _forget_arguments("USER_ID", "forget_user_id")
-_forget_guild_arguments = _forget_arguments("GUILD_ID", "forget_guild_id")
+_forget_user_arguments = _forget_arguments("user_metavar", "forget_user_id")
+_forget_guild_arguments = _forget_arguments("guild_metavar", "forget_guild_id")
 
 
 def _replay_log_arguments(p: argparse.ArgumentParser, say: Words) -> None:
@@ -161,7 +165,7 @@ def _replay_log_arguments(p: argparse.ArgumentParser, say: Words) -> None:
 
 
 def _invite_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("--app-id", type=positive_int(say), help=say("app_id_help"))
+    p.add_argument("--app-id", type=positive_int(say), metavar="ID", help=say("app_id_help"))
 
 
 # In the order of the help screen.
@@ -203,13 +207,15 @@ def argument_parser(say: Words) -> Parser:
     """The whole command line's parser: the program's options, and each subcommand's from COMMANDS."""
     parser = Parser(prog="glosario-bot", description=say("prog_description"), say=say)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}", help=say("version_help"))
-    parser.add_argument("--data", type=Path, help=say("data_help"))
+    parser.add_argument("--data", type=Path, metavar=say("dir_metavar"), help=say("data_help"))
     sub = parser.add_subparsers(dest="command", metavar=say("command_metavar"))
     for command in COMMANDS:
         p = sub.add_parser(
             command.name, aliases=list(command.aliases), help=say(command.help), description=say(command.help), say=say
         )
         # --data is accepted after the command too (`lookup --data DIR q`); given there, it wins.
-        p.add_argument("--data", type=Path, default=argparse.SUPPRESS, help=say("data_help"))
+        p.add_argument(
+            "--data", type=Path, default=argparse.SUPPRESS, metavar=say("dir_metavar"), help=say("data_help")
+        )
         command.arguments(p, say)
     return parser

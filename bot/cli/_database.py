@@ -375,7 +375,7 @@ async def gaps(call: Call) -> int:
 
     if fmt == "yaml":
         where = say("export_guild", guild=args.guild) if args.guild is not None else say("export_everywhere")
-        print(gaps_yaml(gaps, picks, title=say("export_title", where=where)), end="")
+        print(gaps_yaml(gaps, picks, title=say("export_title", where=where), lang=say.lang), end="")
     elif fmt == "csv":
         print(gaps_csv(gaps), end="")
     elif args.json:

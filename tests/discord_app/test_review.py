@@ -30,8 +30,10 @@ async def ask(fake, query, user_id=1, guild=None):
     return await fake.response(await fake.command("termino", {"termino": query}, user_id=user_id, guild=guild))
 
 
-async def admin(fake, path, options=None, *, permissions=MODERATOR, guild=None, user_id=900):
-    iid = await fake.command(f"glosario-admin {path}", options, permissions=permissions, guild=guild, user_id=user_id)
+async def admin(fake, path, options=None, *, permissions=MODERATOR, guild=None, user_id=900, locale="es-ES"):
+    iid = await fake.command(
+        f"glosario-admin {path}", options, permissions=permissions, guild=guild, user_id=user_id, locale=locale
+    )
     return iid, await fake.response(iid)
 
 
@@ -148,6 +150,11 @@ async def test_export_yaml_stubs_load_once_filled_and_csv_has_the_counts(fake, b
         text.replace('definition: ""', 'definition: "Por escribir."'), encoding="utf-8"
     )
     assert len(load_glossary(tmp_path)) == 2
+    assert "# Rellena cada 'definition'" in text and "category: Pendientes" in text and "# 1 vez, 1 persona" in text
+    english = await export(fake, "yaml", locale="en-GB")  # the moderator's language, the whole file through
+    assert "# Fill in each 'definition'" in english and "category: Pending" in english
+    assert "# 1 time, 1 person" in english and not any(w in english for w in ("Rellena", "vez", "persona"))
+    assert yaml.safe_load(english)["terms"] == stubs["terms"]
     csv_text = await export(fake, "csv")
     lines = csv_text.splitlines()
     assert lines[0].startswith("id,guild_id,query,kind,count,askers")

@@ -46,28 +46,53 @@ def _group(gaps: list[Gap]) -> list[_Stub]:
 _q = json.encoder.encode_basestring  # type: ignore[attr-defined]
 
 
-def gaps_yaml(gaps: list[Gap], picks: list[SuggestionChoice], *, title: str) -> str:
+# The stubs' own words, in the language of who asked for the file (the moderator's locale, or the command line's).
+_STUB_WORDS = {
+    "es": {
+        "fill": "# Rellena cada 'definition', revisa nombres y alias, y mueve los términos a su archivo de categoría.",
+        "then": "# Después: glosario-bot validate, y recarga el bot.",
+        "picks": "# Propuestas de alias (la gente eligió este término entre las sugerencias):",
+        "category": "Pendientes",
+        "time": "vez",
+        "times": "veces",
+        "person": "persona",
+        "people": "personas",
+    },
+    "en": {
+        "fill": "# Fill in each 'definition', check names and aliases, and move the terms to their category's file.",
+        "then": "# Then: glosario-bot validate, and reload the bot.",
+        "picks": "# Alias proposals (people picked this term among the suggestions):",
+        "category": "Pending",
+        "time": "time",
+        "times": "times",
+        "person": "person",
+        "people": "people",
+    },
+}
+
+
+def gaps_yaml(gaps: list[Gap], picks: list[SuggestionChoice], *, title: str, lang: str = "es") -> str:
     """Ready-to-edit stubs: one term per group of gaps that are typos of each other, the gap's spelling (its most
     asked one, from `MissLog.export(most_asked=True)`) as the name, the other gaps' as aliases, `definition: ""`
-    to fill. Alias proposals go in comments, so the file loads (once the definitions are written) as it is."""
+    to fill. Alias proposals go in comments, so the file loads (once the definitions are written) as it is. The
+    comments and the category are in `lang` ("es" or "en"), as is `title`."""
+    words = _STUB_WORDS.get(lang, _STUB_WORDS["es"])
+
+    def times(n: int) -> str:
+        return f"{n} {words['time'] if n == 1 else words['times']}"
+
+    def people(n: int) -> str:
+        return f"{n} {words['person'] if n == 1 else words['people']}"
+
     stubs = _group(gaps)
-    lines = [
-        f"# {title}",
-        "# Rellena cada 'definition', revisa nombres y alias, y mueve los términos a su archivo de categoría.",
-        "# Después: glosario-bot validate, y recarga el bot.",
-    ]
+    lines = [f"# {title}", words["fill"], words["then"]]
     if picks:
         lines.append("#")
-        lines.append("# Propuestas de alias (la gente eligió este término entre las sugerencias):")
-        lines.extend(
-            f"#   {pick.sample!r} → {pick.term_id} ({pick.times} {'vez' if pick.times == 1 else 'veces'})"
-            for pick in picks
-        )
-    lines += ["category: Pendientes", "terms:" if stubs else "terms: []"]
+        lines.append(words["picks"])
+        lines.extend(f"#   {pick.sample!r} → {pick.term_id} ({times(pick.times)})" for pick in picks)
+    lines += [f"category: {words['category']}", "terms:" if stubs else "terms: []"]
     for stub in stubs:
-        times = "1 vez" if stub.count == 1 else f"{stub.count} veces"
-        people = "1 persona" if stub.askers == 1 else f"{stub.askers} personas"
-        lines.append(f"  - term: {_q(stub.term)}  # {times}, {people}")
+        lines.append(f"  - term: {_q(stub.term)}  # {times(stub.count)}, {people(stub.askers)}")
         lines.append('    definition: ""')
         if stub.spellings:
             lines.append(f"    aliases: [{', '.join(_q(s) for s in dict.fromkeys(stub.spellings))}]")

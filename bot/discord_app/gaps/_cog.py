@@ -16,7 +16,7 @@ from bot.app.review.gaps import Export
 from bot.core.status import GapOrder, GapStatus
 from bot.discord_app.gaps._list import ORDER_CHOICES, STATUS_CHOICES, ActSelect, ListState, PageButton, render
 from bot.discord_app.kit.groups import AttachedCog
-from bot.discord_app.kit.i18n import t
+from bot.discord_app.kit.i18n import language, t
 from bot.discord_app.kit.permissions import moderator_or_denied
 from bot.discord_app.kit.services import services
 
@@ -45,7 +45,7 @@ async def _export(interaction: discord.Interaction, formato: str) -> Export:
         text, count = await app.feedback.export_csv(guild_id)
         return Export("glosario-opiniones.csv", text.encode("utf-8"), count)
     title = f"{t(interaction.locale, 'export_title')} ({interaction.guild.name if interaction.guild else ''})"
-    return await app.review.export(guild_id, formato, title)
+    return await app.review.export(guild_id, formato, title, language(interaction.locale))
 
 
 @app_commands.describe(formato="Formato del archivo")
