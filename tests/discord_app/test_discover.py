@@ -74,6 +74,13 @@ async def test_random_and_help(fake, bot):
     english = (await fake.response(await fake.command("glosario ayuda", locale="en-GB")))["data"]
     assert english["embeds"][0]["title"] == "Glosario IA: what I can do"
     assert "/glossary search" in english["embeds"][0]["description"]
+    # every /glosario subcommand a member can use is in the help, under its name in the help's language
+    subcommands = [o for o in fake.find_command("glosario")["options"] if o["type"] == 1]
+    assert {"pregunta", "proponer", "olvidarme"} <= {o["name"] for o in subcommands}
+    for option in (o for o in subcommands if o["name"] != "ayuda"):  # (the help itself)
+        assert f"/glosario {option['name']}" in helped["embeds"][0]["description"], option["name"]
+        english_name = option["name_localizations"]["en-GB"]
+        assert f"/glossary {english_name}" in english["embeds"][0]["description"], english_name
 
 
 async def test_explain_terms_in_a_message(fake, bot):

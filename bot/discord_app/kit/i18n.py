@@ -230,7 +230,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "fb_edit": "Editar «{term}»",
         "export_feedback_done": "Aquí tienes {count} voto(s) y comentario(s) de este servidor ({format}).",
         "help_title": "Glosario IA: qué puedo hacer",
-        "help_body": "**/termino** `término` — la definición de un término (admite erratas, sin tildes y nombres en inglés).\n**/termino-del-dia** — el término del día de este servidor.\n**/glosario buscar** `palabras` — términos cuyo nombre o definición las contiene.\n**/glosario lista** `[categoría]` — todos los términos, por orden alfabético.\n**/glosario aleatorio** — un término al azar.\n**Explicar términos** (clic derecho en un mensaje → Apps) — los términos del glosario que aparecen en él.\n\nLo que nadie encuentra se apunta para que los editores completen el glosario. Moderación: **/glosario-admin**.",
+        "help_body": "**/termino** `término` — la definición de un término (admite erratas, sin tildes y nombres en inglés).\n**/termino-del-dia** — el término del día de este servidor.\n**/glosario buscar** `palabras` — términos cuyo nombre o definición las contiene.\n**/glosario lista** `[categoría]` — todos los términos, por orden alfabético.\n**/glosario aleatorio** — un término al azar.\n**/glosario pregunta** `texto` — describe lo que buscas con tus palabras y te digo qué término es.\n**/glosario proponer** `[término]` — propón un término para el glosario de este servidor.\n**/glosario olvidarme** — borra lo que el bot guarda de ti, en todos sus servidores.\n**Explicar términos** (clic derecho en un mensaje → Apps) — los términos del glosario que aparecen en él.\n\nLo que nadie encuentra se apunta para que los editores completen el glosario. Moderación: **/glosario-admin**.",
     },
     "en": {
         "english": "English",
@@ -456,7 +456,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "fb_edit": "Edit “{term}”",
         "export_feedback_done": "Here are {count} vote(s) and comment(s) of this server ({format}).",
         "help_title": "Glosario IA: what I can do",
-        "help_body": "**/term** `term` — the definition of a term (typos, missing accents and English names are fine).\n**/term-of-the-day** — this server's term of the day.\n**/glossary search** `words` — terms whose name or definition contains them.\n**/glossary list** `[category]` — every term, alphabetically.\n**/glossary random** — a random term.\n**Explain terms** (right-click a message → Apps) — the glossary terms that appear in it.\n\nWhat nobody finds is noted so that editors can complete the glossary. Moderation: **/glossary-admin**. Definitions are in Spanish.",
+        "help_body": "**/term** `term` — the definition of a term (typos, missing accents and English names are fine).\n**/term-of-the-day** — this server's term of the day.\n**/glossary search** `words` — terms whose name or definition contains them.\n**/glossary list** `[category]` — every term, alphabetically.\n**/glossary random** — a random term.\n**/glossary ask** `text` — describe what you are looking for in your own words and I tell you which term it is.\n**/glossary propose** `[term]` — propose a term for this server's glossary.\n**/glossary forget-me** — erase what the bot keeps about you, in all of its servers.\n**Explain terms** (right-click a message → Apps) — the glossary terms that appear in it.\n\nWhat nobody finds is noted so that editors can complete the glossary. Moderation: **/glossary-admin**. Definitions are in Spanish.",
     },
 }
 
