@@ -1,5 +1,5 @@
 # Glosario IA bot. Build: docker build -t glosario-bot .   Run: see compose.yaml and the README.
-# What the image is made of, and why each pruning below is safe: README.md "Running with Docker" → "The image".
+# What the image is made of, and why each pruning below is safe: docs/operators/docker.md, "The image".
 
 # --- build stage: the package and its dependencies into a virtual environment, then pruned -----------------
 FROM python:3.11-slim AS build

@@ -94,7 +94,8 @@ async def test_not_this_makes_the_question_a_gap_once_per_person(fake, bot, harn
     for _ in range(2):  # pressed twice: counted once
         reply = await fake.response(await fake.click(message_of(answer), not_it, user_id=7))
         assert reply["data"]["content"] == t("es", "not_it_thanks")
-    forged = not_it.rsplit(":", 2)[0] + ":ffffff:horovod"  # a signature the bot never made, on a message…
+    signed, term = not_it.rsplit(":", 1)
+    forged = f"{signed[:-6]}ffffff:{term}"  # a signature the bot never made, on a message…
     message = json.loads(json.dumps(message_of(answer)).replace(not_it, forged))  # …that claims to carry it
     refused = await fake.response(await fake.click(message, forged, user_id=8))
     assert refused["data"]["content"] == t("es", "not_it_gone")
@@ -201,3 +202,48 @@ async def test_a_question_that_takes_too_long_is_answered_by_name_and_one_nobody
     assert harness.rows("SELECT sample, question FROM misses ORDER BY sample") == sorted([(slow, 0), (QUESTIONS[0], 0)])
     await eventually(lambda: bot.app.questions._batcher._running is None)
     assert counting.calls == [with_words([slow])]  # the one behind was dropped before its batch: never encoded
+
+
+class Failing(CountingModel):
+    """The real model, failing every call once told to (a broken worker thread, memory exhausted)."""
+
+    fail, failed = False, 0
+
+    def encode(self, texts):
+        if self.fail:
+            self.failed += 1
+            raise RuntimeError("the encoder failed")
+        return super().encode(texts)
+
+
+async def test_a_question_path_that_fails_answers_by_name_and_keeps_every_gap(fake, harness, encoder):
+    failing = Failing(encoder)
+    bot = await harness.start(questions=failing)
+    await eventually(lambda: bot.app.questions_ready, timeout=60)
+    failing.fail = True
+    termino, pregunta = "mejor equipo de futbol de la liga espanola", "como cocinar arroz con pollo rapido"
+    assert (await ask(fake, "termino", termino, user_id=11))["content"] == t("es", "not_found", query=termino)
+    unavailable = (await ask(fake, "glosario pregunta", pregunta, user_id=12))["content"]
+    assert unavailable == t("es", "questions_unavailable", query=pregunta)
+    assert failing.failed == 2  # (both reached the encoder, which failed them)
+    await harness.flushed(bot)
+    assert harness.rows("SELECT sample, question FROM misses ORDER BY sample") == [(pregunta, 1), (termino, 0)]
+    failing.fail = False  # the next question is answered by meaning again
+    again = await ask(fake, "glosario pregunta", CONFIDENT, user_id=13)
+    assert again["content"] == t("es", "best_match", term="Horovod")
+
+
+async def test_a_long_term_id_keeps_the_not_this_button_within_discord_s_100_characters(fake, bot):
+    """The fake refuses, as Discord does, a custom_id over 100 characters: the whole reply would be lost."""
+    from bot.discord_app.lookup.meaning import NotItButton
+
+    name = "Clúster Nebula del equipo de investigación en aprendizaje profundo distribuido"
+    await submit(fake, await open_form(fake), dict(FORM, **{"Nombre": name}))
+    reply = await ask(fake, "glosario pregunta", "que es nebula")
+    assert reply["content"] == t("es", "best_match", term=name)
+    not_it = [c for row in reply["components"] for c in row["components"]][-1]["custom_id"]
+    assert len(not_it) == 100 and not_it.startswith("glosario:ni:")
+    template = NotItButton.__discord_ui_compiled_template__
+    older = "glosario:notit:0:0123abcd:a1b2c3:horovod"  # (an id of a reply sent before: still read)
+    assert template.fullmatch(older)["id"] == "horovod" and template.fullmatch(not_it)["qhash"] in not_it
+    assert fake.refused == []

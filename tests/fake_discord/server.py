@@ -783,6 +783,26 @@ def message_problem(body: dict) -> str | None:
             total += len(text)
     if total > 6000:
         return f"embeds: {total} characters in all > 6000"
+    return components_problem(data.get("components") or [])
+
+
+def components_problem(rows: list) -> str | None:
+    """Why Discord would refuse these components, or None: at most 5 rows of at most 5 buttons (or one menu), each
+    custom_id at most 100 characters, a button's label at most 80, a menu's options at most 25."""
+    if len(rows) > 5:
+        return f"components: {len(rows)} rows > 5"
+    for r, row in enumerate(rows):
+        items = row.get("components") or []
+        if not 1 <= len(items) <= 5:
+            return f"components.{r}: {len(items)} items"
+        for i, item in enumerate(items):
+            where = f"components.{r}.components.{i}"
+            if len(item.get("custom_id") or "") > 100:
+                return f"{where}.custom_id: {len(item['custom_id'])} > 100"
+            if len(item.get("label") or "") > 80:
+                return f"{where}.label: {len(item['label'])} > 80"
+            if len(item.get("options") or []) > 25:
+                return f"{where}.options: {len(item['options'])} > 25"
     return None
 
 

@@ -120,9 +120,9 @@ class DiscoverCog(commands.Cog):
             await interaction.response.send_message(t(loc, "empty_query"), ephemeral=True)
             return
         meant = await meaning.ask(self.bot, texto, names.overlay)
-        if meant is None:  # it took too long: the name matcher's answer, and the gap as usual
+        if meant is None:  # too long, a full queue or a failure: the gap as usual, and the member told so
             here.unanswered(user, texto, names, question=True)
-            await interaction.response.send_message(t(loc, "questions_loading"), ephemeral=True)
+            await interaction.response.send_message(t(loc, "questions_unavailable", query=echo(texto)), ephemeral=True)
             return
         await meaning.answer(interaction, texto, meant, names, private=not here.guild_id)
 

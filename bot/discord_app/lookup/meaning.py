@@ -48,6 +48,9 @@ async def ask(bot: Services, text: str, overlay, result: LookupResult | None = N
     except TimeoutError:
         log.warning("the question path took over %.1f s: answered by name only", WAIT_SECONDS)
         return None
+    except Exception:  # (the encoder, an index, a batch: whatever failed, the member gets the name matcher's answer)
+        log.exception("the question path failed: answered by name only")
+        return None
 
 
 async def answer(
@@ -78,14 +81,15 @@ async def answer(
 
 class NotItButton(
     SignedButton,
-    template=r"glosario:notit:(?P<private>[01]):(?P<qhash>[0-9a-f]{8}):(?P<sig>[0-9a-f]{6}):(?P<id>[^:]{1,72})",
+    # (the longer "glosario:notit:0:qhash:sig:id" of earlier replies is still read; it could pass Discord's 100)
+    template=r"glosario:n(?:i:|otit:)(?P<private>[01]):?(?P<qhash>[0-9a-f]{8}):?(?P<sig>[0-9a-f]{6}):(?P<id>[^:]{1,72})",
 ):
     """*No era esto* under a question answered by meaning: the question becomes a gap, once per person. Signed
-    like a suggestion, so a forged one counts nothing."""
+    like a suggestion, so a forged one counts nothing. Its id is at most 100 characters with a term id of 72."""
 
     @staticmethod
     def custom_id_for(term_id: str, qhash: str, private: bool, sig: str) -> str:
-        return f"glosario:notit:{int(private)}:{qhash}:{sig}:{term_id}"
+        return f"glosario:ni:{int(private)}{qhash}{sig}:{term_id}"
 
     @classmethod
     def rendered(cls, label: str, term_id: str, qhash: str, sig: str, private: bool) -> dict:
