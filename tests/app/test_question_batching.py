@@ -198,3 +198,20 @@ async def test_a_batchs_results_wake_their_callers_one_per_pass_of_the_loop():
     passes.stop()
     assert batcher.batches == 1 and len(set(woken)) == len(woken) == 5
     batcher.close()
+
+
+async def test_a_long_text_is_read_as_far_as_the_ranking_reads_it(questions):
+    """Discord lets a member send 6,000 characters: the gate and the encoder read the 300 the ranking reads, and
+    the model does not remember the pieces of a "word" of thousands of letters."""
+    from bot.core.question_words import MAX_QUESTION
+
+    long_word = "x" * 5_000
+    text = f"{QUESTIONS[1]} {long_word} " + "maquinas " * 100
+    answer = await questions.ask(text)
+    assert answer is not None and answer.candidates  # still a question about the glossary
+    encoded = questions.encoder.texts
+    assert encoded and max(map(len, encoded)) <= MAX_QUESTION and encoded[0] == text[:MAX_QUESTION]
+    assert (await questions.ask(text[:MAX_QUESTION])).candidates == answer.candidates  # the same question
+    tokenizer = questions.encoder.model._backend.sp
+    tokenizer.encode(f"hola {long_word}")
+    assert long_word not in tokenizer._words and "hola" in tokenizer._words

