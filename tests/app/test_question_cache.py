@@ -221,3 +221,39 @@ def test_vectors_are_cached_by_text(tmp_path):
     (tmp_path / f"vectors-{encoder.name}-published.npy").write_bytes(b"not a cache")
     VectorCache(tmp_path, encoder.name).vectors(["uno"], encoder)  # unreadable: rebuilt, not trusted
     assert encoder.texts[-1] == "uno"
+
+
+@pytest.mark.parametrize("tear", ["empty", "truncated", "one byte flipped"])
+def test_a_torn_cache_file_is_built_again_whatever_numpy_raises(tmp_path, tear):
+    """A disk that filled, a copy cut short, a flipped bit: numpy and zipfile raise EOFError or BadZipFile for
+    those, not only OSError or ValueError; the file is built again rather than stopping the question path."""
+    from bot.app.questions.cache import LexicalCache
+
+    def torn(path: Path) -> None:
+        raw = path.read_bytes()
+        cut = {"empty": b"", "truncated": raw[: len(raw) // 2]}.get(tear)
+        path.write_bytes(cut if cut is not None else raw[:200] + bytes([raw[200] ^ 0xFF]) + raw[201:])
+
+    if tear != "one byte flipped":  # (a flipped bit in a plain array reads as another number: only zips check)
+        encoder = CountingEncoder()
+        vectors = VectorCache(tmp_path, encoder.name)
+        first = vectors.vectors(["uno", "dos"], encoder)
+        torn(vectors.path)
+        assert np.array_equal(VectorCache(tmp_path, encoder.name).vectors(["uno", "dos"], encoder), first)
+        assert encoder.texts == ["uno", "dos", "uno", "dos"]  # read again from the encoder, and cached again
+        assert np.array_equal(VectorCache(tmp_path, encoder.name).vectors(["uno", "dos"], encoder), first)
+        assert len(encoder.texts) == 4
+    fields = [("ray", "", "framework distribuido", ""), ("horovod", "", "allreduce mpi", "")]
+    lexical = LexicalCache(tmp_path, "published")
+    built = lexical.get(fields, lambda: build_lexical(fields))
+    torn(lexical.path_for(fields))
+    again = LexicalCache(tmp_path, "published")
+    assert same_arrays(again.get(fields, lambda: build_lexical(fields)), built) and again.built == 1
+
+
+def test_an_empty_compiled_weight_file_is_compiled_again(tmp_path):
+    model = SentenceModel(tmp_path)
+    model.load()
+    (model.compiled_dir / "w.d0.npy").write_bytes(b"")  # (numpy: EOFError)
+    again = SentenceModel(tmp_path)
+    assert again.encode(["hola"]).shape == (1, 512) and again.compiled()

@@ -11,6 +11,7 @@ process it shares nothing with the bot but the cache folder, and it stops betwee
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -78,8 +79,10 @@ class VectorCache:
             if rows.dtype != self._ROW or rows.ndim != 1:
                 raise ValueError(f"unexpected records {rows.dtype}")
             return rows
-        except (OSError, ValueError):
+        except Exception:  # (a torn or foreign file: EOFError, ValueError, OSError, whatever numpy raises)
             log.warning("ignoring unreadable vector cache %s: rebuilding it", self.path, exc_info=True)
+            with contextlib.suppress(OSError):
+                self.path.unlink()
             return empty
 
     def _keys(self, texts: Sequence[str]) -> np.ndarray:
@@ -212,7 +215,7 @@ class LexicalCache:
             try:
                 with np.load(path, allow_pickle=False) as saved:
                     return Lexical.from_arrays(dict(saved))
-            except (OSError, ValueError, KeyError):
+            except Exception:  # (a torn or foreign file: BadZipFile, EOFError, ValueError, KeyError, OSError…)
                 log.warning("ignoring unreadable BM25 arrays %s: building them again", path, exc_info=True)
         self.built += 1
         lexical = build()

@@ -351,7 +351,7 @@ def _read_compiled(folder: Path, threads: int):
                 raise ValueError(f"{name}: {array.shape} {array.dtype}, expected {shape} {dtype}")
             arrays[name] = array
         return _backend(arrays, layout, threads)
-    except (OSError, ValueError, KeyError, TypeError):
+    except Exception:  # (a torn or foreign file: EOFError, ValueError, KeyError, TypeError, OSError…)
         log.warning("ignoring the unreadable compiled model in %s: compiling it again", folder, exc_info=True)
         shutil.rmtree(folder, ignore_errors=True)
         return None
