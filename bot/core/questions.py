@@ -461,7 +461,9 @@ def should_ask(result: LookupResult, query: str) -> bool:
 
 def combine(result: LookupResult, answer: Answer) -> Answer:
     """One answer from the name matcher's result and the question path's, never worse for a misspelt name than
-    the name matcher alone: its suggestions are all kept, first when one of them is close to the query."""
+    the name matcher alone: its suggestions are all kept, first when one of them is close to the query. When the
+    question path has nothing to say (NOTHING), only the name matcher's suggestions are offered: the candidates
+    it ranked below what it would offer are not."""
     if isinstance(result, Found):
         return Answer(Verdict.CONFIDENT, (Candidate(result.term, 1.0),))
     suggestions: tuple[Suggestion, ...] = result.candidates if isinstance(result, Ambiguous) else ()
@@ -471,8 +473,8 @@ def combine(result: LookupResult, answer: Answer) -> Answer:
         return answer
     if not named:
         return answer
-    first, then = (named, answer.candidates) if close else (answer.candidates, named)
-    merged: dict[str, Candidate] = {}
-    for candidate in (*first, *then):
-        merged.setdefault(candidate.term.id, candidate)
-    return Answer(Verdict.UNSURE, tuple(merged.values())[: max(len(named), MAX_CANDIDATES)])
+    if answer.verdict is Verdict.NOTHING:
+        return Answer(Verdict.UNSURE, named)
+    ids = {c.term.id for c in named}
+    meant = tuple(c for c in answer.candidates if c.term.id not in ids)[: max(1, MAX_CANDIDATES - len(named))]
+    return Answer(Verdict.UNSURE, (*named, *meant) if close else (*meant, *named))

@@ -146,6 +146,14 @@ def test_combine_never_answers_a_misspelt_name_worse(glossary):
     assert [c.term.id for c in combine(weak, nothing).candidates] == ["feast"]
     assert combine(NotFound(), nothing) is nothing
     assert combine(Found(ray), nothing).term is ray
+    # nothing by meaning, however many low candidates it ranked: only the name matcher's suggestions
+    ranked_low = Answer(Verdict.NOTHING, tuple(Candidate(t, 0.05) for t in (horovod, ray, glossary.get("mlflow"))))
+    assert [c.term.id for c in combine(weak, ranked_low).candidates] == ["feast"]
+    # unsure by meaning beside a loose name suggestion: the meaning's best first, the suggestion never cut
+    unsure = Answer(Verdict.UNSURE, tuple(Candidate(t, 0.3) for t in (horovod, ray, glossary.get("mlflow"))))
+    assert [c.term.id for c in combine(weak, unsure).candidates] == ["horovod", "ray", "feast"]
+    three = Ambiguous(tuple(Suggestion(t, 70.0) for t in (feast, ray, glossary.get("petastorm"))))
+    assert [c.term.id for c in combine(three, unsure).candidates] == ["horovod", "feast", "ray", "petastorm"]
 
 
 def test_the_model_never_touches_the_network(monkeypatch, tmp_path):

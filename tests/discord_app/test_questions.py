@@ -247,3 +247,19 @@ async def test_a_long_term_id_keeps_the_not_this_button_within_discord_s_100_cha
     older = "glosario:notit:0:0123abcd:a1b2c3:horovod"  # (an id of a reply sent before: still read)
     assert template.fullmatch(older)["id"] == "horovod" and template.fullmatch(not_it)["qhash"] in not_it
     assert fake.refused == []
+
+
+async def test_when_meaning_finds_nothing_termino_answers_as_with_the_path_off(fake, bot):
+    """A loose name suggestion beside words the glossary does not define: the reply is the name matcher's own
+    ("¿Quisiste decir…?" and its suggestions), not the question path's rejected candidates."""
+    text = "distribuido tortilla de patatas"
+    assert await verdict_of(bot, text) == "nothing"
+    bot.app.questions_ready = False
+    off = await ask(fake, "termino", text, user_id=21)
+    bot.app.questions_ready = True
+    on = await ask(fake, "termino", text, user_id=22)
+
+    def shown(reply):
+        return reply["content"], [c["label"] for row in reply.get("components", []) for c in row["components"]]
+
+    assert shown(on) == shown(off) and shown(on)[1]  # (the same suggestions, at least one)

@@ -59,7 +59,7 @@ from bot.core.questions import (
     related_names,
     should_ask,
 )
-from bot.core.search import LookupResult
+from bot.core.search import Ambiguous, LookupResult
 from bot.core.word_space import WordSpace, glossary_words, question_words
 
 log = logging.getLogger(__name__)
@@ -292,7 +292,9 @@ class Questions:
         if not should_ask(result, text):
             return None
         answer = await self._ask(_Asked(text, overlay, description=True))
-        return None if answer is None else combine(result, answer)
+        if answer is None or (answer.verdict is Verdict.NOTHING and isinstance(result, Ambiguous)):
+            return None  # (nothing by meaning: the name matcher's own suggestions, exactly as with the path off)
+        return combine(result, answer)
 
     async def _ask(self, asked: _Asked) -> Answer | None:
         if not asked.text.strip():
