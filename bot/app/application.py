@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -93,6 +94,7 @@ class Application:
         self.feedback = Feedback(stores.feedback, self.catalog, self.server_terms, self.writer, salt, clock)
         self.digests = Digests(stores.digests, stores.usage, gaps, stores.proposals, clock, self.feedback)
         self.glossary = GlossaryService(self.catalog, gaps, settings.data_dir, settings.cache_dir, stores.meta)
+        self.glossary.reloaded.append(self._questions_follow)
         self.review = GapReview(gaps, self.catalog, self.server_terms, self.feedback)
         self.daily = DailyPosts(stores.daily, self.catalog, clock, self.server_terms)
         self.roles = stores.roles
@@ -152,6 +154,24 @@ class Application:
             return
         self.questions_ready = True
         log.info("question path ready")
+
+    def _questions_follow(self, catalog: Catalog) -> None:
+        """A glossary reloaded while the question path serves: its index is built in the background, as at start
+        (a child process for a large glossary), the last one answering questions meanwhile."""
+        if self.questions_ready:
+            start_background(self._background, self._rebuild_questions(len(catalog.glossary)), "glosario-reindex")
+
+    async def _rebuild_questions(self, terms: int) -> None:
+        started = time.monotonic()
+        try:
+            if await self.questions.prepare():
+                log.info(
+                    "question index of the reloaded glossary ready (%d terms, %.1f s)",
+                    terms,
+                    time.monotonic() - started,
+                )
+        except Exception:
+            log.exception("the question index of the reloaded glossary could not be built: the next question builds it")
 
     async def _flush_counts(self) -> None:
         while True:

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,6 +74,8 @@ class GlossaryService:
         self.holder, self.gaps, self.data_dir, self.cache_dir = holder, gaps, data_dir, cache_dir
         self.meta = meta
         self._seen: str | None = None  # the last reload token this process acted on (or found at start)
+        # Told of each glossary swapped in (the question path builds its index of it): called on the event loop.
+        self.reloaded: list[Callable[[Catalog], None]] = []
 
     async def start(self) -> None:
         self._seen = await self.meta.get_meta(RELOADED_KEY)
@@ -113,6 +116,8 @@ class GlossaryService:
             )
             return exc
         self.holder.current = catalog
+        for listener in self.reloaded:
+            listener(catalog)
         changes = diff(old.glossary, catalog.glossary)
         del old
         heap.settle()  # the new glossary out of the collector's way, the old one back in it to be freed

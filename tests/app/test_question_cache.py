@@ -257,3 +257,48 @@ def test_an_empty_compiled_weight_file_is_compiled_again(tmp_path):
     (model.compiled_dir / "w.d0.npy").write_bytes(b"")  # (numpy: EOFError)
     again = SentenceModel(tmp_path)
     assert again.encode(["hola"]).shape == (1, 512) and again.compiled()
+
+
+class GatedEncoder(CountingEncoder):
+    """Holds any call that embeds a text holding `marker` until released (a reloaded glossary's new term)."""
+
+    def __init__(self, marker: str) -> None:
+        super().__init__()
+        self.marker, self.held, self.release = marker, threading.Event(), threading.Event()
+        self.threads: list[str] = []
+
+    def encode(self, texts):
+        if any(self.marker in text for text in texts):
+            self.threads.append(threading.current_thread().name)
+            self.held.set()
+            assert self.release.wait(10)
+        return super().encode(texts)
+
+
+async def test_after_a_reload_the_last_index_answers_while_the_new_one_is_built(tmp_path):
+    """A reload builds the new glossary's question index apart (`prepare`, as the application does after each
+    reload); a question meanwhile is answered from the last index at once instead of building it in its batch
+    past the member's deadline."""
+    import shutil
+
+    folder = tmp_path / "glossary"
+    shutil.copytree(SHIPPED, folder)
+    catalogs = holder(folder)
+    encoder = GatedEncoder("Zarzaparrilla")
+    questions = Questions(catalogs, tmp_path / "cache", encoder)
+    assert await questions.prepare()
+    last = questions._published
+    (folder / "nuevo.yaml").write_text(
+        "category: Nuevo\nterms:\n  - term: Zarzaparrilla distribuida\n    definition: Un término nuevo.\n",
+        encoding="utf-8",
+    )
+    catalogs.current = load_catalog(folder)  # (what GlossaryService does on a reload)
+    rebuilding = asyncio.create_task(questions.prepare())
+    assert await asyncio.to_thread(encoder.held.wait, 10)
+    answer = await asyncio.wait_for(questions.ask("framework de uber para entrenar con mpi"), 5)
+    assert answer is not None and answer.candidates and questions._published is last  # the last index answered
+    encoder.release.set()
+    assert await rebuilding
+    assert questions._published[0] is catalogs.current and len(questions._published[1].glossary) == 18
+    assert len(encoder.threads) == 1 and not encoder.threads[0].startswith("glosario-questions")  # (not a batch)
+    await questions.close()

@@ -263,3 +263,26 @@ async def test_when_meaning_finds_nothing_termino_answers_as_with_the_path_off(f
         return reply["content"], [c["label"] for row in reply.get("components", []) for c in row["components"]]
 
     assert shown(on) == shown(off) and shown(on)[1]  # (the same suggestions, at least one)
+
+
+async def test_a_reload_builds_the_new_glossary_s_question_index_before_anyone_asks(fake, harness, encoder, tmp_path):
+    import shutil
+
+    from tests.conftest import SHIPPED
+
+    data = tmp_path / "glossary"
+    shutil.copytree(SHIPPED, data)
+    bot = await harness.start(questions=encoder, data_dir=data)
+    await eventually(lambda: bot.app.questions_ready, timeout=60)
+    (data / "nuevo.yaml").write_text(
+        "category: Nuevo\nterms:\n  - term: Zarzaparrilla\n"
+        "    definition: Planta trepadora cuyas raíces se usan para preparar bebidas refrescantes.\n",
+        encoding="utf-8",
+    )
+    reload = await fake.command("glosario-admin recargar", permissions=MODERATOR)
+    assert (await fake.response(reload))["type"] == 5
+    await fake.response(reload, 1)
+    # built in the background, as at start: no question had to wait for it
+    await eventually(lambda: bot.app.questions._published[0] is bot.app.catalog.current, timeout=30)
+    found = await ask(fake, "glosario pregunta", "planta trepadora para hacer bebidas refrescantes", user_id=31)
+    assert "Zarzaparrilla" in json.dumps(found, ensure_ascii=False)

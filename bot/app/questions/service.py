@@ -116,13 +116,16 @@ class Questions:
             name="questions",
         )
         self._gate_ready = False  # whether the event loop may read the model's vocabulary (built once, 0.1 s)
+        self._rebuilding = 0  # builds under way (`prepare`) for a reloaded glossary: the last index serves meanwhile
 
     # -- building -----------------------------------------------------------------------------------------
     async def prepare(self) -> bool:
         """Build the published glossary's question index now, off the event loop (else the first question
         does), and load the model, so that the first question waits for neither. Whether it is ready: False when
         the build was asked to stop (`close`: the bot is stopping; what was embedded stays cached). Cancelled, it
-        stops the build between two batches and re-raises."""
+        stops the build between two batches and re-raises. After a reload, questions are answered from the last
+        glossary's index until this one is built."""
+        self._rebuilding += 1
         try:
             plan = await asyncio.to_thread(self._plan)
             found = await asyncio.to_thread(self._published_cache.lookup, plan.embedded)
@@ -139,6 +142,8 @@ class Questions:
         except asyncio.CancelledError:
             await self.close()
             raise
+        finally:
+            self._rebuilding -= 1
         return True
 
     def _warm(self) -> None:
@@ -229,8 +234,8 @@ class Questions:
     def _published_index(self, plan: _Plan | None = None, found: Lookup | None = None) -> QuestionIndex:
         catalog = self.catalog.current
         built = self._published
-        if built is not None and built[0] is catalog:
-            return built[1]
+        if built is not None and (built[0] is catalog or (plan is None and self._rebuilding)):
+            return built[1]  # (a question while `prepare` builds a reloaded glossary's index: the last one answers)
         with self._building:
             built = self._published
             if built is None or built[0] is not catalog:
