@@ -302,3 +302,18 @@ async def test_after_a_reload_the_last_index_answers_while_the_new_one_is_built(
     assert questions._published[0] is catalogs.current and len(questions._published[1].glossary) == 18
     assert len(encoder.threads) == 1 and not encoder.threads[0].startswith("glosario-questions")  # (not a batch)
     await questions.close()
+
+
+async def test_a_full_disk_at_the_first_build_embeds_in_this_process(compiled, synthetic, tmp_path):
+    """The child process for a large first build needs a job file: on a full disk (a real 1 MB tmpfs, filled)
+    the worker thread embeds instead, nothing is left half written, and questions are answered."""
+    from tests.discord_app.test_full_disk import fill, small_disk
+
+    with small_disk(tmp_path / "disk") as disk:
+        fill(disk)
+        questions = Questions(holder(synthetic), disk, SentenceModel(compiled))
+        assert await questions.prepare()
+        assert questions.children == 0 and not list(disk.glob(".embed-job-*"))
+        answer = await questions.ask("la definición de un término sintético")
+        assert answer is not None and answer.candidates
+        await questions.close()

@@ -266,12 +266,16 @@ def write_job(
     head |= {"texts": len(texts), "fields": None if fields is None else len(fields)}
     folder.mkdir(parents=True, exist_ok=True)
     fd, path = tempfile.mkstemp(dir=folder, prefix=".embed-job-", suffix=".jsonl")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(json.dumps(head) + "\n")
-        for i, value in enumerate([*texts, *(fields or ())]):
-            fh.write(json.dumps(value, ensure_ascii=False) + "\n")
-            if i % 256 == 255:
-                time.sleep(0)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(json.dumps(head) + "\n")
+            for i, value in enumerate([*texts, *(fields or ())]):
+                fh.write(json.dumps(value, ensure_ascii=False) + "\n")
+                if i % 256 == 255:
+                    time.sleep(0)
+    except BaseException:  # (a full disk: no half-written job is left behind)
+        Path(path).unlink(missing_ok=True)
+        raise
     return Path(path)
 
 

@@ -196,9 +196,9 @@ class Questions:
         failure the worker thread does it."""
         assert isinstance(self.encoder, SentenceModel) and self.cache_dir is not None
         model_dir = Path(self.encoder.cache_dir)
-        job = await asyncio.to_thread(write_job, Path(self.cache_dir), model_dir, "published", texts, fields)
-        started = time.monotonic()
+        started, job = time.monotonic(), None
         try:
+            job = await asyncio.to_thread(write_job, Path(self.cache_dir), model_dir, "published", texts, fields)
             self._child = await asyncio.create_subprocess_exec(
                 *child_command(job),
                 stdin=asyncio.subprocess.DEVNULL,
@@ -208,8 +208,12 @@ class Questions:
             self.children += 1
             log.info("embedding %d term texts in process %d", len(texts), self._child.pid)
             _, errors = await self._child.communicate()
+        except OSError:  # (a full disk for the job file, no process to be had): the worker thread embeds instead
+            log.warning("could not start the embedding process; embedding here instead", exc_info=True)
+            return
         finally:
-            job.unlink(missing_ok=True)
+            if job is not None:
+                job.unlink(missing_ok=True)
         code = self._child.returncode
         if code == STOPPED or self._stop.is_set():
             raise BuildStopped
