@@ -68,7 +68,7 @@ async def answer(
         sig = bot.app.lookups.sign(private, qhash, term.id)
         not_it = NotItButton.rendered(t(loc, "not_it"), term.id, qhash, sig, private)
         view = view.with_row([not_it]) if isinstance(view, ButtonsView) else ButtonsView([not_it])
-        content = t(loc, "best_match", term=discord.utils.escape_markdown(term.term))
+        content = t(loc, "best_match", term=echo(term.term))  # (a server term is a member's text: no mention)
         await send(content, embed=embed, view=view, ephemeral=private)
         return
     bot.app.lookups.unanswered(who, text, names, question=True)
