@@ -212,6 +212,8 @@ async def test_a_long_text_is_read_as_far_as_the_ranking_reads_it(questions):
     encoded = questions.encoder.texts
     assert encoded and max(map(len, encoded)) <= MAX_QUESTION and encoded[0] == text[:MAX_QUESTION]
     assert (await questions.ask(text[:MAX_QUESTION])).candidates == answer.candidates  # the same question
+    assert questions.ask_now(text).candidates == answer.candidates  # (the command line's way in reads as far)
+    assert max(map(len, questions.encoder.texts)) <= MAX_QUESTION
     tokenizer = questions.encoder.model._backend.sp
     tokenizer.encode(f"hola {long_word}")
     assert long_word not in tokenizer._words and "hola" in tokenizer._words

@@ -308,8 +308,6 @@ class Questions:
     async def _ask(self, asked: _Asked) -> Answer | None:
         if not asked.text.strip():
             return NO_ANSWER
-        if len(asked.text) > MAX_QUESTION:  # (what the ranking reads: the gate and the encoder read no more)
-            asked = replace(asked, text=asked.text[:MAX_QUESTION])
         indexes = self._built(asked.overlay)
         if indexes is not None:  # decided here, without a thread, when the text cannot be a question
             said = self._gate(asked, indexes)
@@ -375,6 +373,10 @@ class _Asked:
     overlay: object | None = None  # a server's own terms (ServerTerms.prepare), read beside the published ones
     description: bool = False  # /termino: the text has to read as a description (bot/core/question_gate.py)
     gated: bool = False  # the gate said ASK already (on the event loop)
+
+    def __post_init__(self) -> None:
+        if len(self.text) > MAX_QUESTION:  # what the ranking reads: the gate and the encoder read no more
+            object.__setattr__(self, "text", self.text[:MAX_QUESTION])
 
 
 def _cosines(asking: Sequence[list[QuestionIndex]], vectors: Sequence[np.ndarray]) -> list[list[np.ndarray | None]]:
