@@ -198,19 +198,20 @@ class Questions:
         model_dir = Path(self.encoder.cache_dir)
         started, job = time.monotonic(), None
         try:
-            job = await asyncio.to_thread(write_job, Path(self.cache_dir), model_dir, "published", texts, fields)
-            self._child = await asyncio.create_subprocess_exec(
-                *child_command(job),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE,
-            )
+            try:
+                job = await asyncio.to_thread(write_job, Path(self.cache_dir), model_dir, "published", texts, fields)
+                self._child = await asyncio.create_subprocess_exec(
+                    *child_command(job),
+                    stdin=asyncio.subprocess.DEVNULL,
+                    stdout=asyncio.subprocess.DEVNULL,
+                    stderr=asyncio.subprocess.PIPE,
+                )
+            except OSError:  # (a full disk for the job file, no process to be had): the worker thread embeds
+                log.warning("could not start the embedding process; embedding here instead", exc_info=True)
+                return
             self.children += 1
             log.info("embedding %d term texts in process %d", len(texts), self._child.pid)
-            _, errors = await self._child.communicate()
-        except OSError:  # (a full disk for the job file, no process to be had): the worker thread embeds instead
-            log.warning("could not start the embedding process; embedding here instead", exc_info=True)
-            return
+            _, errors = await self._child.communicate()  # (not caught above: the child may still be writing)
         finally:
             if job is not None:
                 job.unlink(missing_ok=True)
