@@ -40,13 +40,18 @@ def make_valid(value: dict | list) -> None:
 
 
 def validate_interactions(parsers: dict[str, Callable[[dict], None]]) -> None:
-    """Text from Discord is made valid once, where it enters: what members typed (the interaction's data)."""
+    """Text from Discord is made valid once, where it enters: what members typed (the interaction's data). An
+    interaction discord.py cannot read is logged and skipped: its error would otherwise leave the gateway's reader
+    and end the shard's connection, and every interaction after it would go unanswered."""
     parse_interaction = parsers["INTERACTION_CREATE"]
 
     def parse_valid_interaction(data: dict) -> None:
-        if isinstance(data.get("data"), dict):
-            make_valid(data["data"])
-        parse_interaction(data)
+        try:
+            if isinstance(data.get("data"), dict):
+                make_valid(data["data"])
+            parse_interaction(data)
+        except Exception:
+            log.exception("an interaction could not be read (id %s); the next ones still are", data.get("id"))
 
     parsers["INTERACTION_CREATE"] = parse_valid_interaction
 
