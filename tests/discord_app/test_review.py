@@ -230,3 +230,32 @@ async def test_editor_role_and_statistics(fake, bot, harness):
     )
     assert fields["Más consultados"].splitlines()[0] == "Horovod — 2"
     assert fields["Nunca consultados (15)"].startswith("Aprendizaje Automático Distribuido")
+
+
+async def test_every_file_a_moderator_is_sent_is_named_in_their_language(fake, bot, harness):
+    """The exports and the chart: Spanish names for a Spanish locale, English ones for an English locale (the
+    message and the file's own text follow the same locale)."""
+    await ask(fake, "zzz inexistente", user_id=7)
+    bot.app.lookups.flush()
+    await harness.flushed(bot)
+    names = {}
+    for moderator, locale in ((901, "es-ES"), (902, "en-US")):  # (one each: six commands a member in 20 s)
+        for formato in ("yaml", "csv", "terminos", "opiniones"):
+            iid, _ = await admin(fake, "exportar", {"formato": formato}, locale=locale, user_id=moderator)
+            (names[locale, formato],) = (await fake.response(iid, 1))["_files"]
+        iid, _ = await admin(fake, "estadisticas", locale=locale, user_id=moderator)
+        stats = await fake.response(iid, 1)
+        (names[locale, "chart"],) = stats["_files"]
+        assert stats["embeds"][0]["image"]["url"] == f"attachment://{names[locale, 'chart']}"
+    assert names == {
+        ("es-ES", "yaml"): "glosario-pendientes.yaml",
+        ("es-ES", "csv"): "glosario-pendientes.csv",
+        ("es-ES", "terminos"): "terminos-del-servidor.yaml",
+        ("es-ES", "opiniones"): "glosario-opiniones.csv",
+        ("es-ES", "chart"): "tendencia.png",
+        ("en-US", "yaml"): "glossary-open-questions.yaml",
+        ("en-US", "csv"): "glossary-open-questions.csv",
+        ("en-US", "terminos"): "server-terms.yaml",
+        ("en-US", "opiniones"): "glossary-feedback.csv",
+        ("en-US", "chart"): "trend.png",
+    }

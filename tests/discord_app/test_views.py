@@ -77,3 +77,14 @@ def test_gap_list_ids_are_read_back_as_written():
             match = re.fullmatch(type(item).__discord_ui_compiled_template__, custom_id)
             assert match is not None and ListState.from_match(match) == state, custom_id
     assert PageButton(ListState(0, "count", GapStatus.OPEN).turned(-1)).item.custom_id == "glosario:gaps:0:count:open"
+
+
+def test_what_a_member_typed_comes_back_whole_in_a_file_named_in_their_language():
+    from bot.discord_app.kit.replies import typed_back
+
+    long = "palabra " * 600  # longer than a field: the file carries all of it
+    for locale, name in (("es-ES", "formulario.txt"), ("en-GB", "form.txt")):
+        embed, files = typed_back(locale, [("Definición", long)])
+        assert embed.fields[0].name == "Definición"
+        assert [f.filename for f in files] == [name]
+        assert files[0].fp.read().decode() == f"Definición:\n{long}\n"

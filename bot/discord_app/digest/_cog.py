@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.app.insights.digest import Digest, Digests, DigestSettings
 from bot.app.insights.statistics import percent
-from bot.discord_app.digest.chart import CHART, chart_file
+from bot.discord_app.digest.chart import chart_file
 from bot.discord_app.gaps import gap_label
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, fit, join_within
 from bot.discord_app.kit.groups import PostingCog, each_server
@@ -39,7 +39,7 @@ def digest_embed(digest: Digest, locale: object) -> discord.Embed:
         value = t(locale, "fb_digest_value", improvable=week.improvable, votes=week.votes, comments=week.comments)
         embed.add_field(name=t(locale, "fb_improvable"), value=value, inline=False)
     embed.set_footer(text=t(locale, "digest_footer"))
-    embed.set_image(url=f"attachment://{CHART}")
+    embed.set_image(url=f"attachment://{t(locale, 'file_chart')}")
     return fit(embed)
 
 

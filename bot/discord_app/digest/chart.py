@@ -11,7 +11,6 @@ from bot.app.insights.digest import Digests
 from bot.discord_app.kit.i18n import t
 
 log = logging.getLogger(__name__)
-CHART = "tendencia.png"
 
 
 async def chart_file(digests: Digests, guild_id: int, locale: object, trend=None) -> discord.File | None:
@@ -22,4 +21,4 @@ async def chart_file(digests: Digests, guild_id: int, locale: object, trend=None
     except Exception:
         log.exception("could not draw the answer-rate chart for guild %s", guild_id)
         return None
-    return discord.File(io.BytesIO(png), filename=CHART)
+    return discord.File(io.BytesIO(png), filename=t(locale, "file_chart"))

@@ -5,6 +5,7 @@ the group); each command checks the moderator itself, as the group's own command
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 
 import discord
@@ -40,12 +41,13 @@ async def _export(interaction: discord.Interaction, formato: str) -> Export:
     app, guild_id = services(interaction).app, interaction.guild_id or 0
     if formato == "terminos":  # the server's own terms as a term file, to publish through a pull request
         text, count = await app.server_terms.export(guild_id)
-        return Export("terminos-del-servidor.yaml", text.encode("utf-8"), count)
+        return Export(t(interaction.locale, "file_server_terms"), text.encode("utf-8"), count)
     if formato == "opiniones":  # votes and comments on the cards (feedback), a row each
         text, count = await app.feedback.export_csv(guild_id)
-        return Export("glosario-opiniones.csv", text.encode("utf-8"), count)
+        return Export(t(interaction.locale, "file_feedback"), text.encode("utf-8"), count)
     title = f"{t(interaction.locale, 'export_title')} ({interaction.guild.name if interaction.guild else ''})"
-    return await app.review.export(guild_id, formato, title, language(interaction.locale))
+    export = await app.review.export(guild_id, formato, title, language(interaction.locale))
+    return dataclasses.replace(export, name=t(interaction.locale, "file_gaps", format=formato))  # (in their language)
 
 
 @app_commands.describe(formato="Formato del archivo")

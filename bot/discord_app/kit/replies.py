@@ -12,7 +12,6 @@ from bot.discord_app.kit.embeds import COLOUR, LIMITS, shorten
 from bot.discord_app.kit.i18n import t
 
 MISSING = discord.utils.MISSING
-TYPED_FILE = "formulario.txt"
 WHOLE_IN_EMBED = 5500  # characters of labels and values an embed of the typed fields shows whole (Discord: 6000)
 
 
@@ -49,4 +48,4 @@ def typed_back(locale: object, fields: Sequence[tuple[str, str]]) -> tuple[disco
     text = "\n\n".join(f"{label}:\n{value}" for label, value in filled) + "\n"
     while len(embed) > 6000:  # (long labels too: the file has it all)
         embed.remove_field(-1)
-    return embed, [discord.File(BytesIO(text.encode("utf-8")), filename=TYPED_FILE)]
+    return embed, [discord.File(BytesIO(text.encode("utf-8")), filename=t(locale, "file_form"))]
