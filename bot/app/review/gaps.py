@@ -55,13 +55,6 @@ class GapPage:
     improvable: Shown | None = None  # definitions members found least helpful (feedback), beside the open gaps
 
 
-@dataclass(frozen=True)
-class Export:
-    name: str
-    data: bytes
-    count: int
-
-
 class GapReview:
     def __init__(
         self,
@@ -127,13 +120,13 @@ class GapReview:
         result = self.catalog.index.lookup(name)
         return result.term.id if isinstance(result, Found) else None
 
-    async def export(self, guild_id: int | None, fmt: str, title: str, lang: str = "es") -> Export:
-        """Every open gap of a server as a file: CSV (a row each), or YAML (term stubs for the editors, with
-        the spellings members picked, its comments in `lang`). Built off the event loop."""
+    async def export(self, guild_id: int | None, fmt: str, title: str, lang: str = "es") -> tuple[str, int]:
+        """Every open gap of a server as a file's text and how many: CSV (a row each), or YAML (term stubs for
+        the editors, with the spellings members picked, its comments in `lang`). Built off the event loop."""
         gaps = await self.gaps.export(guild_id=guild_id, most_asked=fmt == "yaml")
         if fmt == "csv":
             text = await asyncio.to_thread(gaps_csv, gaps)
         else:
             picks = await self.gaps.picks(guild_id=guild_id)
             text = await asyncio.to_thread(gaps_yaml, gaps, picks, title=title, lang=lang)
-        return Export(f"glosario-pendientes.{fmt}", text.encode("utf-8"), len(gaps))
+        return text, len(gaps)

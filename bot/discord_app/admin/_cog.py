@@ -16,7 +16,7 @@ from bot.app.glossary import ReloadReport
 from bot.app.insights.statistics import Statistics, percent
 from bot.core.errors import GlossaryError
 from bot.core.status import Outcome
-from bot.discord_app.digest.chart import chart_file
+from bot.discord_app.digest.chart import chart_file, show_chart
 from bot.discord_app.feedback import comment_lines, edit_buttons, least_helpful_lines
 from bot.discord_app.gaps import gap_label
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, echo, fit, join_within
@@ -137,10 +137,7 @@ class AdminCog(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)  # the chart takes a moment the first time
         stats = await self.statistics(interaction.guild_id)
         embed = stats_embed(stats, interaction.locale)
-        chart = await chart_file(self.digests, interaction.guild_id, interaction.locale)
-        if chart is not None:
-            embed.set_image(url=f"attachment://{chart.filename}")
-        file = chart or discord.utils.MISSING
+        file = show_chart(embed, await chart_file(self.digests, interaction.guild_id, interaction.locale))
         edit = edit_buttons(stats.least_helpful, interaction.locale) if stats.least_helpful else None
         view = edit or discord.utils.MISSING  # "Editar" beside the least helpful of the server's own terms
         await interaction.followup.send(embed=embed, file=file, view=view, ephemeral=True)

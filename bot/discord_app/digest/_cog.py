@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.app.insights.digest import Digest, Digests, DigestSettings
 from bot.app.insights.statistics import percent
-from bot.discord_app.digest.chart import chart_file
+from bot.discord_app.digest.chart import chart_file, show_chart
 from bot.discord_app.gaps import gap_label
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, fit, join_within
 from bot.discord_app.kit.groups import PostingCog, each_server
@@ -39,7 +39,6 @@ def digest_embed(digest: Digest, locale: object) -> discord.Embed:
         value = t(locale, "fb_digest_value", improvable=week.improvable, votes=week.votes, comments=week.comments)
         embed.add_field(name=t(locale, "fb_improvable"), value=value, inline=False)
     embed.set_footer(text=t(locale, "digest_footer"))
-    embed.set_image(url=f"attachment://{t(locale, 'file_chart')}")
     return fit(embed)
 
 
@@ -94,10 +93,9 @@ class DigestCog(PostingCog):
         digest = await self.digests.build(settings.guild_id)
         chart = await chart_file(self.digests, settings.guild_id, locale, digest.trend)
         embed = digest_embed(digest, locale)
-        if chart is None:
-            embed.set_image(url=None)
+        file = show_chart(embed, chart)
         try:
-            await channel.send(embed=embed, file=chart or discord.utils.MISSING)
+            await channel.send(embed=embed, file=file)
         except (discord.HTTPException, OSError) as exc:
             log.warning("weekly digest for guild %s not posted (%s); retrying later", settings.guild_id, exc)
             await self.digests.release(settings, week)

@@ -22,3 +22,11 @@ async def chart_file(digests: Digests, guild_id: int, locale: object, trend=None
         log.exception("could not draw the answer-rate chart for guild %s", guild_id)
         return None
     return discord.File(io.BytesIO(png), filename=t(locale, "file_chart"))
+
+
+def show_chart(embed: discord.Embed, chart: discord.File | None) -> discord.File:
+    """The chart as the embed's image, if it could be drawn; what to send with the embed (MISSING if none)."""
+    if chart is None:
+        return discord.utils.MISSING
+    embed.set_image(url=f"attachment://{chart.filename}")
+    return chart

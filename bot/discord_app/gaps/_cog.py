@@ -5,15 +5,14 @@ the group); each command checks the moderator itself, as the group's own command
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import io
+from dataclasses import dataclass
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.app.review.exports import zipped
-from bot.app.review.gaps import Export
 from bot.core.status import GapOrder, GapStatus
 from bot.discord_app.gaps._list import ORDER_CHOICES, STATUS_CHOICES, ActSelect, ListState, PageButton, render
 from bot.discord_app.kit.groups import AttachedCog
@@ -37,17 +36,28 @@ async def pendientes(interaction: discord.Interaction, orden: str = "frecuentes"
     await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
+@dataclass(frozen=True)
+class Export:
+    """A file for a moderator: its name (in their language), its bytes, and how many records it holds."""
+
+    name: str
+    data: bytes
+    count: int
+
+
 async def _export(interaction: discord.Interaction, formato: str) -> Export:
-    app, guild_id = services(interaction).app, interaction.guild_id or 0
+    app, guild_id, loc = services(interaction).app, interaction.guild_id or 0, interaction.locale
     if formato == "terminos":  # the server's own terms as a term file, to publish through a pull request
-        text, count = await app.server_terms.export(guild_id)
-        return Export(t(interaction.locale, "file_server_terms"), text.encode("utf-8"), count)
-    if formato == "opiniones":  # votes and comments on the cards (feedback), a row each
-        text, count = await app.feedback.export_csv(guild_id)
-        return Export(t(interaction.locale, "file_feedback"), text.encode("utf-8"), count)
-    title = f"{t(interaction.locale, 'export_title')} ({interaction.guild.name if interaction.guild else ''})"
-    export = await app.review.export(guild_id, formato, title, language(interaction.locale))
-    return dataclasses.replace(export, name=t(interaction.locale, "file_gaps", format=formato))  # (in their language)
+        name, (text, count) = t(loc, "file_server_terms"), await app.server_terms.export(guild_id)
+    elif formato == "opiniones":  # votes and comments on the cards (feedback), a row each
+        name, (text, count) = t(loc, "file_feedback"), await app.feedback.export_csv(guild_id)
+    else:  # the open gaps, as term stubs (yaml) or a row each (csv)
+        title = f"{t(loc, 'export_title')} ({interaction.guild.name if interaction.guild else ''})"
+        name, (text, count) = (
+            t(loc, "file_gaps", format=formato),
+            await app.review.export(guild_id, formato, title, language(loc)),
+        )
+    return Export(name, text.encode("utf-8"), count)
 
 
 @app_commands.describe(formato="Formato del archivo")
