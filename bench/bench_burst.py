@@ -10,7 +10,7 @@ a member's words about a term's definition), each from a new member, no text twi
 1. Steady state: --steady questions one at a time. The bot process's CPU time for each (all its threads, from the
    kernel's schedstat, in nanoseconds), p50, p99 and max: target p99 ≤ 15 ms. A question alone is the dearest case
    (a batch of one). The fixed-card bot's CPU per interaction, measured the same way, is what
-   discord.py costs by itself.
+   discord.py costs by itself. After the bursts, each bot's memory (RSS, and PSS: shared pages in part).
 2. Idle: the ticker alone for 2 s (an idle loop runs a timer up to about 1 ms late: the selector waits in whole
    milliseconds).
 3. Bursts: --bursts times, --burst questions sent at once. The ticker runs from just before the first is sent until
@@ -78,6 +78,7 @@ class Measured:
     replies_ms: list[float] = field(default_factory=list)  # from sending to the reply, during the bursts
     fallbacks: int = 0  # questions answered by name because the question path took over 1.5 s
     shares: dict[str, float] = field(default_factory=dict)  # --trace: the late ticks' lateness by cause, ms
+    memory: tuple[float, float] = (float("nan"), float("nan"))  # after the bursts: the process's RSS and PSS, MB
     traced: int = 0  # --trace: how many ticks that was
     steps: dict[str, tuple[int, float, float]] = field(default_factory=dict)  # --trace: loop_trace.steps, summed
 
@@ -151,6 +152,7 @@ async def measure(args, tmp: Path, name: str, steady: list[str], bursts: list[li
             found.burst_max.append(max(written["lateness_ms"]))
             if args.trace:
                 add_shares(found, written)
+        found.memory = memory_mb(proc.pid)
     finally:
         proc.send_signal(signal.SIGTERM)
         await proc.wait()
@@ -233,6 +235,17 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
 
 
+def memory_mb(pid: int) -> tuple[float, float]:
+    """A process's resident memory and its proportional share (pages shared with other processes, such as the
+    model's mapped weights, count in part), MB."""
+    found = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("Rss", "Pss"):
+            found[key] = int(value.split()[0]) / 1024
+    return found.get("Rss", float("nan")), found.get("Pss", float("nan"))
+
+
 def report(name: str, m: Measured) -> list[str]:
     cpu = f"CPU per question p50 {statistics.median(m.cpu_ms):.2f} ms, p99 {quantile(m.cpu_ms, 0.99):.2f}"
     lines = [f"{name}", f"  steady, {len(m.cpu_ms)} one at a time: {cpu}, max {max(m.cpu_ms):.2f}"]
@@ -243,6 +256,7 @@ def report(name: str, m: Measured) -> list[str]:
     )
     replies = f"p50 {statistics.median(m.replies_ms):.0f} ms, p99 {quantile(m.replies_ms, 0.99):.0f}"
     lines.append(f"  bursts: replies {replies}, max {max(m.replies_ms):.0f}; answered by name instead: {m.fallbacks}")
+    lines.append(f"  memory after the bursts: RSS {m.memory[0]:.0f} MB, PSS {m.memory[1]:.0f} MB")
     return lines + shares_report(m.shares, m.traced) + steps_report(m.steps, len(m.burst_max))
 
 

@@ -65,4 +65,6 @@ def test_the_burst_table_has_every_row():
             found = re.search(pattern, section)
             assert found is not None, (bot, pattern, section)
             assert all(float(x) >= 0 for x in found.groups()) and float(found.group(1)) > 0, found.group(0)
+    memory = re.findall(rf"memory after the bursts: RSS {NUMBER} MB, PSS {NUMBER} MB", out)
+    assert len(memory) == 2 and all(float(rss) >= float(pss) > 0 for rss, pss in memory), memory
     assert "a question's CPU p99 ≤ 15 ms:" in out and "the event loop never late by more than 5 ms" in out

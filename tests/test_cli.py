@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from bot.cli import main
+from bot.cli._words import Words
 from tests.conftest import ROOT, SHIPPED
 
 
@@ -153,6 +154,35 @@ def test_misses_lists_gaps_most_asked_first(tmp_path, capsys, monkeypatch):
     assert "rag" in out and "embeddings" not in out
     code, out, _ = run(capsys, "misses", "--status", "ignored")
     assert "No hay consultas" in out
+
+
+def test_the_gaps_table_shows_a_member_s_escape_sequences_as_text(tmp_path, capsys, monkeypatch):
+    import asyncio
+
+    from bot.storage import open_stores
+    from bot.storage.records import GapRecord
+
+    hostile = "\x1b]0;hacked\x07\x1b[2Jborra\npantalla"  # (a terminal title, a cleared screen, a line break)
+
+    async def seed() -> None:
+        stores = await open_stores(tmp_path / "g.db")
+        await stores.gaps.record_gaps([GapRecord(5, hostile, hostile, "a", None, "lookup", "2026-12-02T10:00:00")])
+        await stores.close()
+
+    asyncio.run(seed())
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    code, out, _ = run(capsys, "gaps")
+    assert code == 0 and "\x1b" not in out and "\x07" not in out
+    assert "\\x1b]0;hacked\\x07\\x1b[2Jborra\\npantalla" in out  # (one row, escapes shown as text)
+    code, out, _ = run(capsys, "gaps", "--json")
+    assert json.loads(out)["sample"] == hostile  # (the data itself, unchanged, for programs)
+
+
+def test_a_lookup_says_a_long_or_unprintable_query_back_on_one_short_line(capsys):
+    code, out, _ = run(capsys, "lookup", "zq" * 500)
+    assert code == 1 and out.strip() == Words("es")("not_in_glossary", query="zq" * 49 + "z…")
+    code, out, _ = run(capsys, "lookup", "zq\x1b[31m  rojo\nx")
+    assert out.strip() == Words("es")("not_in_glossary", query="zq\\x1b[31m rojo x")
 
 
 def test_misses_without_database(tmp_path, capsys, monkeypatch):

@@ -47,6 +47,13 @@ def test_ask_json_lines_best_first(capsys):
     assert CONFIDENT_PROBABILITY <= first["probability"] <= 1
 
 
+def test_an_undecodable_byte_in_the_question_is_read_as_a_replacement_character(capsys):
+    # (a terminal in another encoding: Python hands the byte over as a lone surrogate, which UTF-8 cannot encode)
+    code, out, _ = run(capsys, "ask", "¿cómo se llama lo de Uber para entrenar con MPI? \udcff")
+    assert code == 0
+    assert out.startswith(Words("es")("ask_confident", term="Horovod"))
+
+
 def test_ask_nothing_in_english(capsys, monkeypatch):
     monkeypatch.setenv("LANG", "en_US.UTF-8")
     code, out, _ = run(capsys, "ask", "what is a convolutional network?")

@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from bot.cli._call import EVERY_STATUS, Call
-from bot.cli._terminal import answer_lines, format_term, load_or_report
+from bot.cli._terminal import answer_lines, format_term, load_or_report, printable
 from bot.cli._words import Words
 from bot.config import Settings
 from bot.core import daily
@@ -196,11 +196,6 @@ async def feedback(call: Call) -> int:
     counts = {"helpful": helpful, "unhelpful": len(rows) - helpful, "comments": sum(bool(r.comment) for r in rows)}
     print(say.count("feedback_total", len(rows), count=len(rows), **counts))
     return 0
-
-
-def printable(text: str) -> str:
-    """Members' text for a terminal: control characters (escape sequences, line breaks) shown as escapes."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 async def migrate(call: Call) -> int:
@@ -404,6 +399,6 @@ def _print_table(gaps: list[Gap], say: Words) -> None:
             status=say(STATUS_WORDS[g.status]),
             guild=g.guild_id,
             last=g.last_seen,
-            query=g.sample,
+            query=printable(g.sample),  # (a member's text: no escape sequence reaches the terminal)
         )
         print(row + (f"  ({g.best_guess}?)" if g.best_guess else ""))

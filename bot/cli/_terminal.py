@@ -38,6 +38,22 @@ def lookup_json(query: str, result: LookupResult) -> dict:
     return {"query": query, "status": Outcome.NOT_FOUND, "term": None, "suggestions": []}
 
 
+ECHOED = 100  # characters of a query said back (as /termino does)
+
+
+def printable(text: str) -> str:
+    """Text for a terminal: control characters (escape sequences, line breaks) shown as escapes."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def shown(query: str) -> str:
+    """A query said back: one line, at most ECHOED characters (an ellipsis where it was cut), printable."""
+    line = " ".join(query.split())
+    return printable(line if len(line) <= ECHOED else line[: ECHOED - 1] + "…")
+
+
 def format_lookup(query: str, result: LookupResult, glossary: Glossary, say: Words) -> str:
     """The terminal form of one lookup."""
     if isinstance(result, Found) and result.avoided:
@@ -45,7 +61,7 @@ def format_lookup(query: str, result: LookupResult, glossary: Glossary, say: Wor
         return said + "\n\n" + format_term(result.term, glossary, say)
     if isinstance(result, Found):
         return format_term(result.term, glossary, say)
-    missing = say("not_in_glossary", query=query)
+    missing = say("not_in_glossary", query=shown(query))
     if isinstance(result, Ambiguous):
         return f"{missing} {say('did_you_mean', names=', '.join(s.term.term for s in result.candidates))}\n"
     assert isinstance(result, NotFound)

@@ -43,6 +43,7 @@ from bot.app.questions.cache import (
 from bot.app.questions.sentence_model import Encoder, SentenceModel
 from bot.app.questions.vectors import QuestionVectors
 from bot.core.model import Glossary
+from bot.core.normalize import valid_text
 from bot.core.question_gate import Gate, gate
 from bot.core.question_words import MAX_QUESTION
 from bot.core.questions import (
@@ -376,8 +377,11 @@ class _Asked:
     gated: bool = False  # the gate said ASK already (on the event loop)
 
     def __post_init__(self) -> None:
-        if len(self.text) > MAX_QUESTION:  # what the ranking reads: the gate and the encoder read no more
-            object.__setattr__(self, "text", self.text[:MAX_QUESTION])
+        # What the ranking reads: the gate and the encoder read no more; a lone surrogate (a command line's
+        # undecodable byte) repaired, which the model's tokenizer cannot encode.
+        text = valid_text(self.text[:MAX_QUESTION])
+        if text is not self.text:
+            object.__setattr__(self, "text", text)
 
 
 def _cosines(asking: Sequence[list[QuestionIndex]], vectors: Sequence[np.ndarray]) -> list[list[np.ndarray | None]]:
