@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -822,3 +823,140 @@ def test_replay_log_writes_what_a_stop_kept_only_in_its_log_each_once(tmp_path, 
         assert conn.execute("SELECT sample, count FROM misses ORDER BY sample").fetchall() == [
             (f"laguna {n}", 1) for n in range(3)
         ]
+
+
+def refused(capsys, *argv: str) -> str:
+    """An argument error: exit 2 and its message (stderr's last line)."""
+    with pytest.raises(SystemExit) as info:
+        main(list(argv))
+    assert info.value.code == 2
+    return capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_ids_past_what_discord_and_the_database_hold_are_refused_with_a_sentence(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    for argv in (["gaps", "--guild"], ["resolve"], ["feedback", "--guild"], ["forget-user"]):
+        said = refused(capsys, *argv, str(2**63))
+        assert f"'{2**63}' es demasiado grande: el máximo es {2**63 - 1}" in said, said
+    assert "es demasiado grande" in refused(capsys, "gaps", "--guild", "9" * 5000)  # (too long to convert)
+    assert "'-5' no es un número entero (0 o mayor)" in refused(capsys, "daily", "--guild", "-5")
+    code, out, _ = run(capsys, "daily", "--guild", "0", "--date", "2026-12-05")
+    assert code == 0 and out.strip()
+
+
+def test_an_argument_error_says_what_was_typed_back_short_and_printable(capsys):
+    said = refused(capsys, "gaps", "--guild", "a" * 100_000)
+    assert len(said) <= 200 and f"'{'a' * 98}…" in said
+    said = refused(capsys, "x" * 100_000)  # (an unknown command: the commands are listed after it, whole)
+    assert "'lookup'" in said and "x" * 100 not in said
+    said = refused(capsys, "gaps", "--guild", "\x1b[31mX")
+    assert "\x1b" not in said and "'\\x1b[31mX' no es un número entero mayor que 0" in said
+
+
+def test_an_export_that_cannot_be_written_says_so_in_one_line(capsys, tmp_path):
+    for out in (tmp_path, tmp_path / "no" / "such.csv"):
+        code, _, err = run(capsys, "export", "--format", "csv", "--out", str(out))
+        assert code == 1 and err.startswith(f"No se puede escribir {out}: ") and "Traceback" not in err
+    assert "la ruta está vacía" in refused(capsys, "export", "--format", "csv", "--out", "")
+    assert "la ruta está vacía" in refused(capsys, "site", "")
+
+
+def test_an_export_s_base_is_an_iri_a_term_s_id_can_follow(capsys):
+    for base in ("no uri", "x", "http://a/<b>/"):
+        assert f"'{base}' no es un URI base" in refused(capsys, "export", "--format", "skos", "--base", base)
+    code, out, _ = run(capsys, "export", "--format", "skos", "--base", "urn:glosario:")
+    assert code == 0 and "<urn:glosario:horovod>" in out
+
+
+def test_resolve_with_an_empty_term_names_no_term(capsys, tmp_path, monkeypatch):
+    import asyncio
+
+    path = tmp_path / "g.db"
+    asyncio.run(_seed_misses(path))
+    monkeypatch.setenv("GLOSARIO_DB", str(path))
+    code, _, err = run(capsys, "resolve", "1", "--term", "")
+    assert code == 1 and "«» no es un término del glosario." in err
+    _, out, _ = run(capsys, "gaps", "--json", "--status", "open")
+    assert len(out.splitlines()) == 2  # (nothing resolved)
+
+
+def test_an_import_that_is_not_text_in_its_encoding_says_which_byte(capsys, tmp_path):
+    latin = tmp_path / "latin.json"
+    latin.write_bytes('{"terms": [{"term": "Café"}]}'.encode("latin-1"))
+    code, _, err = run(capsys, "import", str(latin), "--dry-run")
+    assert code == 1 and err.strip() == f"No se puede leer {latin}: no es texto UTF-8 (byte 24)"
+    sheet = tmp_path / "raro.csv"
+    sheet.write_bytes(b"name,definition\nx,\x81\x8d\n")  # (bytes Windows-1252 does not define either)
+    code, _, err = run(capsys, "import", str(sheet), "--dry-run")
+    assert code == 1 and "no es texto UTF-8, Windows-1252 (byte 18); indica su codificación con --encoding" in err
+    code, _, err = run(capsys, "import", str(sheet), "--encoding", "klingon", "--dry-run")
+    assert code == 2 and "no conozco la codificación «klingon»" in err
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/mem").exists(), reason="needs Linux's /proc/self/mem (a file that fails to read)"
+)
+def test_a_term_file_that_cannot_be_read_is_a_problem_of_that_file(capsys, tmp_path):
+    shutil.copytree(SHIPPED, tmp_path / "g")
+    (tmp_path / "g" / "roto.yaml").symlink_to("/proc/self/mem")  # (reading it fails: an input/output error)
+    code, out, _ = run(capsys, "validate", str(tmp_path / "g"))
+    assert code == 1 and f"{tmp_path / 'g' / 'roto.yaml'}: no se puede leer (" in out
+    code, _, err = run(capsys, "--data", str(tmp_path / "g"), "lookup", "horovod")
+    assert code == 1 and "roto.yaml: no se puede leer" in err and "Traceback" not in err
+
+
+def test_json_lines_and_yaml_escape_what_a_terminal_would_obey_or_yaml_refuse(capsys, tmp_path, monkeypatch):
+    import asyncio
+
+    import yaml
+
+    from bot.storage import open_stores
+    from bot.storage.records import GapRecord
+
+    hostile = "a\x9b2J\u202eb é\x85"  # (U+009B is "ESC [" in one character; U+202E turns the text around)
+
+    async def seed() -> None:
+        stores = await open_stores(tmp_path / "g.db")
+        await stores.gaps.record_gaps([GapRecord(5, hostile, hostile, "a", None, "lookup", "2026-12-02T10:00:00")])
+        await stores.close()
+
+    asyncio.run(seed())
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    _, out, _ = run(capsys, "gaps", "--json")
+    assert "\x9b" not in out and "\u202e" not in out and '"a\\u009b2J\\u202eb é\\u0085"' in out
+    assert json.loads(out)["sample"] == hostile
+    _, out, _ = run(capsys, "gaps", "--format", "yaml")  # (the file a moderator fills in: it must load)
+    assert "\x9b" not in out and yaml.safe_load(out)["terms"][0]["term"] == hostile
+
+
+def test_a_database_path_that_is_a_folder_or_too_long_is_said_plainly(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path))
+    code, _, err = run(capsys, "gaps")
+    assert code == 1 and err.startswith(f"{tmp_path} es una carpeta, no una base de datos. Si la base de datos")
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / ("a" * 300)))
+    code, _, err = run(capsys, "gaps")
+    assert code == 1 and err.startswith("No se puede usar la ruta de la base de datos") and "Traceback" not in err
+
+
+def test_an_import_refuses_a_category_or_language_its_files_could_not_hold_before_writing(capsys, tmp_path):
+    sheet = tmp_path / "ok.csv"
+    sheet.write_text("name,definition\nZeta,Letra.\nEta,Otra letra.\n,Sin nombre.\n", encoding="utf-8")
+    out = tmp_path / "out"
+    said = refused(capsys, "import", str(sheet), "--out", str(out), "--category", "\x1b[2J")
+    assert "'category' contiene un carácter invisible (U+001B, en la posición 1)" in said
+    said = refused(capsys, "import", str(sheet), "--out", str(out), "--lang", "x" * 1000)
+    assert "'language' tiene 1000 caracteres" in said
+    said = refused(capsys, "import", str(sheet), "--out", str(out), "--lang", "es_ES")
+    assert "debe ser una etiqueta de idioma (BCP 47)" in said
+    assert not out.exists()  # (nothing written)
+    code, printed, _ = run(
+        capsys, "import", str(sheet), "--out", str(out), "--lang", "es-ES", "--category", " Mi  tema "
+    )
+    assert code == 1 and printed.startswith("3 entradas leídas: 2 importadas, 1 rechazada.")  # (1: one refused)
+    code, printed, _ = run(capsys, "validate", str(out))
+    assert code == 0, printed
+    assert "category: Mi tema" in (out / "mi-tema.yaml").read_text(encoding="utf-8")
+    one = tmp_path / "one.csv"
+    one.write_text("name,definition\nZeta,Letra.\n", encoding="utf-8")
+    _, printed, _ = run(capsys, "import", str(one), "--dry-run")
+    assert printed.startswith("1 entrada leída: 1 importada, 0 rechazadas.")

@@ -22,7 +22,23 @@ def read_term_files(data_dir: Path) -> list[tuple[str, bytes]]:
     data_dir = Path(data_dir)
     if not data_dir.is_dir():
         raise GlossaryError([Problem(str(data_dir), 0, "folder_missing")])
-    return [(str(data_dir / path.name), path.read_bytes()) for path in iter_term_files(data_dir)]
+    try:
+        paths = iter_term_files(data_dir)
+    except OSError as exc:  # (a folder that cannot be listed: no permission)
+        raise GlossaryError([Problem(str(data_dir), 0, "file_unreadable", {"error": _reason(exc)})]) from None
+    files, problems = [], []
+    for path in paths:
+        try:
+            files.append((str(data_dir / path.name), path.read_bytes()))
+        except OSError as exc:  # (no permission, a disk error, a special file): named, as a problem of the file
+            problems.append(Problem(str(data_dir / path.name), 0, "file_unreadable", {"error": _reason(exc)}))
+    if problems:
+        raise GlossaryError(problems)
+    return files
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
 
 
 def load_glossary(data_dir: Path | str) -> Glossary:

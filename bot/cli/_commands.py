@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot import __version__
 from bot.cli._call import EVERY_STATUS, Call
-from bot.cli._parser import Parser, iso_date, positive_int
+from bot.cli._parser import Parser, a_path, base_uri, iso_date, loader_checked, positive_int
 from bot.cli._words import Words
 from bot.core.status import GapStatus
 
@@ -73,25 +73,40 @@ def _validate_arguments(p: argparse.ArgumentParser, say: Words) -> None:
 
 def _export_arguments(p: argparse.ArgumentParser, say: Words) -> None:
     p.add_argument("--format", required=True, choices=FORMATS, help=say("export_format"))
-    p.add_argument("--out", type=Path, metavar=say("file_metavar"), help=say("export_out"))
-    p.add_argument("--base", default=None, metavar="URI", help=say("export_base"))
+    p.add_argument("--out", type=a_path(say), metavar=say("file_metavar"), help=say("export_out"))
+    p.add_argument("--base", type=base_uri(say), default=None, metavar="URI", help=say("export_base"))
     p.add_argument("--guild", type=positive_int(say), metavar=say("guild_metavar"), help=say("export_guild_help"))
 
 
 def _site_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("outdir", type=Path, metavar=say("dir_metavar"), help=say("site_outdir"))
+    p.add_argument("outdir", type=a_path(say), metavar=say("dir_metavar"), help=say("site_outdir"))
+
+
+def _category_problem(value: str):
+    from bot.core.loader import text_problem  # (the loader is imported when an import is asked for, not at start)
+
+    return text_problem("category", value)
+
+
+def _language_problem(value: str):
+    from bot.core.loader import language_problem
+
+    return language_problem(value)
 
 
 def _import_arguments(p: argparse.ArgumentParser, say: Words) -> None:
     p.add_argument("file", type=Path, metavar=say("file_metavar"), help=say("import_file"))
-    p.add_argument("--category", metavar=say("category_metavar"), help=say("import_category"))
+    category = loader_checked(say, _category_problem)
+    p.add_argument("--category", type=category, metavar=say("category_metavar"), help=say("import_category"))
     where = p.add_mutually_exclusive_group()
     where.add_argument(
-        "--out", type=Path, default=Path("glossary_import"), metavar=say("dir_metavar"), help=say("import_out")
+        "--out", type=a_path(say), default=Path("glossary_import"), metavar=say("dir_metavar"), help=say("import_out")
     )
-    where.add_argument("--into", type=Path, metavar=say("dir_metavar"), help=say("import_into"))
+    where.add_argument("--into", type=a_path(say), metavar=say("dir_metavar"), help=say("import_into"))
     p.add_argument("--format", choices=FORMATS, help=say("import_format"))
-    p.add_argument("--lang", metavar=say("lang_metavar"), help=say("import_lang"))
+    p.add_argument(
+        "--lang", type=loader_checked(say, _language_problem), metavar=say("lang_metavar"), help=say("import_lang")
+    )
     p.add_argument("--map", dest="column_map", metavar=say("map_metavar"), help=say("import_map"))
     p.add_argument("--encoding", metavar=say("encoding_metavar"), help=say("import_encoding"))
     p.add_argument("--json", action="store_true", help=say("import_json"))
@@ -128,7 +143,9 @@ def _sync_arguments(p: argparse.ArgumentParser, say: Words) -> None:
 
 
 def _daily_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("--guild", type=int, default=0, metavar=say("guild_metavar"), help=say("daily_guild"))
+    p.add_argument(
+        "--guild", type=positive_int(say, smallest=0), default=0, metavar=say("guild_metavar"), help=say("daily_guild")
+    )
     p.add_argument("--date", type=iso_date(say), metavar=say("date_metavar"), help=say("daily_date"))
 
 

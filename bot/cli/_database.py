@@ -6,13 +6,12 @@ Each handler is a coroutine of a Call, run by the command line's main."""
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 from bot.cli._call import EVERY_STATUS, Call
-from bot.cli._terminal import answer_lines, format_term, load_or_report, printable
+from bot.cli._terminal import answer_lines, format_term, json_line, load_or_report, printable, write_out
 from bot.cli._words import Words
 from bot.config import Settings
 from bot.core import daily
@@ -35,8 +34,14 @@ async def _open_existing(settings: Settings, missing: str, say: Words, *, read_o
     """The database for an editor's command, or None after saying why (missing, or unusable). Every message
     names the database's absolute path and how to point at another one."""
     database = settings.database
-    if isinstance(database, Path) and not database.exists():
-        print(say(missing, path=database) + " " + say("elsewhere"), file=sys.stderr)
+    try:
+        state = None if not isinstance(database, Path) else "folder" if database.is_dir() else database.exists()
+    except OSError as exc:  # (a name too long for the system, say)
+        print(say("database_path_unusable", path=database, error=exc.strerror or exc), file=sys.stderr)
+        return None
+    if state is False or state == "folder":
+        said = say(missing if state is False else "database_is_a_folder", path=database)
+        print(f"{said} {say('elsewhere')}", file=sys.stderr)
         return None
     try:
         return await open_stores(database, read_only=read_only)
@@ -92,8 +97,8 @@ async def export_guild(call: Call) -> int:
         text = export(own, args.format, base=args.base or DEFAULT_BASE, context=catalog.glossary)
         if args.out is None:
             sys.stdout.write(text)
-        else:
-            args.out.write_text(text, encoding="utf-8")
+        elif not write_out(args.out, text, call.say):
+            return 1
         print(call.say.count("server_terms_count", len(own), count=len(own), guild=args.guild), file=sys.stderr)
         return 0
 
@@ -181,7 +186,7 @@ async def feedback(call: Call) -> int:
         await stores.close()
     if args.json:
         for row in rows:
-            print(json.dumps(row.to_dict(), ensure_ascii=False))
+            print(json_line(row.to_dict()))
         return 0
     if not rows:
         print(say("no_feedback"))
@@ -261,7 +266,7 @@ async def ignore(call: Call) -> int:
 
 async def _set_status(call: Call, status: GapStatus) -> int:
     args, say, term_id, index = call.args, call.say, None, None
-    if status is GapStatus.RESOLVED and (args.term or args.answered):
+    if status is GapStatus.RESOLVED and (args.term is not None or args.answered):
         # (Imported here, not for a cycle: only these two need the search index, and the rest start faster.)
         from bot.app.catalog import build_index
 
@@ -269,7 +274,7 @@ async def _set_status(call: Call, status: GapStatus) -> int:
         if glossary is None:
             return 1
         index = build_index(glossary)
-        if args.term:
+        if args.term is not None:  # (an empty one is not "none given": it names no term)
             from bot.core.search import Found
 
             result = index.lookup(args.term)
@@ -375,7 +380,7 @@ async def gaps(call: Call) -> int:
         print(gaps_csv(gaps), end="")
     elif args.json:
         for gap in gaps:
-            print(json.dumps(gap.to_dict(), ensure_ascii=False))
+            print(json_line(gap.to_dict()))
     else:
         _print_table(gaps, say)
     if len(gaps) < total:  # a limited list says so (on stderr: files and pipes get only the data)

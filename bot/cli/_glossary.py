@@ -4,13 +4,12 @@ files only (a server's own terms, asked for with --guild, come from the database
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from collections.abc import Callable
 
 from bot.app.files import load_glossary
 from bot.cli._call import EXIT_FAIL, EXIT_OK, Call
-from bot.cli._terminal import answer_lines, format_lookup, load_or_report, lookup_json
+from bot.cli._terminal import answer_lines, format_lookup, json_line, load_or_report, lookup_json, write_out
 from bot.core.errors import GlossaryError
 from bot.core.mentions import first_sentence
 from bot.core.model import Glossary
@@ -35,7 +34,7 @@ def lookup(call: Call, glossary: Glossary) -> int:
     results = [(q, index.lookup(q)) for q in call.args.queries]
     for query, result in results:
         print(
-            json.dumps(lookup_json(query, result), ensure_ascii=False)
+            json_line(lookup_json(query, result))
             if call.args.json
             else format_lookup(query, result, glossary, call.say)
         )
@@ -48,7 +47,7 @@ def search(call: Call, glossary: Glossary) -> int:
     hits = SearchIndex(glossary).search(" ".join(call.args.text))
     if call.args.json:  # JSON Lines, like `lookup --json`: one object a line, for streaming and jq
         for h in hits:
-            print(json.dumps({"id": h.term.id, "term": h.term.term, "score": h.score}, ensure_ascii=False))
+            print(json_line({"id": h.term.id, "term": h.term.term, "score": h.score}))
     elif not hits:
         print(call.say("no_hits"))
     for hit in [] if call.args.json else hits:
@@ -121,7 +120,8 @@ def _export(call: Call, glossary: Glossary) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return EXIT_OK
-    args.out.write_text(text, encoding="utf-8")
+    if not write_out(args.out, text, call.say):
+        return EXIT_FAIL
     print(call.say.count("exported", len(glossary), count=len(glossary), path=args.out), file=sys.stderr)
     return EXIT_OK
 

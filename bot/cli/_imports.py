@@ -67,12 +67,24 @@ def _read_import(args: argparse.Namespace, say: Words):
         return EXIT_USAGE
     try:
         mapping = parse_map(args.column_map or "")
-        text, _ = decode(args.file.read_bytes(), args.encoding if fmt == "csv" else "utf-8-sig")
     except ValueError as exc:
         print(say("import_bad_map", part=exc), file=sys.stderr)
         return EXIT_USAGE
-    except (OSError, UnicodeDecodeError, LookupError) as exc:
-        print(say("import_unreadable", path=args.file, error=exc), file=sys.stderr)
+    encoding = args.encoding if fmt == "csv" else "utf-8-sig"
+    try:
+        text, _ = decode(args.file.read_bytes(), encoding)
+    except UnicodeDecodeError as exc:  # (a ValueError too: said apart, in the user's language)
+        if fmt == "csv":  # (any encoding may be given for a CSV; the other formats are UTF-8 by their standards)
+            said = say("import_not_csv_text", path=args.file, encoding=encoding or "UTF-8, Windows-1252", at=exc.start)
+        else:
+            said = say("import_not_text", path=args.file, at=exc.start)
+        print(said, file=sys.stderr)
+        return EXIT_FAIL
+    except LookupError:
+        print(say("import_unknown_encoding", encoding=encoding), file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        print(say("import_unreadable", path=args.file, error=exc.strerror or exc), file=sys.stderr)
         return EXIT_FAIL
     return read_csv(text, mapping) if fmt == "csv" else read(text, fmt, args.lang)
 
@@ -83,7 +95,8 @@ def _import_summary(args: argparse.Namespace, say: Words, summary) -> None:
         where = f"{place}: " if place else ""
         print(f"{args.file}: {where}{refused.reason(say.lang)}", file=sys.stderr)
     dropped = ", ".join(f"{name} ({count})" for name, count in sorted(summary.dropped.items()))
-    print(say("import_counts", read=summary.read, imported=summary.imported, refused=len(summary.refused)))
+    read, imported = say.amount("read_n", summary.read), say.amount("imported_n", summary.imported)
+    print(say("import_counts", read=read, imported=imported, refused=say.amount("refused_n", len(summary.refused))))
     if dropped:
         print(say("import_dropped", fields=dropped))
     if summary.cleaned:

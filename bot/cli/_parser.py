@@ -7,8 +7,11 @@ import argparse
 import difflib
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 
 from bot.cli._words import Words
+
+MAX_WORD = 100  # characters of one word of an argument error (what was typed, said back)
 
 
 class Parser(argparse.ArgumentParser):
@@ -47,17 +50,32 @@ class Parser(argparse.ArgumentParser):
                 break
         self.error(message)
 
+    def error(self, message: str):  # type: ignore[override]
+        """argparse's error, with what the user typed made safe to say back: one line of printable characters, no
+        word longer than MAX_WORD (a 100,000-character argument is not printed back whole)."""
+        from bot.cli._terminal import printable
+
+        words = (w if len(w) <= MAX_WORD else w[: MAX_WORD - 1] + "…" for w in message.split())
+        super().error(printable(" ".join(words)))
+
     def _did_you_mean(self, name: str) -> str:
         return self.say("did_you_mean_this", name=name)
 
 
-def positive_int(say: Words) -> Callable[[str], int]:
-    """The argument type of ids and limits: a whole number above zero, anything else refused with a sentence."""
+LARGEST_ID = 2**63 - 1  # Discord's ids and the database's integers are signed 64-bit numbers
+
+
+def positive_int(say: Words, smallest: int = 1) -> Callable[[str], int]:
+    """The argument type of ids and limits: a whole number from `smallest` (1) to LARGEST_ID, anything else refused
+    with a sentence."""
 
     def positive_int(text: str) -> int:
-        if not (text.isascii() and text.isdigit()) or int(text) <= 0:
-            raise argparse.ArgumentTypeError(say("not_positive", text=text))
-        return int(text)
+        digits = text.lstrip("0") or "0" if text.isascii() and text.isdigit() else ""
+        if not digits or (len(digits) <= 19 and int(digits) < smallest):
+            raise argparse.ArgumentTypeError(say("not_positive" if smallest else "not_whole", text=text))
+        if len(digits) > 19 or int(digits) > LARGEST_ID:  # (a long run of digits is not even converted)
+            raise argparse.ArgumentTypeError(say("too_large", text=text, largest=LARGEST_ID))
+        return int(digits)
 
     return positive_int
 
@@ -72,3 +90,45 @@ def iso_date(say: Words) -> Callable[[str], date]:
             raise argparse.ArgumentTypeError(say("not_a_date", text=text)) from None
 
     return iso_date
+
+
+def a_path(say: Words) -> Callable[[str], Path]:
+    """The argument type of files and folders to write: any path but an empty one (which would be the current
+    folder)."""
+
+    def a_path(text: str) -> Path:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(say("empty_path"))
+        return Path(text)
+
+    return a_path
+
+
+def base_uri(say: Words) -> Callable[[str], str]:
+    """The argument type of an export's base: an absolute IRI to which a term's id can be appended (as the SKOS
+    writer, pyoxigraph, checks it)."""
+
+    def base_uri(text: str) -> str:
+        import pyoxigraph
+
+        try:
+            pyoxigraph.NamedNode(f"{text}term")
+        except ValueError:
+            raise argparse.ArgumentTypeError(say("not_a_base", text=text)) from None
+        return text
+
+    return base_uri
+
+
+def loader_checked(say: Words, check: Callable[[str], object]) -> Callable[[str], str]:
+    """The argument type of a value an import writes into the term files (`check`: the loader's rule for it, from
+    bot/core/loader.py, a Sentence or None): refused before anything is written, as `validate` would refuse it."""
+
+    def checked(text: str) -> str:
+        value = " ".join(text.split())
+        problem = check(value)
+        if problem is not None:
+            raise argparse.ArgumentTypeError(problem.text(say.lang))  # type: ignore[attr-defined]
+        return value
+
+    return checked

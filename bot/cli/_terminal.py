@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import textwrap
 from pathlib import Path
@@ -10,6 +11,7 @@ from bot.app.files import load_glossary
 from bot.app.interchange.entries import language_matches
 from bot.cli._words import Words
 from bot.core.errors import GlossaryError
+from bot.core.invisible import escape_invisible
 from bot.core.model import Glossary, Sense, Term
 from bot.core.paragraphs import paragraphs
 from bot.core.search import Ambiguous, Found, LookupResult, NotFound
@@ -46,6 +48,12 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def json_line(value: object) -> str:
+    """One JSON value on one line, non-ASCII letters as they are, and every character a terminal could obey as an
+    escape (`\\u009b`): the same data for a program, nothing for a terminal to act on."""
+    return escape_invisible(json.dumps(value, ensure_ascii=False))
 
 
 def shown(query: str) -> str:
@@ -144,7 +152,6 @@ def answer_lines(answer, glossary, say: Words, as_json: bool) -> list[str]:
     `confident` being the verdict and its `probability` the stated probability that it is right (no line without
     candidates); or one sentence and the best term's card.
     `glossary` names related terms (a Glossary, or a Layered one with a server's own terms)."""
-    import json
 
     from bot.core.questions import Verdict
 
@@ -156,10 +163,21 @@ def answer_lines(answer, glossary, say: Words, as_json: bool) -> list[str]:
         ]
         if rows:  # the stated (calibrated) probability that the best is the right answer
             rows[0]["probability"] = round(answer.probability, 3)
-        return [json.dumps(row, ensure_ascii=False) for row in rows]
+        return [json_line(row) for row in rows]
     if confident:
         term = answer.candidates[0].term
         return [say("ask_confident", term=term.term), "", format_term(term, glossary, say).rstrip("\n")]
     if answer.verdict is Verdict.UNSURE:
         return [say("ask_unsure", names=", ".join(c.term.term for c in answer.candidates))]
     return [say("ask_nothing")]
+
+
+def write_out(path: Path, text: str, say) -> bool:
+    """Write an export's file; False, said on stderr, when it cannot be written (a folder, no such folder, a full
+    disk: what the system says, after the path)."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(say("export_unwritable", path=path, error=exc.strerror or exc), file=sys.stderr)
+        return False
+    return True

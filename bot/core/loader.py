@@ -328,17 +328,10 @@ class _Builder:
 
     def _fits(self, name: str, node: yaml.Node, key: str, value: str, limit: int) -> bool:
         """A text value that is not empty, fits Discord's limit and has no invisible character; else reported."""
-        if not value:
-            self._add(name, _line(node), "value_empty", key=key)
-            return False
-        if len(value) > limit:
-            self._add(name, _line(node), "value_too_long", key=key, length=len(value), limit=limit)
-            return False
-        hidden = _invisible(value)  # a definition's line breaks and tabs are not among the refused characters
-        if hidden is not None:
-            self._add(name, _line(node), "value_invisible", key=key, hidden=hidden)
-            return False
-        return True
+        problem = text_problem(key, value, limit)
+        if problem is not None:
+            self._add(name, _line(node), problem.code, **problem.params)
+        return problem is None
 
     def _text_list(self, name: str, node: yaml.Node | None, key: str) -> list[tuple[str, int]]:
         if node is None:
@@ -705,6 +698,24 @@ def _invisible(value: str) -> Sentence | None:
     """The first character nobody sees in `value` that a term file may not hold, and where it is."""
     found = first_refused(value)
     return None if found is None else said("invisible_at", char=kind(found[1]), position=found[0] + 1)
+
+
+def text_problem(key: str, value: str, limit: int = FIELD_LIMIT) -> Sentence | None:
+    """What is wrong with a text value of `key` for a term file (empty, past Discord's `limit`, an invisible
+    character), or None: the loader's rule, for whoever writes one (the command line's import)."""
+    if not value:
+        return said("value_empty", key=key)
+    if len(value) > limit:
+        return said("value_too_long", key=key, length=len(value), limit=limit)
+    hidden = _invisible(value)  # a definition's line breaks and tabs are not among the refused characters
+    return None if hidden is None else said("value_invisible", key=key, hidden=hidden)
+
+
+def language_problem(value: str) -> Sentence | None:
+    """What is wrong with a glossary's `language` (not a BCP 47 tag), or None: the loader's rule."""
+    return text_problem("language", value, TITLE_LIMIT) or (
+        None if _LANGUAGE_TAG.fullmatch(value) else said("language_not_a_tag", value=value)
+    )
 
 
 def _line(node: yaml.Node) -> int:

@@ -26,6 +26,7 @@ TEXT: dict[str, str] = {
     "not_utf8": "the file is not UTF-8 text: save it as UTF-8",
     "yaml_forbidden_character": "there is an invisible character ({char}) that YAML does not allow: delete it",
     "yaml_unreadable": "unreadable YAML ({error}): check the file",
+    "file_unreadable": "cannot be read ({error}): check its permissions and the disk",
     "file_empty": "the file is empty: add 'category' and 'terms', or delete it",
     "yaml_malformed": "malformed YAML: {what}",
     "yaml_parser_says": "malformed YAML (the parser says: “{parser_says}”): check the indentation and the quotes",

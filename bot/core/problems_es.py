@@ -26,6 +26,7 @@ TEXT: dict[str, str] = {
     "not_utf8": "no es texto UTF-8: guarda el archivo como UTF-8",
     "yaml_forbidden_character": "hay un carácter invisible ({char}) que YAML no admite: bórralo",
     "yaml_unreadable": "YAML ilegible ({error}): revisa el archivo",
+    "file_unreadable": "no se puede leer ({error}): revisa sus permisos y el disco",
     "file_empty": "el archivo está vacío: añade 'category' y 'terms', o bórralo",
     "yaml_malformed": "YAML mal formado: {what}",
     "yaml_parser_says": "YAML mal formado (el analizador dice: «{parser_says}»): revisa la sangría y las comillas",

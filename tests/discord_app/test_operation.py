@@ -8,6 +8,7 @@ import gc
 import shutil
 import sqlite3
 import weakref
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,9 @@ from bot import heap
 from bot.core.errors import GlossaryError
 from tests.conftest import SHIPPED
 from tests.helpers import eventually
+
+FAILS_TO_READ = Path("/proc/self/mem")  # (Linux: reading it through a link fails)
+CAN_FAIL_TO_READ = FAILS_TO_READ.exists()
 
 
 async def test_shutdown_finishes_in_flight_and_answers_newcomers(fake, harness):
@@ -47,6 +51,13 @@ async def test_reload_swaps_only_a_valid_glossary(fake, harness, tmp_path):
     assert isinstance(error, GlossaryError)
     assert str(data / "extra.yaml") in error.report()
     assert len(bot.app.catalog.glossary) == 18  # the last good glossary keeps serving
+    if CAN_FAIL_TO_READ:  # a term file that cannot be read at all (an input/output error)
+        (data / "extra.yaml").unlink()
+        (data / "extra.yaml").symlink_to(FAILS_TO_READ)
+        error = await bot.app.glossary.reload()
+        assert isinstance(error, GlossaryError) and f"{data / 'extra.yaml'}: no se puede leer (" in error.report()
+        reply = await fake.response(await fake.command("termino", {"termino": "ajuste fino"}, user_id=7))
+        assert reply["data"]["embeds"][0]["title"] == "Ajuste Fino"  # still served
 
 
 async def test_a_reload_frees_the_replaced_glossary_and_keeps_the_new_one_out_of_the_collector(fake, harness):

@@ -9,6 +9,7 @@ import zipfile
 from dataclasses import dataclass, field
 
 from bot.app.spreadsheets import spreadsheet_safe
+from bot.core.invisible import escape_invisible
 from bot.heap import collector_paused
 from bot.storage.records import Gap, SuggestionChoice
 
@@ -42,8 +43,10 @@ def _group(gaps: list[Gap]) -> list[_Stub]:
         return list(stubs.values())
 
 
-# A YAML double-quoted scalar: JSON's string encoding (JSON strings are valid YAML), called directly.
-_q = json.encoder.encode_basestring  # type: ignore[attr-defined]
+def _q(text: str) -> str:
+    """A YAML double-quoted string: JSON's escapes, and the characters a YAML reader refuses or reads as a line
+    break escaped too (a member's query with U+009B made the whole file unreadable)."""
+    return escape_invisible(json.encoder.encode_basestring(text))  # type: ignore[attr-defined]
 
 
 # The stubs' own words, in the language of who asked for the file (the moderator's locale, or the command line's).
