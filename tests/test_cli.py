@@ -825,6 +825,34 @@ def test_replay_log_writes_what_a_stop_kept_only_in_its_log_each_once(tmp_path, 
         ]
 
 
+def test_replay_log_sets_a_torn_record_aside_and_writes_the_others_at_once(tmp_path, capsys, monkeypatch):
+    """A log line edited by hand or torn (a field missing, null where text goes, a number past what the database
+    stores) is set aside for its content, counted as refused, and never blocks the good ones of its batch."""
+    from bot.storage.journal import UNSAVED
+
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    good = {"op": "miss", "id": "ok-1", "guild_id": 5, "sample": "hola", "normalized": "hola", "asker": "a"}
+    good |= {"best_guess": None, "kind": "lookup", "at": "2026-12-03T10:00:00+00:00"}
+    torn = [
+        {"op": "miss", "id": "t-1"},
+        good | {"id": "t-2", "normalized": None},
+        good | {"id": "t-3", "guild_id": 10**20},
+        good | {"id": "t-4", "guild_id": True},
+        {"op": "lookups", "id": "t-5", "guild_id": 5, "rows": [["2026-12-03", "found", None, 1]]},
+    ]
+    log = tmp_path / "bot.log"
+    log.write_text("\n".join(f"x ERROR bot.storage.writer: {UNSAVED} {json.dumps(r)}" for r in [*torn, good]))
+    code, out, _ = run(capsys, "replay-log", str(log))
+    assert code == 1 and out.splitlines()[:4] == [
+        "Escrituras guardadas solo en el log: 6",
+        "  escritas ahora en la base de datos: 1",
+        "  ya estaban en la base de datos: 0",
+        f"  rechazadas por su contenido, guardadas con el motivo en {tmp_path / 'g.db.rejected.jsonl'}: 5",
+    ]
+    _, out, _ = run(capsys, "gaps", "--json")
+    assert [json.loads(line)["sample"] for line in out.splitlines()] == ["hola"]
+
+
 def refused(capsys, *argv: str) -> str:
     """An argument error: exit 2 and its message (stderr's last line)."""
     with pytest.raises(SystemExit) as info:
@@ -960,3 +988,26 @@ def test_an_import_refuses_a_category_or_language_its_files_could_not_hold_befor
     one.write_text("name,definition\nZeta,Letra.\n", encoding="utf-8")
     _, printed, _ = run(capsys, "import", str(one), "--dry-run")
     assert printed.startswith("1 entrada leída: 1 importada, 0 rechazadas.")
+
+
+def test_validate_says_what_is_wrong_with_glossary_yaml_itself(capsys, tmp_path):
+    def copy(name: str) -> Path:
+        shutil.copytree(SHIPPED, tmp_path / name)
+        return tmp_path / name
+
+    empty = copy("empty")
+    (empty / "glossary.yaml").write_text("", encoding="utf-8")
+    code, out, _ = run(capsys, "validate", str(empty))
+    assert code == 1 and out.splitlines()[0] == (
+        f"{empty / 'glossary.yaml'}:1: el archivo está vacío: escribe en él title, subtitle y language"
+    )
+    assert "falta glossary.yaml" not in out  # (it is there: what is wrong is what it holds)
+    folder = copy("folder")
+    (folder / "glossary.yaml").unlink()
+    (folder / "glossary.yaml").mkdir()
+    code, out, _ = run(capsys, "validate", str(folder))
+    assert code == 1 and f"{folder / 'glossary.yaml'}: no es un archivo: glossary.yaml tiene que ser" in out
+    (tmp_path / "nothing").mkdir()
+    code, out, _ = run(capsys, "validate", str(tmp_path / "nothing"))
+    assert code == 1 and f"{tmp_path / 'nothing' / 'glossary.yaml'}: falta glossary.yaml en esta carpeta" in out
+    assert f"{tmp_path / 'nothing'}: no hay ningún término" in out

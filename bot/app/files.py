@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.core.errors import GlossaryError, Problem
-from bot.core.loader import load_glossary_from_texts
+from bot.core.loader import META_FILE, load_glossary_from_texts
 from bot.core.model import Glossary
 from bot.heap import collector_paused
 
@@ -32,6 +32,11 @@ def read_term_files(data_dir: Path) -> list[tuple[str, bytes]]:
             files.append((str(data_dir / path.name), path.read_bytes()))
         except OSError as exc:  # (no permission, a disk error, a special file): named, as a problem of the file
             problems.append(Problem(str(data_dir / path.name), 0, "file_unreadable", {"error": _reason(exc)}))
+    meta = data_dir / META_FILE
+    if not any(Path(name).name == META_FILE for name, _ in files) and (meta.exists() or meta.is_symlink()):
+        problems.append(Problem(str(meta), 0, "meta_not_a_file", {"meta": META_FILE}))  # (a folder, a pipe, a link)
+    if not files and not problems:  # (an empty folder: the problems name it, not just "glossary.yaml")
+        problems += [Problem(str(meta), 0, "meta_missing", {"meta": META_FILE}), Problem(str(data_dir), 0, "no_terms")]
     if problems:
         raise GlossaryError(problems)
     return files

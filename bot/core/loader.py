@@ -185,10 +185,12 @@ class _Builder:
     # -- entry ------------------------------------------------------------------------------------
     def build(self, files: list[tuple[str, bytes]]) -> Glossary:
         for name, data in files:
-            root = self._parse(name, data)
+            meta = PurePath(name).name == META_FILE
+            self.meta_seen = self.meta_seen or meta  # (there, whether or not it reads: its own problems say why)
+            root = self._parse(name, data, meta)
             if root is None:
                 continue
-            if PurePath(name).name == META_FILE:
+            if meta:
                 self._meta(name, root)
             else:
                 self._category_file(name, root)
@@ -257,7 +259,7 @@ class _Builder:
         """A problem: its code in the problems' catalogues, and the values its sentence names."""
         self.problems.append(Problem(file, line, code, params))
 
-    def _parse(self, name: str, data: bytes) -> yaml.Node | None:
+    def _parse(self, name: str, data: bytes, meta: bool = False) -> yaml.Node | None:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
@@ -282,7 +284,7 @@ class _Builder:
             self._add(name, 0, "yaml_unreadable", error=type(exc).__name__)
             return None
         if root is None:
-            self._add(name, 1, "file_empty")
+            self._add(name, 1, "meta_empty" if meta else "file_empty")
         return root
 
     # -- typed accessors ----------------------------------------------------------------------------

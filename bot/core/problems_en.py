@@ -28,6 +28,8 @@ TEXT: dict[str, str] = {
     "yaml_unreadable": "unreadable YAML ({error}): check the file",
     "file_unreadable": "cannot be read ({error}): check its permissions and the disk",
     "file_empty": "the file is empty: add 'category' and 'terms', or delete it",
+    "meta_empty": "the file is empty: write title, subtitle and language in it",
+    "meta_not_a_file": "not a file: {meta} has to be a file with title, subtitle and language",
     "yaml_malformed": "malformed YAML: {what}",
     "yaml_parser_says": "malformed YAML (the parser says: “{parser_says}”): check the indentation and the quotes",
     "yaml_key_over_indented": "the key '{key}' is indented deeper than the keys above it, so YAML reads it as part "

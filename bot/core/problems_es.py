@@ -28,6 +28,8 @@ TEXT: dict[str, str] = {
     "yaml_unreadable": "YAML ilegible ({error}): revisa el archivo",
     "file_unreadable": "no se puede leer ({error}): revisa sus permisos y el disco",
     "file_empty": "el archivo está vacío: añade 'category' y 'terms', o bórralo",
+    "meta_empty": "el archivo está vacío: escribe en él title, subtitle y language",
+    "meta_not_a_file": "no es un archivo: {meta} tiene que ser un archivo con title, subtitle y language",
     "yaml_malformed": "YAML mal formado: {what}",
     "yaml_parser_says": "YAML mal formado (el analizador dice: «{parser_says}»): revisa la sangría y las comillas",
     "yaml_key_over_indented": "la clave '{key}' tiene más sangría que las de arriba, y YAML la lee como parte del "

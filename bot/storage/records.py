@@ -131,6 +131,46 @@ def record_from(op: object, fields: dict[str, Any]) -> WriteRecord:
     return kind(**{name: fields[name] for name in FIELD_NAMES[kind] if name in fields})
 
 
+# What each annotation of a record's field admits, read back from JSON (a bool is not an int here).
+_ADMITS: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "str": (str,),
+    "str | None": (str, type(None)),
+    "Outcome": (str,),
+    "list[list[Any]]": (list,),
+}
+FIELD_TYPES: dict[type[WriteRecord], tuple[tuple[str, tuple[type, ...]], ...]] = {
+    cls: tuple((field.name, _ADMITS[str(field.type)]) for field in dataclasses.fields(cls))
+    for cls in RECORD_TYPES.values()
+}
+
+
+def checked_record_from(op: object, fields: dict[str, Any]) -> WriteRecord:
+    """`record_from` for a record read back from a file (a journal, a log: edited by hand, torn): every field of the
+    type its record declares, or TypeError naming the first that is not (before any handler meets it)."""
+    record = record_from(op, fields)
+    for name, admits in FIELD_TYPES[type(record)]:
+        _check(name, getattr(record, name), admits)
+    if isinstance(record, LookupCountsRecord):
+        for row in record.rows:  # [day, outcome, term_id, count]
+            if not isinstance(row, list) or len(row) != 4:
+                raise TypeError("rows holds a row that is not [day, outcome, term_id, count]")
+            for part, value, admits in zip(("day", "outcome", "term_id", "count"), row, _ROW_ADMITS, strict=True):
+                _check(f"rows' {part}", value, admits)
+    return record
+
+
+_ROW_ADMITS = ((str,), (str,), (str,), (int,))
+_INTEGER = range(-(2**63), 2**63)  # what both databases store in an integer column
+
+
+def _check(name: str, value: object, admits: tuple[type, ...]) -> None:
+    if not isinstance(value, admits) or isinstance(value, bool):
+        raise TypeError(f"{name} is {type(value).__name__}, not {admits[0].__name__}")
+    if isinstance(value, int) and value not in _INTEGER:
+        raise ValueError(f"{name} is past what the database stores")
+
+
 # -- rows read back -----------------------------------------------------------------------------------------
 
 

@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 
 from bot.storage.interfaces import AppliedLog, UnitOfWork
 from bot.storage.journal import REFUSED, UNSAVED, Reserve, append_lines, claim, held, journal_line
-from bot.storage.records import WriteRecord, record_fields, record_from
+from bot.storage.records import WriteRecord, checked_record_from, record_fields, record_from
 
 log = logging.getLogger(__name__)
 
@@ -378,15 +378,21 @@ class WriteQueue:
                 log.error("skipping an unreadable line of %s: %r", path, line[:200])
         known = []
         for record in records:
-            if isinstance(record, dict) and record.get("op") in self._handlers:
-                known.append(record)
-            else:
+            if not isinstance(record, dict) or record.get("op") not in self._handlers:
                 self._reject(record if isinstance(record, dict) else {"value": record}, "unknown write")
+                continue
+            try:  # (a line edited by hand or torn: its fields' types checked before any handler meets them)
+                checked_record_from(record["op"], record)
+            except (TypeError, ValueError, KeyError) as exc:
+                self._reject(record, f"{type(exc).__name__}: {exc}")
+                continue
+            known.append(record)
         done_before = await self._already_applied(known)
         fresh = _first_of_each([r for r in known if r.get("id") not in done_before])
-        duplicates = self.duplicates
+        duplicates, rejected = self.duplicates, self.rejected
         self.duplicates += len(known) - len(fresh)  # found applied before writing (or twice in this journal)
         failed = await self._write(fresh) if fresh else []
+        refused = self.rejected - rejected  # (set aside by `_write`: the database refused their content)
         skipped = self.duplicates - duplicates  # ... and those another process claimed while these were written
         if skipped:
             log.info("skipped %d journaled write(s) already in the database", skipped)
@@ -402,7 +408,7 @@ class WriteQueue:
             os.unlink(path)
         except OSError as exc:
             log.error("cannot remove the replayed write journal %s: %s", path, exc)
-        done = len(known) - len(failed) - skipped
+        done = len(known) - len(failed) - skipped - refused
         if done:
             log.info("replayed %d journaled write(s) from %s", done, path)
         return done
