@@ -390,7 +390,12 @@ def test_misses_is_whole_by_default_and_a_limited_list_says_so(tmp_path, capsys,
 def test_json_and_format_together_are_refused(capsys):
     with pytest.raises(SystemExit) as info:
         main(["misses", "--json", "--format", "csv"])
-    assert info.value.code == 2 and "--json y --format no van juntos" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "--json y --format no van juntos" in err
+    assert err.startswith("uso: glosario-bot gaps [-h]")  # (the usage of the command, not the list of commands)
+    with pytest.raises(SystemExit):
+        main(["resolve"])
+    assert capsys.readouterr().err.startswith("uso: glosario-bot resolve [-h]")
 
 
 def test_invite_url_refuses_an_id_that_is_not_one(capsys):

@@ -4,6 +4,7 @@ the user's language."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Coroutine
 
@@ -30,11 +31,14 @@ def _main(argv: list[str] | None) -> int:
     parser = argument_parser(say)
     args = parser.parse_args(argv)
     command = subcommand(args.command)
+    # (these errors come with the usage of the command they are about, not the list of every command)
+    commands = next((a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction)), {})
+    in_hand = commands.get(args.command, parser)
     if getattr(args, "json", False) and getattr(args, "format", None) not in (None, "table"):
-        parser.error(say("json_and_format"))
+        in_hand.error(say("json_and_format"))
     refusal = command.refuse(args)
     if refusal:
-        parser.error(say(refusal))
+        in_hand.error(say(refusal))
     try:
         settings = Settings.from_env()
     except SettingsError as exc:
