@@ -1016,3 +1016,25 @@ def test_validate_says_what_is_wrong_with_glossary_yaml_itself(capsys, tmp_path)
     code, out, _ = run(capsys, "validate", str(tmp_path / "nothing"))
     assert code == 1 and f"{tmp_path / 'nothing' / 'glossary.yaml'}: falta glossary.yaml en esta carpeta" in out
     assert f"{tmp_path / 'nothing'}: no hay ningún término" in out
+
+
+def test_a_stored_server_term_that_no_longer_passes_is_named_not_dropped_silently(capsys, tmp_path, monkeypatch):
+    import asyncio
+
+    from bot.storage import open_stores
+    from tests.app.test_server_terms import NEBULA
+
+    async def seed() -> None:
+        stores = await open_stores(tmp_path / "g.db")
+        await stores.server_terms.save(8, "nebula", NEBULA.to_dict(), 1, "2026-12-02T10:00:00", previous_id=None)
+        stale = {"term": "Zorro\x9b31m", "definition": "Un zorro."}  # (written before a rule refused it)
+        await stores.server_terms.save(8, "zorro", stale, 1, "2026-12-02T10:00:00", previous_id=None)
+        await stores.close()
+
+    asyncio.run(seed())
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    for argv in (["server-terms", "--guild", "8"], ["export", "--guild", "8", "--format", "json"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 1 and "Clúster Nebula" in out and "Zorro" not in out
+        assert "1 término guardado ya no pasa las comprobaciones y se ha dejado fuera" in err
+        assert "Zorro\\x9b31m" in err and "\x9b" not in err  # (its name said, printable)

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from bot.cli._call import EVERY_STATUS, Call
-from bot.cli._terminal import answer_lines, format_term, json_line, load_or_report, printable, write_out
+from bot.cli._terminal import answer_lines, format_term, json_line, load_or_report, printable, shown, write_out
 from bot.cli._words import Words
 from bot.config import Settings
 from bot.core import daily
@@ -80,9 +80,20 @@ async def server_terms(call: Call) -> int:
         text, count = await terms.export(args.guild)
         print(text, end="")
         print(call.say.count("server_terms_count", count, count=count, guild=args.guild), file=sys.stderr)
-        return 0
+        return _said_set_aside(await terms.prepare(args.guild), call.say)
 
     return await _with_server_terms(call, write)
+
+
+def _said_set_aside(overlay, say: Words) -> int:
+    """1, after naming them on stderr, when some of the server's stored terms no longer pass the checks and were
+    left out; else 0."""
+    names = overlay.set_aside if overlay is not None else ()
+    if not names:
+        return 0
+    listed = ", ".join(shown(name) for name in names)
+    print(say.count("server_terms_set_aside", len(names), count=len(names), names=listed), file=sys.stderr)
+    return 1
 
 
 async def export_guild(call: Call) -> int:
@@ -100,7 +111,7 @@ async def export_guild(call: Call) -> int:
         elif not write_out(args.out, text, call.say):
             return 1
         print(call.say.count("server_terms_count", len(own), count=len(own), guild=args.guild), file=sys.stderr)
-        return 0
+        return _said_set_aside(overlay, call.say)
 
     return await _with_server_terms(call, write)
 

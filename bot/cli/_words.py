@@ -199,6 +199,10 @@ TEXT: dict[str, dict[str, str]] = {
         "server_terms_help": "los términos propios de un servidor, como archivo de términos para glossary_data/",
         "server_terms_guild": "el id del servidor",
         "server_terms_count": "{count} términos del servidor {guild}",
+        "server_terms_set_aside": "{count} términos guardados ya no pasan las comprobaciones y se han dejado fuera "
+        "(corrígelos o bórralos desde Discord): {names}",
+        "server_terms_set_aside_1": "1 término guardado ya no pasa las comprobaciones y se ha dejado fuera "
+        "(corrígelo o bórralo desde Discord): {names}",
         "server_terms_count_1": "1 término del servidor {guild}",
         "forget_user_help": "olvida a un miembro: borra o anonimiza todo lo que lo nombra, en todos los servidores "
         "(sin --yes solo cuenta)",
@@ -456,6 +460,10 @@ TEXT: dict[str, dict[str, str]] = {
         "server_terms_help": "a server's own terms, as a term file for glossary_data/",
         "server_terms_guild": "the server's id",
         "server_terms_count": "{count} terms from server {guild}",
+        "server_terms_set_aside": "{count} stored terms no longer pass the checks and were left out (fix or delete "
+        "them from Discord): {names}",
+        "server_terms_set_aside_1": "1 stored term no longer passes the checks and was left out (fix or delete it "
+        "from Discord): {names}",
         "server_terms_count_1": "1 term from server {guild}",
         "forget_user_help": "forget a member: remove or anonymise everything that names them, in every server "
         "(without --yes, only counts)",

@@ -51,6 +51,7 @@ class Overlay:
     authors: dict[str, Author] = field(default_factory=dict)  # by term id: who added it, and when
     superseded: tuple[str, ...] = ()  # server terms a published term with the same name now replaces
     aliases: dict[str, str] = field(default_factory=dict)  # accepted spellings of published terms → term id
+    set_aside: tuple[str, ...] = ()  # names of stored terms that no longer pass the checks (a rule changed): unserved
 
     def alias(self, query: str) -> str | None:
         """The term a server alias names, for a question spelt that way (as normalised, or without spaces)."""
@@ -334,10 +335,12 @@ def _overlay(published: Catalog, rows: list[ServerTermRow], accepted: list[Serve
     checked = server_terms.check_many([TermFields.from_dict(row.fields) for row in rows])
     terms: list[Term] = []
     superseded: list[str] = []
+    set_aside: list[str] = []
     by_id: dict[str, ServerTermRow] = {}
     for row, term in zip(rows, checked, strict=True):
         if isinstance(term, list):  # stored before a rule changed: set aside, never served half-checked
             log.warning("server term %s of guild %s no longer passes validation", row.term_id, guild_id)
+            set_aside.append(str(row.fields.get("term") or row.term_id))
         elif _taken(published.index, term) is not None or published.glossary.get(row.term_id) is not None:
             superseded.append(term.term)
         elif row.term_id not in by_id:
@@ -349,7 +352,7 @@ def _overlay(published: Catalog, rows: list[ServerTermRow], accepted: list[Serve
     meta = published.glossary
     glossary = Glossary(meta.title, meta.subtitle, meta.language, linked)
     authors = {term_id: Author(row.author_id, row.created_at) for term_id, row in by_id.items()}
-    return Overlay(glossary, SearchIndex(glossary), authors, tuple(superseded), aliases)
+    return Overlay(glossary, SearchIndex(glossary), authors, tuple(superseded), aliases, tuple(set_aside))
 
 
 def _with_related(term: Term, row: ServerTermRow, published: SearchIndex, own: dict[str, str]) -> Term:
