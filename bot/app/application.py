@@ -193,7 +193,7 @@ class Application:
         stats = await server_statistics(glossary, self.stores.usage, self.stores.gaps, guild_id, self.clock())
         feedback = await self.feedback.least_helpful(guild_id), await self.feedback.comments(guild_id)
         stats = replace(stats, least_helpful=feedback[0], comments=feedback[1])
-        return replace(stats, superseded=overlay.superseded) if overlay else stats
+        return replace(stats, superseded=overlay.superseded, set_aside=overlay.set_aside) if overlay else stats
 
     def beat(self, shards: dict[int, bool] | None = None) -> None:
         """Record that the bot is running right now, and which of its shards are connected to Discord (read by

@@ -194,6 +194,20 @@ async def test_a_published_term_with_the_same_name_wins_and_moderators_are_told(
     del bot
 
 
+async def test_a_stored_term_that_no_longer_passes_is_not_served_and_moderators_are_told(fake, bot, harness):
+    stale = {"term": "Zorro\x9b31m", "definition": "Un zorro."}  # (stored before a rule refused it)
+    guild = fake.guilds[0].id
+    await bot.app.stores.server_terms.save(guild, "zorro", stale, 1, "2026-12-02T10:00:00", previous_id=None)
+    await submit(fake, await open_form(fake), FORM)  # (a valid one beside it still answers)
+    assert (await ask(fake, "clúster nebula"))["data"]["embeds"][0]["title"] == "Clúster Nebula"
+    not_served = (await ask(fake, "zorro"))["data"]
+    assert not any("Zorro" in embed.get("title", "") for embed in not_served.get("embeds", []))
+    stats = await fake.response(await fake.command("glosario-admin estadisticas", permissions=MODERATOR), 1)
+    fields = {f["name"]: f["value"] for f in stats["embeds"][0]["fields"]}
+    name = "Términos del servidor que ya no pasan las comprobaciones (no responden: corrígelos o retíralos)"
+    assert fields[name] == "«Zorro\x9b31m»"
+
+
 async def test_exported_server_terms_are_a_term_file_validate_accepts(
     fake, bot, harness, tmp_path, monkeypatch, capsys
 ):

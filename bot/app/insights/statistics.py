@@ -27,6 +27,7 @@ class Statistics:
     never_looked_up: list[Term]  # in glossary order
     top_gaps: list[Gap] = field(default_factory=list)  # the most asked open gaps
     superseded: tuple[str, ...] = ()  # server terms a published term with the same name replaces
+    set_aside: tuple[str, ...] = ()  # server terms stored before a rule refused them: not served until fixed
     least_helpful: Shown | None = None  # feedback: the terms with the largest share of 👎 (bot.app.feedback.votes)
     comments: Shown | None = None  # feedback: the latest comments, for the editors
 

@@ -85,6 +85,9 @@ def stats_embed(stats: Statistics, loc: object) -> discord.Embed:
     if stats.superseded:
         value = join_within([f"«{echo(name)}»" for name in stats.superseded], LIMITS["field_value"])
         embed.add_field(name=t(loc, "stats_superseded"), value=value, inline=False)
+    if stats.set_aside:
+        value = join_within([f"«{echo(name)}»" for name in stats.set_aside], LIMITS["field_value"])
+        embed.add_field(name=t(loc, "stats_set_aside"), value=value, inline=False)
     if stats.least_helpful is not None and stats.least_helpful.total:
         name = t(loc, "fb_least_helpful", min=MIN_VOTES)
         embed.add_field(name=name, value=least_helpful_lines(stats.least_helpful, loc), inline=False)

@@ -153,6 +153,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "st_card_field": "Término de este servidor",
         "export_terms_done": "Los {count} término(s) de este servidor, como archivo de términos: añádelo a `glossary_data/` (con `glosario-bot validate`) para publicarlos en todos los servidores.",
         "stats_superseded": "Términos del servidor que ahora sustituye el glosario publicado (ya no responden)",
+        "stats_set_aside": "Términos del servidor que ya no pasan las comprobaciones (no responden: corrígelos o "
+        "retíralos)",
         "st_card_value": "añadido por <@{user}> el {date}",
         "st_card_value_anonymous": "añadido por un miembro el {date}",
         "st_history_line_anonymous": "**v{version}** · {action} por un miembro · {at}",
@@ -385,6 +387,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "st_card_field": "This server's term",
         "export_terms_done": "This server's {count} term(s), as a term file: add it to `glossary_data/` (check it with `glosario-bot validate`) to publish them in every server.",
         "stats_superseded": "Server terms the published glossary now replaces (they no longer answer)",
+        "stats_set_aside": "Server terms that no longer pass the checks (they do not answer: fix or retire them)",
         "st_card_value": "added by <@{user}> on {date}",
         "st_card_value_anonymous": "added by a member on {date}",
         "st_history_line_anonymous": "**v{version}** · {action} by a member · {at}",
