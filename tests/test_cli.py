@@ -157,21 +157,26 @@ def test_misses_lists_gaps_most_asked_first(tmp_path, capsys, monkeypatch):
     assert "No hay consultas" in out
 
 
-def test_the_gaps_table_shows_a_member_s_escape_sequences_as_text(tmp_path, capsys, monkeypatch):
+def a_gap_asked_as(text: str, tmp_path, monkeypatch) -> None:
+    """A database (GLOSARIO_DB) holding one gap, asked as `text` (a member's own text, whatever it holds)."""
     import asyncio
 
     from bot.storage import open_stores
     from bot.storage.records import GapRecord
 
-    hostile = "\x1b]0;hacked\x07\x1b[2Jborra\npantalla"  # (a terminal title, a cleared screen, a line break)
-
     async def seed() -> None:
         stores = await open_stores(tmp_path / "g.db")
-        await stores.gaps.record_gaps([GapRecord(5, hostile, hostile, "a", None, "lookup", "2026-12-02T10:00:00")])
+        await stores.gaps.record_gaps([GapRecord(5, text, text, "a", None, "lookup", "2026-12-02T10:00:00")])
         await stores.close()
 
     asyncio.run(seed())
     monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+
+
+def test_the_gaps_table_shows_a_member_s_escape_sequences_as_text(tmp_path, capsys, monkeypatch):
+    hostile = "\x1b]0;hacked\x07\x1b[2Jborra\npantalla"  # (a terminal title, a cleared screen, a line break)
+
+    a_gap_asked_as(hostile, tmp_path, monkeypatch)
     code, out, _ = run(capsys, "gaps")
     assert code == 0 and "\x1b" not in out and "\x07" not in out
     assert "\\x1b]0;hacked\\x07\\x1b[2Jborra\\npantalla" in out  # (one row, escapes shown as text)
@@ -939,22 +944,11 @@ def test_a_term_file_that_cannot_be_read_is_a_problem_of_that_file(capsys, tmp_p
 
 
 def test_json_lines_and_yaml_escape_what_a_terminal_would_obey_or_yaml_refuse(capsys, tmp_path, monkeypatch):
-    import asyncio
-
     import yaml
-
-    from bot.storage import open_stores
-    from bot.storage.records import GapRecord
 
     hostile = "a\x9b2J\u202eb é\x85"  # (U+009B is "ESC [" in one character; U+202E turns the text around)
 
-    async def seed() -> None:
-        stores = await open_stores(tmp_path / "g.db")
-        await stores.gaps.record_gaps([GapRecord(5, hostile, hostile, "a", None, "lookup", "2026-12-02T10:00:00")])
-        await stores.close()
-
-    asyncio.run(seed())
-    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    a_gap_asked_as(hostile, tmp_path, monkeypatch)
     _, out, _ = run(capsys, "gaps", "--json")
     assert "\x9b" not in out and "\u202e" not in out and '"a\\u009b2J\\u202eb é\\u0085"' in out
     assert json.loads(out)["sample"] == hostile
