@@ -973,7 +973,7 @@ def test_an_import_refuses_a_category_or_language_its_files_could_not_hold_befor
     assert "'category' contiene un carácter invisible (U+001B, en la posición 1)" in said
     said = refused(capsys, "import", str(sheet), "--out", str(out), "--lang", "x" * 1000)
     assert "'language' tiene 1000 caracteres" in said
-    said = refused(capsys, "import", str(sheet), "--out", str(out), "--lang", "es_ES")
+    said = refused(capsys, "import", str(sheet), "--out", str(out), "--lang", "español")
     assert "debe ser una etiqueta de idioma (BCP 47)" in said
     assert not out.exists()  # (nothing written)
     code, printed, _ = run(
@@ -1032,3 +1032,51 @@ def test_a_stored_server_term_that_no_longer_passes_is_named_not_dropped_silentl
         assert code == 1 and "Clúster Nebula" in out and "Zorro" not in out
         assert "1 término guardado ya no pasa las comprobaciones y se ha dejado fuera" in err
         assert "Zorro\\x9b31m" in err and "\x9b" not in err  # (its name said, printable)
+
+
+def test_an_import_into_a_glossary_takes_a_locale_spelt_with_an_underscore_or_no_language(capsys, tmp_path):
+    shutil.copytree(SHIPPED, tmp_path / "g")
+    sheet = tmp_path / "uno.csv"
+    sheet.write_text("name,definition\nZeta,Letra.\n", encoding="utf-8")
+    code, _, err = run(capsys, "import", str(sheet), "--into", str(tmp_path / "g"), "--lang", "es_ES")
+    assert code == 0, err
+    code, _, err = run(capsys, "import", str(sheet), "--out", str(tmp_path / "o"), "--lang", "")
+    assert code == 0, err
+    assert "language: es" in (tmp_path / "o" / "glossary.yaml").read_text(encoding="utf-8")
+    code, _, err = run(capsys, "import", str(sheet), "--out", str(sheet))  # (a file where the folder goes)
+    assert code == 1 and err.startswith(f"No se puede escribir {sheet}: ") and "Traceback" not in err
+
+
+def test_an_import_and_validate_say_a_file_s_own_control_characters_as_escapes(capsys, tmp_path):
+    entries = tmp_path / "raro.json"
+    document = {"title": "T", "subtitle": "S", "language": "es"}
+    document["terms"] = [{"term": "Zeta\x9b31m", "definition": "Letra.", "colour\x9b": 1}]
+    entries.write_text(json.dumps(document))
+    code, out, err = run(capsys, "import", str(entries), "--dry-run")
+    assert "\x9b" not in out + err and "colour\\x9b" in err, err
+    code, out, _ = run(capsys, "import", str(entries), "--dry-run", "--json")
+    assert "\x9b" not in out and "\\u009b" in out and json.loads(out)
+    shutil.copytree(SHIPPED, tmp_path / "g")
+    (tmp_path / "g" / "raro.yaml").write_text(
+        'category: Raro\nterms:\n  - term: Zeta\n    definition: Letra.\n    "col\\x9b2J": 1\n', encoding="utf-8"
+    )
+    code, out, _ = run(capsys, "validate", str(tmp_path / "g"))
+    assert code == 1 and "col\\x9b2J" in out and "\x9b" not in out
+
+
+def test_text_in_other_scripts_and_emoji_is_said_back_as_it_is(capsys):
+    for query in ("👨\u200d👩 zq", "ب\u200cا zq"):  # (ZWJ in an emoji, ZWNJ in Persian: the script's own)
+        _, out, _ = run(capsys, "lookup", query)
+        assert out.strip() == Words("es")("not_in_glossary", query=query)
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/mem").exists(), reason="needs Linux's /proc/self/mem (a file that fails to read)"
+)
+def test_a_glossary_yaml_that_cannot_be_read_is_one_problem(capsys, tmp_path):
+    shutil.copytree(SHIPPED, tmp_path / "g")
+    (tmp_path / "g" / "glossary.yaml").unlink()
+    (tmp_path / "g" / "glossary.yaml").symlink_to("/proc/self/mem")
+    code, out, err = run(capsys, "validate", str(tmp_path / "g"))
+    assert code == 1 and out.splitlines() == [out.splitlines()[0]] and "no es un archivo" not in out + err
+    assert out.startswith(f"{tmp_path / 'g' / 'glossary.yaml'}: no se puede leer (")

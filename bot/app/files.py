@@ -33,7 +33,7 @@ def read_term_files(data_dir: Path) -> list[tuple[str, bytes]]:
         except OSError as exc:  # (no permission, a disk error, a special file): named, as a problem of the file
             problems.append(Problem(str(data_dir / path.name), 0, "file_unreadable", {"error": _reason(exc)}))
     meta = data_dir / META_FILE
-    if not any(Path(name).name == META_FILE for name, _ in files) and (meta.exists() or meta.is_symlink()):
+    if not any(path.name == META_FILE for path in paths) and (meta.exists() or meta.is_symlink()):
         problems.append(Problem(str(meta), 0, "meta_not_a_file", {"meta": META_FILE}))  # (a folder, a pipe, a link)
     if not files and not problems:  # (an empty folder: the problems name it, not just "glossary.yaml")
         problems += [Problem(str(meta), 0, "meta_missing", {"meta": META_FILE}), Problem(str(data_dir), 0, "no_terms")]

@@ -91,7 +91,7 @@ def _category_problem(value: str):
 def _language_problem(value: str):
     from bot.core.loader import language_problem
 
-    return language_problem(value)
+    return None if not value else language_problem(value)  # (empty: the glossary's own language, as before)
 
 
 def _import_arguments(p: argparse.ArgumentParser, say: Words) -> None:
@@ -104,9 +104,8 @@ def _import_arguments(p: argparse.ArgumentParser, say: Words) -> None:
     )
     where.add_argument("--into", type=a_path(say), metavar=say("dir_metavar"), help=say("import_into"))
     p.add_argument("--format", choices=FORMATS, help=say("import_format"))
-    p.add_argument(
-        "--lang", type=loader_checked(say, _language_problem), metavar=say("lang_metavar"), help=say("import_lang")
-    )
+    language = loader_checked(say, _language_problem, lambda tag: tag.replace("_", "-"))  # (es_ES is es-ES)
+    p.add_argument("--lang", type=language, metavar=say("lang_metavar"), help=say("import_lang"))
     p.add_argument("--map", dest="column_map", metavar=say("map_metavar"), help=say("import_map"))
     p.add_argument("--encoding", metavar=say("encoding_metavar"), help=say("import_encoding"))
     p.add_argument("--json", action="store_true", help=say("import_json"))

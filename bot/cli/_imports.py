@@ -10,6 +10,7 @@ import sys
 from bot.cli._call import EXIT_FAIL, EXIT_OK, EXIT_USAGE, Call
 from bot.cli._words import Words
 from bot.core.errors import GlossaryError
+from bot.core.invisible import escape_invisible, printable
 
 
 def import_terms(call: Call) -> int:
@@ -34,9 +35,13 @@ def import_terms(call: Call) -> int:
         print(say("import_exists", path=existing[0], count=len(existing)), file=sys.stderr)
         return EXIT_FAIL
     if summary.files and not args.dry_run:
-        write(args.out, summary.files, summary.title, args.lang, summary.languages)
-    if args.json:
-        print(json.dumps(summary.to_json(say.lang), ensure_ascii=False, indent=2))
+        try:
+            write(args.out, summary.files, summary.title, args.lang, summary.languages)
+        except OSError as exc:  # (a file where the folder goes, no permission, a full disk)
+            print(say("export_unwritable", path=args.out, error=exc.strerror or exc), file=sys.stderr)
+            return EXIT_FAIL
+    if args.json:  # (the file's own text in it: what a terminal would obey, escaped)
+        print(escape_invisible(json.dumps(summary.to_json(say.lang), ensure_ascii=False, indent=2)))
     else:
         _import_summary(args, say, summary)
     return EXIT_OK if summary.imported and not summary.refused else EXIT_FAIL
@@ -93,7 +98,7 @@ def _import_summary(args: argparse.Namespace, say: Words, summary) -> None:
     for refused in summary.refused:
         place = refused.where_in(say.lang)
         where = f"{place}: " if place else ""
-        print(f"{args.file}: {where}{refused.reason(say.lang)}", file=sys.stderr)
+        print(printable(f"{args.file}: {where}{refused.reason(say.lang)}"), file=sys.stderr)
     dropped = ", ".join(f"{name} ({count})" for name, count in sorted(summary.dropped.items()))
     read, imported = say.amount("read_n", summary.read), say.amount("imported_n", summary.imported)
     print(say("import_counts", read=read, imported=imported, refused=say.amount("refused_n", len(summary.refused))))

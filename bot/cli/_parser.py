@@ -120,12 +120,15 @@ def base_uri(say: Words) -> Callable[[str], str]:
     return base_uri
 
 
-def loader_checked(say: Words, check: Callable[[str], object]) -> Callable[[str], str]:
+def loader_checked(
+    say: Words, check: Callable[[str], object], spelt: Callable[[str], str] = lambda value: value
+) -> Callable[[str], str]:
     """The argument type of a value an import writes into the term files (`check`: the loader's rule for it, from
-    bot/core/loader.py, a Sentence or None): refused before anything is written, as `validate` would refuse it."""
+    bot/core/loader.py, a Sentence or None; `spelt`: the value as written): refused before anything is written, as
+    `validate` would refuse it."""
 
     def checked(text: str) -> str:
-        value = " ".join(text.split())
+        value = spelt(" ".join(text.split()))
         problem = check(value)
         if problem is not None:
             raise argparse.ArgumentTypeError(problem.text(say.lang))  # type: ignore[attr-defined]

@@ -11,7 +11,7 @@ from bot.app.files import load_glossary
 from bot.app.interchange.entries import language_matches
 from bot.cli._words import Words
 from bot.core.errors import GlossaryError
-from bot.core.invisible import escape_invisible
+from bot.core.invisible import escape_invisible, printable
 from bot.core.model import Glossary, Sense, Term
 from bot.core.paragraphs import paragraphs
 from bot.core.search import Ambiguous, Found, LookupResult, NotFound
@@ -41,13 +41,6 @@ def lookup_json(query: str, result: LookupResult) -> dict:
 
 
 ECHOED = 100  # characters of a query said back (as /termino does)
-
-
-def printable(text: str) -> str:
-    """Text for a terminal: control characters (escape sequences, line breaks) shown as escapes."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def json_line(value: object) -> str:

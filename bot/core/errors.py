@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.core.invisible import printable
 from bot.core.problems import CATALOGUES, Sentence, render
 
 
@@ -66,7 +67,7 @@ class GlossaryError(Exception):
         """One `file:line: message` per problem, in that language; with `relative_to` (the glossary directory),
         file names are shown relative to it, as moderators in Discord should see them (not the server's paths)."""
         prefix = relative_to.rstrip("/\\") + "/" if relative_to is not None else None
-        return "\n".join(
-            p.text(lang, p.file.removeprefix(prefix) if prefix and p.file.startswith(prefix) else None)
+        return "\n".join(  # (a file's own text said back, a key or a value, is shown printable: one line each)
+            printable(p.text(lang, p.file.removeprefix(prefix) if prefix and p.file.startswith(prefix) else None))
             for p in self.problems
         )

@@ -17,7 +17,10 @@ _REFUSED = re.compile(
 # Escaped in a JSON or YAML string we write (`escape_invisible`): what JSON leaves raw (it escapes only what is below
 # U+0020) but a terminal obeys (DEL and the C1 controls: U+009B is a whole "ESC ["), a YAML reader refuses (C1) or
 # reads as a line break (U+0085, U+2028, U+2029), or a reader is misled by (marks that reorder or hide text).
-_ESCAPED = re.compile("[\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff]")
+_ESCAPED = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff]")
+# Shown as escapes in a terminal (`printable`): controls (C0, DEL, C1), line and paragraph separators, and the marks
+# that reorder text. Not letters' own marks: a no-break space, ZWJ in an emoji, ZWNJ in Persian stay as they are.
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 # Removed by an import: a zero-width space (a place where a line may break), a word joiner and U+FEFF (a place where
 # it may not), the invisible mathematical operators; and (`_joins`) a joiner where it joins nothing. None is shown,
 # none changes what the text says, and `validate` refuses each: an import never changes a text it accepts. (A soft
@@ -96,3 +99,11 @@ def escape_invisible(quoted: str) -> str:
     """A JSON text (or a YAML double-quoted string written as JSON writes it) with every character of `_ESCAPED` as
     a `\\uXXXX` escape: the same value once read, nothing for a terminal to obey or a YAML reader to refuse."""
     return _ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
+
+
+def printable(text: str) -> str:
+    """Text for a terminal or a log: each character of `_UNPRINTABLE` (an escape sequence, a line break, a mark that
+    turns text around) shown as its escape (`\\x1b`, `\\n`, `\\u202e`); everything else as it is."""
+    if text.isprintable():
+        return text
+    return _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)

@@ -9,7 +9,7 @@ import zipfile
 from dataclasses import dataclass, field
 
 from bot.app.spreadsheets import spreadsheet_safe
-from bot.core.invisible import escape_invisible
+from bot.core.invisible import escape_invisible, printable
 from bot.heap import collector_paused
 from bot.storage.records import Gap, SuggestionChoice
 
@@ -88,7 +88,7 @@ def gaps_yaml(gaps: list[Gap], picks: list[SuggestionChoice], *, title: str, lan
         return f"{n} {words['person'] if n == 1 else words['people']}"
 
     stubs = _group(gaps)
-    lines = [f"# {title}", words["fill"], words["then"]]
+    lines = [f"# {printable(' '.join(title.split()))}", words["fill"], words["then"]]  # (a server's name: one line)
     if picks:
         lines.append("#")
         lines.append(words["picks"])
