@@ -147,10 +147,15 @@ def test_an_edited_term_is_embedded_again_alone(tmp_path):
 
 
 def sigterm_caught(pid: int) -> bool:
-    """Whether a process has installed its SIGTERM handler (Linux: the caught-signals mask in /proc)."""
+    """Whether the embedding child (`python -m bot.app.questions.cache`) has installed its SIGTERM handler (Linux:
+    the caught-signals mask in /proc). Its command line is checked first: between the fork and the exec, a child
+    shows its parent's mask (the bot catches SIGTERM), and a signal sent then finds no handler after the exec."""
     try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
+        return False
+    if b"bot.app.questions.cache" not in command:
         return False
     mask = int(status.split("SigCgt:")[1].split()[0], 16)
     return bool(mask & (1 << (15 - 1)))
