@@ -963,6 +963,12 @@ def test_a_database_path_that_is_a_folder_or_too_long_is_said_plainly(capsys, tm
     monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / ("a" * 300)))
     code, _, err = run(capsys, "gaps")
     assert code == 1 and err.startswith("No se puede usar la ruta de la base de datos") and "Traceback" not in err
+    code, _, err = run(capsys, "daily")
+    assert code == 1 and err.startswith("No se puede usar la ruta de la base de datos")
+    code, _, err = run(capsys, "migrate")  # (as `run` checks it at start)
+    assert code != 0 and "su ruta no se puede usar (" in err
+    code, _, err = run(capsys, "migrate-data", "--from", str(tmp_path / ("a" * 300)), "--to", str(tmp_path / "b.db"))
+    assert code == 1 and err.startswith("No se puede escribir en la base de datos")
 
 
 def test_an_import_refuses_a_category_or_language_its_files_could_not_hold_before_writing(capsys, tmp_path):

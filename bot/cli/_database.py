@@ -50,6 +50,15 @@ async def _open_existing(settings: Settings, missing: str, say: Words, *, read_o
         return None
 
 
+def _present(path: Path) -> bool:
+    """Whether there is something at `path`; True when the system cannot even say (a name too long, no permission):
+    opening it then says why, in a sentence."""
+    try:
+        return path.exists()
+    except OSError:
+        return True
+
+
 async def _with_server_terms(call: Call, use) -> int:
     """Run `use(terms, catalog)` with a server's own terms (read-only) beside the published glossary."""
     from bot.app.catalog import CatalogHolder, load_catalog
@@ -246,7 +255,7 @@ async def migrate_data(call: Call) -> int:
     except SettingsError as exc:
         print(exc.text(say.lang), file=sys.stderr)
         return 2
-    if isinstance(source, Path) and not source.exists():
+    if isinstance(source, Path) and not _present(source):
         print(say("no_database", path=source), file=sys.stderr)
         return 1
     opened = []
@@ -325,7 +334,7 @@ async def daily_term(call: Call) -> int:
     if glossary is None:
         return 1
     history, schedule = [], None
-    if settings.postgres or settings.db_path.exists():  # without a database: the deterministic pick, no history
+    if settings.postgres or _present(settings.db_path):  # without a database: the deterministic pick, no history
         stores = await _open_existing(settings, "no_database", say, read_only=True)
         if stores is None:
             return 1

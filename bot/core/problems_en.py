@@ -212,6 +212,7 @@ TEXT: dict[str, str] = {
     "another path with GLOSARIO_DB.",
     "db_folder_not_writable": "the folder {folder} is not writable ({why})",
     "db_is_a_folder": "{path} is a folder",
+    "db_path_unusable": "its path cannot be used ({why})",
     "db_read_only": "the file {path} is read-only",
     "db_damaged": "The file {path} is not a valid SQLite database, or it is damaged ({error}). Restore a backup, or "
     "move it away to start with an empty database.",

@@ -214,6 +214,7 @@ TEXT: dict[str, str] = {
     "del bot, o indica otra ruta con GLOSARIO_DB.",
     "db_folder_not_writable": "el directorio {folder} no admite escritura ({why})",
     "db_is_a_folder": "{path} es un directorio",
+    "db_path_unusable": "su ruta no se puede usar ({why})",
     "db_read_only": "el archivo {path} es de solo lectura",
     "db_damaged": "El archivo {path} no es una base de datos SQLite válida o está dañado ({error}). Restaura una copia "
     "de seguridad, o muévelo a otro sitio para empezar con una base vacía.",

@@ -160,14 +160,14 @@ class Database(MetaQueries):
             raise StorageError(said("db_folder_uncreatable", folder=path.parent, why=exc.strerror)) from None
         _check_writable(path)
         try:
-            conn = await aiosqlite.connect(path)
+            conn = await _connect(path)
         except sqlite3.Error as exc:
             raise StorageError(said("db_unopenable", path=path, error=exc, folder=path.parent)) from None
         db = cls(conn, path)
         try:
             await db._configure_and_migrate()
             db.identity = file_identity(path)
-            db.reader = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
+            db.reader = await _connect(f"file:{path}?mode=ro", uri=True)
             await db.reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         except StorageError:
             await db.close()
@@ -183,7 +183,7 @@ class Database(MetaQueries):
         or directory, and never migrates; a schema this bot does not know is refused as in `open`."""
         path = Path(path)
         try:
-            conn = await aiosqlite.connect(f"file:{path}?mode=ro", uri=True)
+            conn = await _connect(f"file:{path}?mode=ro", uri=True)
         except sqlite3.Error as exc:
             raise StorageError(_explain(path, exc)) from None
         db = cls(conn, path)
@@ -345,6 +345,20 @@ def probe(path: Path) -> str | None:
     return None
 
 
+async def _connect(database: Path | str, **options) -> aiosqlite.Connection:
+    """`aiosqlite.connect`, awaited. When it fails, its worker thread is let finish first: it still has to hand back
+    the stop it was sent, and once the caller's `asyncio.run` has ended it would find the loop closed ("Event loop
+    is closed" from a thread, after the command's own message)."""
+    connecting = aiosqlite.connect(database, **options)
+    try:
+        return await connecting
+    except BaseException:
+        thread = getattr(connecting, "_thread", None)  # (aiosqlite's worker; where a version has none, nothing to do)
+        if thread is not None and thread.is_alive():
+            await asyncio.to_thread(thread.join, 2.0)
+        raise
+
+
 def _check_writable(path: Path) -> None:
     """Refuse, with the path and the fix, a database directory or file the bot cannot write: finding out at
     the first write would mean logged questions with nowhere to go."""
@@ -354,8 +368,11 @@ def _check_writable(path: Path) -> None:
             pass
     except OSError as exc:
         problem = said("db_folder_not_writable", folder=path.parent, why=exc.strerror)
-    if problem is None and path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
-        problem = said("db_is_a_folder", path=path) if path.is_dir() else said("db_read_only", path=path)
+    try:
+        if problem is None and path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
+            problem = said("db_is_a_folder", path=path) if path.is_dir() else said("db_read_only", path=path)
+    except OSError as exc:  # (a name longer than the system takes, say)
+        problem = said("db_path_unusable", why=exc.strerror or type(exc).__name__)
     if problem is not None:
         raise StorageError(said("db_not_writable", path=path, problem=problem))
 

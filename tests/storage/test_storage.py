@@ -337,3 +337,22 @@ async def test_on_postgresql_processes_starting_at_once_migrate_once(postgres_ur
     finally:
         for stores in opened:
             await stores.close()
+
+
+def test_a_database_that_cannot_be_opened_leaves_no_worker_thread_behind(tmp_path):
+    """A command that reports the failed open and ends: aiosqlite's worker thread has ended too (else it may wake
+    the loop asyncio.run has closed: 'Event loop is closed' from a thread, after the command's own message)."""
+    import threading
+
+    def workers() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if "_connection_worker_thread" in t.name and t.is_alive()]
+
+    async def fail() -> list[list[threading.Thread]]:
+        left = []
+        for _ in range(20):
+            with pytest.raises(StorageError):
+                await Database.open_read_only(tmp_path / "nothing" / "x.db")
+            left.append(workers())  # (at once, as a command that prints the error and returns)
+        return left
+
+    assert asyncio.run(fail()) == [[]] * 20
