@@ -952,6 +952,13 @@ def test_json_lines_and_yaml_escape_what_a_terminal_would_obey_or_yaml_refuse(ca
     _, out, _ = run(capsys, "gaps", "--json")
     assert "\x9b" not in out and "\u202e" not in out and '"a\\u009b2J\\u202eb é\\u0085"' in out
     assert json.loads(out)["sample"] == hostile
+    _, out, _ = run(capsys, "gaps", "--format", "csv")  # (to a file or a pipe: the data as it is)
+    assert hostile in out
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)  # (on a screen: shown as escapes)
+    _, out, _ = run(capsys, "gaps", "--format", "csv")
+    assert "\x9b" not in out and "a\\x9b2J\\u202eb é\\x85" in out
+    monkeypatch.undo()
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
     _, out, _ = run(capsys, "gaps", "--format", "yaml")  # (the file a moderator fills in: it must load)
     assert "\x9b" not in out and yaml.safe_load(out)["terms"][0]["term"] == hostile
 

@@ -397,7 +397,10 @@ async def gaps(call: Call) -> int:
         where = say("export_guild", guild=args.guild) if args.guild is not None else say("export_everywhere")
         print(gaps_yaml(gaps, picks, title=say("export_title", where=where), lang=say.lang), end="")
     elif fmt == "csv":
-        print(gaps_csv(gaps), end="")
+        text = gaps_csv(gaps)
+        if sys.stdout.isatty():  # (read on a screen, not a file: members' control characters shown as escapes)
+            text = "\n".join(printable(line) for line in text.split("\n"))
+        print(text, end="")
     elif args.json:
         for gap in gaps:
             print(json_line(gap.to_dict()))
