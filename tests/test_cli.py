@@ -892,9 +892,9 @@ def test_an_argument_error_says_what_was_typed_back_short_and_printable(capsys):
 
 
 def test_an_export_that_cannot_be_written_says_so_in_one_line(capsys, tmp_path):
-    for out in (tmp_path, tmp_path / "no" / "such.csv"):
+    for out, why in ((tmp_path, "es una carpeta"), (tmp_path / "no" / "such.csv", "la ruta no existe")):
         code, _, err = run(capsys, "export", "--format", "csv", "--out", str(out))
-        assert code == 1 and err.startswith(f"No se puede escribir {out}: ") and "Traceback" not in err
+        assert code == 1 and err == f"No se puede escribir {out}: {why}\n"  # (the system's reason, in Spanish)
     assert "la ruta está vacía" in refused(capsys, "export", "--format", "csv", "--out", "")
     assert "la ruta está vacía" in refused(capsys, "site", "")
 
@@ -934,13 +934,16 @@ def test_an_import_that_is_not_text_in_its_encoding_says_which_byte(capsys, tmp_
 @pytest.mark.skipif(
     not Path("/proc/self/mem").exists(), reason="needs Linux's /proc/self/mem (a file that fails to read)"
 )
-def test_a_term_file_that_cannot_be_read_is_a_problem_of_that_file(capsys, tmp_path):
+def test_a_term_file_that_cannot_be_read_is_a_problem_of_that_file(capsys, tmp_path, monkeypatch):
     shutil.copytree(SHIPPED, tmp_path / "g")
     (tmp_path / "g" / "roto.yaml").symlink_to("/proc/self/mem")  # (reading it fails: an input/output error)
     code, out, _ = run(capsys, "validate", str(tmp_path / "g"))
-    assert code == 1 and f"{tmp_path / 'g' / 'roto.yaml'}: no se puede leer (" in out
+    assert code == 1 and f"{tmp_path / 'g' / 'roto.yaml'}: no se puede leer (error de entrada/salida)" in out
     code, _, err = run(capsys, "--data", str(tmp_path / "g"), "lookup", "horovod")
     assert code == 1 and "roto.yaml: no se puede leer" in err and "Traceback" not in err
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    _, out, _ = run(capsys, "validate", str(tmp_path / "g"))
+    assert "roto.yaml: cannot be read (input/output error)" in out
 
 
 def test_json_lines_and_yaml_escape_what_a_terminal_would_obey_or_yaml_refuse(capsys, tmp_path, monkeypatch):

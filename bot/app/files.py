@@ -9,6 +9,7 @@ from bot.core.errors import GlossaryError, Problem
 from bot.core.loader import META_FILE, load_glossary_from_texts
 from bot.core.model import Glossary
 from bot.heap import collector_paused
+from bot.storage.errors import os_reason
 
 
 def iter_term_files(directory: Path) -> list[Path]:
@@ -42,8 +43,8 @@ def read_term_files(data_dir: Path) -> list[tuple[str, bytes]]:
     return files
 
 
-def _reason(exc: OSError) -> str:
-    return exc.strerror or type(exc).__name__
+def _reason(exc: OSError):
+    return os_reason(exc)  # (a sentence in the reader's language for the common reasons)
 
 
 def load_glossary(data_dir: Path | str) -> Glossary:

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from bot.cli._call import EVERY_STATUS, Call
-from bot.cli._terminal import answer_lines, format_term, json_line, load_or_report, printable, shown, write_out
+from bot.cli._terminal import answer_lines, format_term, json_line, load_or_report, os_said, printable, shown, write_out
 from bot.cli._words import Words
 from bot.config import Settings
 from bot.core import daily
@@ -37,7 +37,7 @@ async def _open_existing(settings: Settings, missing: str, say: Words, *, read_o
     try:
         state = None if not isinstance(database, Path) else "folder" if database.is_dir() else database.exists()
     except OSError as exc:  # (a name too long for the system, say)
-        print(say("database_path_unusable", path=database, error=exc.strerror or exc), file=sys.stderr)
+        print(say("database_path_unusable", path=database, error=os_said(exc, say)), file=sys.stderr)
         return None
     if state is False or state == "folder":
         said = say(missing if state is False else "database_is_a_folder", path=database)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from bot.app.files import load_glossary
 from bot.cli._call import EXIT_FAIL, EXIT_OK, Call
-from bot.cli._terminal import answer_lines, format_lookup, json_line, load_or_report, lookup_json, write_out
+from bot.cli._terminal import answer_lines, format_lookup, json_line, load_or_report, lookup_json, os_said, write_out
 from bot.core.errors import GlossaryError
 from bot.core.mentions import first_sentence
 from bot.core.model import Glossary
@@ -134,7 +134,7 @@ def site(call: Call, glossary: Glossary) -> int:
     try:
         path = write_site(glossary, call.args.outdir)
     except OSError as exc:
-        print(call.say("site_unwritable", path=call.args.outdir, error=exc.strerror or exc), file=sys.stderr)
+        print(call.say("site_unwritable", path=call.args.outdir, error=os_said(exc, call.say)), file=sys.stderr)
         return EXIT_FAIL
     print(call.say.count("site_written", len(glossary), count=len(glossary), path=path))
     return EXIT_OK

@@ -8,6 +8,7 @@ import shlex
 import sys
 
 from bot.cli._call import EXIT_FAIL, EXIT_OK, EXIT_USAGE, Call
+from bot.cli._terminal import os_said
 from bot.cli._words import Words
 from bot.core.errors import GlossaryError
 from bot.core.invisible import escape_invisible, printable
@@ -38,7 +39,7 @@ def import_terms(call: Call) -> int:
         try:
             write(args.out, summary.files, summary.title, args.lang, summary.languages)
         except OSError as exc:  # (a file where the folder goes, no permission, a full disk)
-            print(say("export_unwritable", path=args.out, error=exc.strerror or exc), file=sys.stderr)
+            print(say("export_unwritable", path=args.out, error=os_said(exc, say)), file=sys.stderr)
             return EXIT_FAIL
     if args.json:  # (the file's own text in it: what a terminal would obey, escaped)
         print(escape_invisible(json.dumps(summary.to_json(say.lang), ensure_ascii=False, indent=2)))
@@ -89,7 +90,7 @@ def _read_import(args: argparse.Namespace, say: Words):
         print(say("import_unknown_encoding", encoding=encoding), file=sys.stderr)
         return EXIT_USAGE
     except OSError as exc:
-        print(say("import_unreadable", path=args.file, error=exc.strerror or exc), file=sys.stderr)
+        print(say("import_unreadable", path=args.file, error=os_said(exc, say)), file=sys.stderr)
         return EXIT_FAIL
     return read_csv(text, mapping) if fmt == "csv" else read(text, fmt, args.lang)
 

@@ -16,6 +16,7 @@ from bot.core.model import Glossary, Sense, Term
 from bot.core.paragraphs import paragraphs
 from bot.core.search import Ambiguous, Found, LookupResult, NotFound
 from bot.core.status import Outcome
+from bot.storage.errors import os_reason
 
 
 def load_or_report(data_dir: Path, say: Words) -> Glossary | None:
@@ -171,6 +172,12 @@ def write_out(path: Path, text: str, say) -> bool:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        print(say("export_unwritable", path=path, error=exc.strerror or exc), file=sys.stderr)
+        print(say("export_unwritable", path=path, error=os_said(exc, say)), file=sys.stderr)
         return False
     return True
+
+
+def os_said(exc: OSError, say: Words) -> str:
+    """Why the system refused, in the user's language for the common reasons (else the system's own words)."""
+    reason = os_reason(exc)
+    return reason if isinstance(reason, str) else reason.text(say.lang)

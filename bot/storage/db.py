@@ -22,7 +22,7 @@ from typing import Literal
 import aiosqlite
 
 from bot.core.problems import Joined, Sentence, said
-from bot.storage.errors import DatabaseBusy, StorageError
+from bot.storage.errors import DatabaseBusy, StorageError, os_reason
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +157,7 @@ class Database(MetaQueries):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StorageError(said("db_folder_uncreatable", folder=path.parent, why=exc.strerror)) from None
+            raise StorageError(said("db_folder_uncreatable", folder=path.parent, why=os_reason(exc))) from None
         _check_writable(path)
         try:
             conn = await _connect(path)
@@ -367,12 +367,12 @@ def _check_writable(path: Path) -> None:
         with tempfile.TemporaryFile(dir=path.parent):
             pass
     except OSError as exc:
-        problem = said("db_folder_not_writable", folder=path.parent, why=exc.strerror)
+        problem = said("db_folder_not_writable", folder=path.parent, why=os_reason(exc))
     try:
         if problem is None and path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
             problem = said("db_is_a_folder", path=path) if path.is_dir() else said("db_read_only", path=path)
     except OSError as exc:  # (a name longer than the system takes, say)
-        problem = said("db_path_unusable", why=exc.strerror or type(exc).__name__)
+        problem = said("db_path_unusable", why=os_reason(exc))
     if problem is not None:
         raise StorageError(said("db_not_writable", path=path, problem=problem))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import errno
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TypeVar
 
@@ -69,3 +70,29 @@ async def within_reply_wait(write: Callable[[], Awaitable[T]]) -> T:
                 raise
         await asyncio.sleep(pause)
         pause = min(2 * pause, 1.0)
+
+
+# The system's common refusals, said in the reader's language (the catalogues' `os_` sentences).
+_OS_REASONS = {
+    "ENOENT": "os_ENOENT",
+    "EACCES": "os_EACCES",
+    "EPERM": "os_EPERM",
+    "EISDIR": "os_EISDIR",
+    "ENOTDIR": "os_ENOTDIR",
+    "ENOSPC": "os_ENOSPC",
+    "EDQUOT": "os_EDQUOT",
+    "EROFS": "os_EROFS",
+    "ENAMETOOLONG": "os_ENAMETOOLONG",
+    "EEXIST": "os_EEXIST",
+    "EIO": "os_EIO",
+    "ELOOP": "os_ELOOP",
+    "EBUSY": "os_EBUSY",
+    "ETXTBSY": "os_ETXTBSY",
+}
+
+
+def os_reason(exc: OSError) -> Sentence | str:
+    """Why the system refused: a sentence of the catalogues for the common reasons (rendered in the reader's
+    language), else the system's own words."""
+    code = _OS_REASONS.get(errno.errorcode.get(exc.errno or 0, ""))
+    return Sentence(code) if code is not None else exc.strerror or type(exc).__name__
