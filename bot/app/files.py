@@ -26,13 +26,13 @@ def read_term_files(data_dir: Path) -> list[tuple[str, bytes]]:
     try:
         paths = iter_term_files(data_dir)
     except OSError as exc:  # (a folder that cannot be listed: no permission)
-        raise GlossaryError([Problem(str(data_dir), 0, "file_unreadable", {"error": _reason(exc)})]) from None
+        raise GlossaryError([Problem(str(data_dir), 0, "file_unreadable", {"error": os_reason(exc)})]) from None
     files, problems = [], []
     for path in paths:
         try:
             files.append((str(data_dir / path.name), path.read_bytes()))
         except OSError as exc:  # (no permission, a disk error, a special file): named, as a problem of the file
-            problems.append(Problem(str(data_dir / path.name), 0, "file_unreadable", {"error": _reason(exc)}))
+            problems.append(Problem(str(data_dir / path.name), 0, "file_unreadable", {"error": os_reason(exc)}))
     meta = data_dir / META_FILE
     if not any(path.name == META_FILE for path in paths) and (meta.exists() or meta.is_symlink()):
         problems.append(Problem(str(meta), 0, "meta_not_a_file", {"meta": META_FILE}))  # (a folder, a pipe, a link)
@@ -41,10 +41,6 @@ def read_term_files(data_dir: Path) -> list[tuple[str, bytes]]:
     if problems:
         raise GlossaryError(problems)
     return files
-
-
-def _reason(exc: OSError):
-    return os_reason(exc)  # (a sentence in the reader's language for the common reasons)
 
 
 def load_glossary(data_dir: Path | str) -> Glossary:

@@ -34,15 +34,15 @@ async def _open_existing(settings: Settings, missing: str, say: Words, *, read_o
     """The database for an editor's command, or None after saying why (missing, or unusable). Every message
     names the database's absolute path and how to point at another one."""
     database = settings.database
-    try:
-        state = None if not isinstance(database, Path) else "folder" if database.is_dir() else database.exists()
-    except OSError as exc:  # (a name too long for the system, say)
-        print(say("database_path_unusable", path=database, error=os_said(exc, say)), file=sys.stderr)
-        return None
-    if state is False or state == "folder":
-        said = say(missing if state is False else "database_is_a_folder", path=database)
-        print(f"{said} {say('elsewhere')}", file=sys.stderr)
-        return None
+    if isinstance(database, Path):  # (a PostgreSQL address is checked by connecting)
+        try:
+            wrong = "database_is_a_folder" if database.is_dir() else None if database.exists() else missing
+        except OSError as exc:  # (a name too long for the system, say)
+            print(say("database_path_unusable", path=database, error=os_said(exc, say)), file=sys.stderr)
+            return None
+        if wrong is not None:
+            print(f"{say(wrong, path=database)} {say('elsewhere')}", file=sys.stderr)
+            return None
     try:
         return await open_stores(database, read_only=read_only)
     except StorageError as exc:

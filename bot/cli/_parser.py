@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 
 from bot.cli._words import Words
+from bot.core.invisible import one_line, printable
 
 MAX_WORD = 100  # characters of one word of an argument error (what was typed, said back)
 
@@ -53,10 +54,7 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str):  # type: ignore[override]
         """argparse's error, with what the user typed made safe to say back: one line of printable characters, no
         word longer than MAX_WORD (a 100,000-character argument is not printed back whole)."""
-        from bot.cli._terminal import printable
-
-        words = (w if len(w) <= MAX_WORD else w[: MAX_WORD - 1] + "…" for w in message.split())
-        super().error(printable(" ".join(words)))
+        super().error(printable(" ".join(one_line(word, MAX_WORD) for word in message.split())))
 
     def _did_you_mean(self, name: str) -> str:
         return self.say("did_you_mean_this", name=name)

@@ -11,7 +11,7 @@ from bot.app.files import load_glossary
 from bot.app.interchange.entries import language_matches
 from bot.cli._words import Words
 from bot.core.errors import GlossaryError
-from bot.core.invisible import escape_invisible, printable
+from bot.core.invisible import escape_invisible, one_line, printable
 from bot.core.model import Glossary, Sense, Term
 from bot.core.paragraphs import paragraphs
 from bot.core.search import Ambiguous, Found, LookupResult, NotFound
@@ -41,9 +41,6 @@ def lookup_json(query: str, result: LookupResult) -> dict:
     return {"query": query, "status": Outcome.NOT_FOUND, "term": None, "suggestions": []}
 
 
-ECHOED = 100  # characters of a query said back (as /termino does)
-
-
 def json_line(value: object) -> str:
     """One JSON value on one line, non-ASCII letters as they are, and every character a terminal could obey as an
     escape (`\\u009b`): the same data for a program, nothing for a terminal to act on."""
@@ -51,9 +48,8 @@ def json_line(value: object) -> str:
 
 
 def shown(query: str) -> str:
-    """A query said back: one line, at most ECHOED characters (an ellipsis where it was cut), printable."""
-    line = " ".join(query.split())
-    return printable(line if len(line) <= ECHOED else line[: ECHOED - 1] + "…")
+    """A query said back as /termino says it: one line, at most ECHOED characters (bot/core/invisible.py), printable."""
+    return printable(one_line(query))
 
 
 def format_lookup(query: str, result: LookupResult, glossary: Glossary, say: Words) -> str:
@@ -179,5 +175,4 @@ def write_out(path: Path, text: str, say) -> bool:
 
 def os_said(exc: OSError, say: Words) -> str:
     """Why the system refused, in the user's language for the common reasons (else the system's own words)."""
-    reason = os_reason(exc)
-    return reason if isinstance(reason, str) else reason.text(say.lang)
+    return os_reason(exc).text(say.lang)

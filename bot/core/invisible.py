@@ -101,6 +101,16 @@ def escape_invisible(quoted: str) -> str:
     return _ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)
 
 
+ECHOED = 100  # characters of a member's text said back (a query, a name): one line, cut with "…"
+
+
+def one_line(text: str, limit: int = ECHOED) -> str:
+    """The text on one line (each run of spaces and line breaks one space), at most `limit` characters; a cut text
+    ends in "…"."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 def printable(text: str) -> str:
     """Text for a terminal or a log: each character of `_UNPRINTABLE` (an escape sequence, a line break, a mark that
     turns text around) shown as its escape (`\\x1b`, `\\n`, `\\u202e`); everything else as it is."""

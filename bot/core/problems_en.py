@@ -213,6 +213,7 @@ TEXT: dict[str, str] = {
     "db_folder_not_writable": "the folder {folder} is not writable ({why})",
     "db_is_a_folder": "{path} is a folder",
     "db_path_unusable": "its path cannot be used ({why})",
+    "os_other": "{error}",
     "os_ENOENT": "the path does not exist",
     "os_EACCES": "permission denied",
     "os_EPERM": "operation not permitted",

@@ -215,6 +215,7 @@ TEXT: dict[str, str] = {
     "db_folder_not_writable": "el directorio {folder} no admite escritura ({why})",
     "db_is_a_folder": "{path} es un directorio",
     "db_path_unusable": "su ruta no se puede usar ({why})",
+    "os_other": "{error}",
     "os_ENOENT": "la ruta no existe",
     "os_EACCES": "sin permiso",
     "os_EPERM": "operación no permitida",

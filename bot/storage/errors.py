@@ -91,8 +91,8 @@ _OS_REASONS = {
 }
 
 
-def os_reason(exc: OSError) -> Sentence | str:
-    """Why the system refused: a sentence of the catalogues for the common reasons (rendered in the reader's
-    language), else the system's own words."""
+def os_reason(exc: OSError) -> Sentence:
+    """Why the system refused: a sentence of the catalogues, in the reader's language for the common reasons, else
+    the system's own words (`os_other`)."""
     code = _OS_REASONS.get(errno.errorcode.get(exc.errno or 0, ""))
-    return Sentence(code) if code is not None else exc.strerror or type(exc).__name__
+    return Sentence(code) if code is not None else Sentence("os_other", {"error": exc.strerror or type(exc).__name__})

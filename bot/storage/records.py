@@ -139,6 +139,8 @@ _ADMITS: dict[str, tuple[type, ...]] = {
     "Outcome": (str,),
     "list[list[Any]]": (list,),
 }
+_ROW_ADMITS = ((str,), (str,), (str,), (int,))  # a LookupCountsRecord's row: [day, outcome, term_id, count]
+_INTEGER = range(-(2**63), 2**63)  # what both databases store in an integer column
 FIELD_TYPES: dict[type[WriteRecord], tuple[tuple[str, tuple[type, ...]], ...]] = {
     cls: tuple((field.name, _ADMITS[str(field.type)]) for field in dataclasses.fields(cls))
     for cls in RECORD_TYPES.values()
@@ -158,10 +160,6 @@ def checked_record_from(op: object, fields: dict[str, Any]) -> WriteRecord:
             for part, value, admits in zip(("day", "outcome", "term_id", "count"), row, _ROW_ADMITS, strict=True):
                 _check(f"rows' {part}", value, admits)
     return record
-
-
-_ROW_ADMITS = ((str,), (str,), (str,), (int,))
-_INTEGER = range(-(2**63), 2**63)  # what both databases store in an integer column
 
 
 def _check(name: str, value: object, admits: tuple[type, ...]) -> None:

@@ -200,13 +200,16 @@ class WriteQueue:
             for _ in batch:
                 self._queue.task_done()
 
-    async def _write(self, batch: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    async def _write(
+        self, batch: list[dict[str, Any]], build: Callable[[Any, dict[str, Any]], WriteRecord] = record_from
+    ) -> list[dict[str, Any]]:
         """Write a batch; returns the records the database could not take now (to keep). A record the database
-        refuses for its content is split off, tried alone and, failing that, set aside in the rejected file."""
+        refuses for its content is split off, tried alone and, failing that, set aside in the rejected file.
+        `build` makes each record (`checked_record_from` for records read back from a file: their types checked)."""
         built = []
         for item in batch:  # (a journal line edited by hand may hold fields that make no record: its content)
             try:
-                built.append((item, record_from(item["op"], item)))
+                built.append((item, build(item["op"], item)))
             except (TypeError, ValueError, KeyError) as exc:
                 self._reject(item, f"{type(exc).__name__}: {exc}")
         outcome = await self._apply_with_retry(built) if built else "ok"
@@ -219,7 +222,7 @@ class WriteQueue:
             return []
         unsaved: list[dict[str, Any]] = []
         for item, _ in built:
-            unsaved.extend(await self._write([item]))
+            unsaved.extend(await self._write([item], build))
         return unsaved
 
     async def _retry_unsaved(self) -> None:
@@ -378,21 +381,17 @@ class WriteQueue:
                 log.error("skipping an unreadable line of %s: %r", path, line[:200])
         known = []
         for record in records:
-            if not isinstance(record, dict) or record.get("op") not in self._handlers:
+            if isinstance(record, dict) and record.get("op") in self._handlers:
+                known.append(record)
+            else:
                 self._reject(record if isinstance(record, dict) else {"value": record}, "unknown write")
-                continue
-            try:  # (a line edited by hand or torn: its fields' types checked before any handler meets them)
-                checked_record_from(record["op"], record)
-            except (TypeError, ValueError, KeyError) as exc:
-                self._reject(record, f"{type(exc).__name__}: {exc}")
-                continue
-            known.append(record)
         done_before = await self._already_applied(known)
         fresh = _first_of_each([r for r in known if r.get("id") not in done_before])
         duplicates, rejected = self.duplicates, self.rejected
         self.duplicates += len(known) - len(fresh)  # found applied before writing (or twice in this journal)
-        failed = await self._write(fresh) if fresh else []
-        refused = self.rejected - rejected  # (set aside by `_write`: the database refused their content)
+        # (a line edited by hand or torn: its fields' types checked before any handler meets them)
+        failed = await self._write(fresh, checked_record_from) if fresh else []
+        refused = self.rejected - rejected  # (set aside by `_write`: fields that make no record, or refused content)
         skipped = self.duplicates - duplicates  # ... and those another process claimed while these were written
         if skipped:
             log.info("skipped %d journaled write(s) already in the database", skipped)

@@ -11,11 +11,12 @@ from typing import Any
 import discord
 
 from bot.core.card import CardText, card_text, footer
+from bot.core.invisible import ECHOED, one_line
 from bot.core.model import Glossary, Term
 from bot.discord_app.kit.i18n import language, t
 
 COLOUR = discord.Colour(0x2B6CB0)
-MAX_ECHO = 100
+MAX_ECHO = ECHOED  # (bot/core/invisible.py: what the command line says back too)
 # Discord's limits for one embed: each part, the number of fields, and the total across a message's embeds.
 LIMITS = {"title": 256, "description": 4096, "field_name": 256, "field_value": 1024, "footer": 2048, "author": 256}
 MAX_FIELDS, TOTAL = 25, 6000
@@ -147,10 +148,7 @@ def _shorten_to_total(embed: discord.Embed) -> None:
 
 def echo(text: str) -> str:
     """User text made safe to show: one line, trimmed, markdown and mentions neutralised."""
-    line = " ".join(text.split())
-    if len(line) > MAX_ECHO:
-        line = line[: MAX_ECHO - 1] + "…"
-    line = discord.utils.escape_markdown(line)
+    line = discord.utils.escape_markdown(one_line(text, MAX_ECHO))
     # A zero-width space after every @ breaks @everyone, @here, <@user>, <@&role> whatever the id looks like.
     return line.replace("@", "@\u200b") or "…"
 
