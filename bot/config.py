@@ -12,27 +12,16 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from bot.core.problems import Sentence, said
+from bot.core.problems import SaidError, Sentence, said
 from bot.core.shards import ShardPlan, ShardPlanError, parse_shards
 
 PROJECT_DATA = Path(__file__).resolve().parent.parent / "glossary_data"
 LOCAL_FILES = Path("data")  # with PostgreSQL: where the journal, heartbeat and cache go unless given
 
 
-class SettingsError(ValueError):
+class SettingsError(SaidError, ValueError):
     """A setting has a value we cannot use (the operator's fault): a sentence of the problems' catalogues, said in
     Spanish (str) or in the reader's language (`text`)."""
-
-    def __init__(self, sentence: Sentence) -> None:
-        super().__init__(sentence.text("es"))
-        self.sentence = sentence
-
-    @property
-    def english(self) -> str:
-        return self.sentence.text("en")
-
-    def text(self, lang: str = "es") -> str:
-        return self.sentence.text(lang)
 
 
 def default_data_dir() -> Path:

@@ -62,6 +62,22 @@ class SaidInBoth:
         return self.said.text("en")
 
 
+class SaidError(Exception):
+    """An error said as a sentence of the catalogues (or several, `Joined`): in Spanish as str, in the reader's
+    language by `text`."""
+
+    def __init__(self, sentence: Said) -> None:
+        super().__init__(sentence.text("es"))
+        self.sentence = sentence
+
+    @property
+    def english(self) -> str:
+        return self.sentence.text("en")
+
+    def text(self, lang: str = "es") -> str:
+        return self.sentence.text(lang)
+
+
 def said(code: str, /, **params: object) -> Sentence:
     """`Sentence(code, params)`, with the parameters as keywords."""
     return Sentence(code, params)

@@ -9,13 +9,13 @@ import errno
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TypeVar
 
-from bot.core.problems import Joined, Said, Sentence
+from bot.core.problems import Joined, Said, SaidError, Sentence
 
 T = TypeVar("T")
 REPLY_WAIT = 1.0  # seconds a reply may wait for a database write
 
 
-class StorageError(Exception):
+class StorageError(SaidError):
     """The database cannot be used (the operator's fault or the machine's): says which path and what to do, as a
     sentence of the problems' catalogues (bot/core/problems.py), or several said one after another (`Joined`), in
     Spanish (str) or the reader's language (`text`)."""
@@ -23,15 +23,7 @@ class StorageError(Exception):
     def __init__(self, sentence: Said) -> None:
         if not isinstance(sentence, Sentence | Joined):
             raise TypeError(f"StorageError says a Sentence of the problems' catalogues, not {type(sentence).__name__}")
-        super().__init__(sentence.text("es"))
-        self.sentence = sentence
-
-    @property
-    def english(self) -> str:
-        return self.sentence.text("en")
-
-    def text(self, lang: str = "es") -> str:
-        return self.sentence.text(lang)
+        super().__init__(sentence)
 
 
 class DatabaseBusy(Exception):
