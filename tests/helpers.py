@@ -28,3 +28,12 @@ async def eventually(predicate: Callable[[], bool], timeout: float = 10.0) -> No
         if loop.time() > deadline:
             raise AssertionError(f"still not true after {timeout} s")
         await asyncio.sleep(0.01)
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    """`glosario-bot ARGV` in this process: its exit code, what it printed and what it said on stderr."""
+    from bot.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -14,12 +14,7 @@ import pytest
 from bot.cli import main
 from bot.cli._words import Words
 from tests.conftest import ROOT, SHIPPED
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.helpers import run_cli as run
 
 
 def test_lookup_text(capsys):

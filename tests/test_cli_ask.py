@@ -7,21 +7,15 @@ import json
 
 import pytest
 
-from bot.cli import main
 from bot.cli._words import Words
 from bot.core.question_confidence import CONFIDENT_PROBABILITY
 from tests.app.test_server_terms import NEBULA, open_app
+from tests.helpers import run_cli as run
 
 
 @pytest.fixture(autouse=True)
 def _cache(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("GLOSARIO_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "ask-cache"))
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_ask_text_confident(capsys):
