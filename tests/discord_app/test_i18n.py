@@ -57,3 +57,14 @@ def test_every_ui_string_is_used_and_every_key_used_exists():
         mentioned = _literals(r"[\"'](\w+)[\"']")  # in a call, or in a mapping such as STATUS_NAMES
         unused = {k for k in keys if k not in mentioned and not k.endswith("_1")}  # (plural forms: say.count)
         assert not unused, f"unused: {sorted(unused)}"
+
+
+def test_english_sentences_name_the_english_commands():
+    """A command named in an English sentence is named as English members see it (`/glossary-admin term new`)."""
+    import re
+
+    spanish = {name for name, english in COMMANDS_EN.items() if re.fullmatch(r"[a-z0-9-]+", name) and name != english}
+    for key, text in STRINGS["en"].items():
+        for path in re.findall(r"/([a-z-]+(?: [a-z-]+)*)", text):
+            said = [word for word in path.split() if word in spanish]
+            assert not said, f"{key}: /{path} says {said} (English: {[COMMANDS_EN[w] for w in said]})"
