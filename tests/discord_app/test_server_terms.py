@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+from bot.app.limits import RateLimit
 from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS, Guild, message_of, snowflake
 from tests.helpers import eventually
 
@@ -167,6 +170,33 @@ async def test_the_servers_terms_are_searched_listed_and_explained_there(fake, b
     )
     description = explained["data"]["embeds"][0]["description"]
     assert "Horovod" in description and "Clúster Nebula" in description
+
+
+FORM_LABELS = {
+    "aliases": "Alias, separados por comas (opcional)",
+    "related": "Términos relacionados, por comas (opcional)",
+}
+MASKED_LINK = re.compile(r"(?<!\\)(?:\\\\)*\[[^\]]*(?<!\\)\]\(")  # a masked link that would form
+
+
+async def test_a_servers_term_name_is_shown_as_typed_never_as_a_link_or_a_mention(fake, bot):
+    bot.guard.rate = RateLimit(1000, 20)
+    linked, pinging = "[Nebula](https://evil.example/login)", "Fénix <@&42> **ya**"
+    blank, aliases, related = dict.fromkeys(FORM, ""), FORM_LABELS["aliases"], FORM_LABELS["related"]
+    first = {**blank, "Nombre": linked, "Definición": "Un clúster de GPUs.", aliases: "nebula"}
+    second = {**blank, "Nombre": pinging, "Definición": "Otro clúster de GPUs.", aliases: "fenix", related: linked}
+    for values in (first, second):
+        await submit(fake, await open_form(fake), values)
+    found = (await fake.response(await fake.command("glosario buscar", {"texto": "clúster GPUs"})))["data"]
+    listed = (await fake.response(await fake.command("glosario lista", {"categoria": "Términos del servidor"})))["data"]
+    explained = (await fake.response(await fake.message_command("Explicar términos", "¿Nebula o Fénix?")))["data"]
+    card = (await ask(fake, "fenix"))["data"]["embeds"][0]
+    shown = [reply["embeds"][0]["description"] for reply in (found, listed, explained)]
+    shown.append(next(f["value"] for f in card["fields"] if f["name"] == "Ver también"))
+    for text in shown:
+        assert "https://evil.example/login" in text and not MASKED_LINK.search(text)  # its target, for what it is
+    for text in shown[:3]:
+        assert "Fénix" in text and "<@&42>" not in text and "**ya**" not in text  # no mention, no markdown
 
 
 async def test_a_published_term_with_the_same_name_wins_and_moderators_are_told(fake, harness, tmp_path):

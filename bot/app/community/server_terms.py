@@ -15,7 +15,7 @@ from functools import cached_property, partial
 from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.glossary import resolve_answered
 from bot.core import server_terms
-from bot.core.card import EMBED_TOTAL, CardText, card_text, footer
+from bot.core.card import EMBED_TOTAL, CardText, card_text, footer, neutral_markup
 from bot.core.errors import Problem
 from bot.core.gaps import query_hash
 from bot.core.mentions import MentionFinder
@@ -59,10 +59,10 @@ class Overlay:
         return self.aliases.get(norm) or self.aliases.get(compact(norm))
 
     def card(self, term: Term, published: Glossary) -> CardText:
-        """A server term's card: as the published glossary's cards (its footer), related terms from both, and
-        who added it."""
+        """A server term's card: as the published glossary's cards (its footer), related terms from both (a server
+        term's name is members' text: no masked link forms), and who added it."""
         both = Layered(published, self.glossary)
-        related = [r.term for r in (both.get(i) for i in term.related) if r is not None]
+        related = [neutral_markup(r.term) for r in (both.get(i) for i in term.related) if r is not None]
         return card_text(term, related, footer(published.title, published.subtitle), attributed=True)
 
     @cached_property
@@ -183,7 +183,7 @@ class ServerTerms:
         if unknown:
             names = Joined([f"«{n}»" for n in unknown])
             return Refused((problem(said("related_not_terms", names=names)),))
-        related = [self._name_of(r, overlay) for r in fields.related_list()]
+        related = [neutral_markup(self._name_of(r, overlay)) for r in fields.related_list()]  # (as `Overlay.card`)
         size = card_text(
             term, related, footer(self.catalog.glossary.title, self.catalog.glossary.subtitle), attributed=True
         ).length()

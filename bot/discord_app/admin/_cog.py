@@ -19,7 +19,7 @@ from bot.core.status import Outcome
 from bot.discord_app.digest.chart import chart_file, show_chart
 from bot.discord_app.feedback import comment_lines, edit_buttons, least_helpful_lines
 from bot.discord_app.gaps import gap_label
-from bot.discord_app.kit.embeds import COLOUR, LIMITS, echo, fit, join_within
+from bot.discord_app.kit.embeds import COLOUR, LIMITS, echo, escaped, fit, join_within
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.permissions import manages_server, moderator_or_denied
 from bot.discord_app.kit.services import services
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 def _names(terms, limit: int = 15) -> str:
     """Up to `limit` names, as many as fit in one field, and how many more there are."""
-    names = [term.term for term in terms]
+    names = [escaped(term.term) for term in terms]
     shown: list[str] = []
     for name in names[:limit]:
         more = len(names) - len(shown) - 1
@@ -69,7 +69,7 @@ def stats_embed(stats: Statistics, loc: object) -> discord.Embed:
     """`/glosario-admin estadisticas`: the figures of one server."""
     none = t(loc, "stats_none")
     rates = {k: percent(v) for k, v in stats.rates.items()}
-    top = [f"{term.term} — {n}" for term, n in stats.most_looked_up]
+    top = [f"{escaped(term.term)} — {n}" for term, n in stats.most_looked_up]
     gaps = [gap_label(g) + f" — {g.count}" for g in stats.top_gaps]
     embed = discord.Embed(title=t(loc, "stats_title"), colour=COLOUR)
     embed.add_field(name=t(loc, "stats_terms"), value=str(stats.terms))

@@ -15,7 +15,7 @@ from bot.core.normalize import normalize
 from bot.core.server_terms import TermFields
 from bot.discord_app.cards import OpenButton, show_term
 from bot.discord_app.kit.buttons import ButtonsView, served_guild
-from bot.discord_app.kit.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
+from bot.discord_app.kit.embeds import COLOUR, LIMITS, echo, escaped, fit, join_within, shorten
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.pager import Pager
 from bot.discord_app.kit.services import services
@@ -95,7 +95,9 @@ class DiscoverCog(commands.Cog):
         def render(page: int) -> tuple[discord.Embed, list[Term]]:
             chunk = terms[page * SEARCH_PAGE : (page + 1) * SEARCH_PAGE]
             lines = [
-                f"**{term.term}**" + (f" ({term.en})" if term.en else "") + f" — {first_sentence(term.definition)}"
+                f"**{escaped(term.term)}**"
+                + (f" ({escaped(term.en)})" if term.en else "")
+                + f" — {first_sentence(term.definition)}"
                 for term in chunk
             ]
             return discord.Embed(
@@ -168,7 +170,7 @@ class DiscoverCog(commands.Cog):
                 if category != heading:
                     heading = category
                     lines.append(f"__{heading}__")
-                lines.append(f"• {term.term}" + (f" — *{term.en}*" if term.en else ""))
+                lines.append(f"• {escaped(term.term)}" + (f" — *{escaped(term.en)}*" if term.en else ""))
             return discord.Embed(title=title, description=join_within(lines, LIMITS["description"]), colour=COLOUR), [
                 term for _, term in chunk
             ]
@@ -222,7 +224,7 @@ class DiscoverCog(commands.Cog):
             await interaction.response.send_message(t(loc, "explain_none"), ephemeral=True)
             return
         shown = terms[:EXPLAIN_MAX]
-        lines = [f"**{term.term}** — {first_sentence(term.definition)}" for term in shown]
+        lines = [f"**{escaped(term.term)}** — {first_sentence(term.definition)}" for term in shown]
         if len(terms) > EXPLAIN_MAX:
             lines.append(t(loc, "explain_more", count=len(terms) - EXPLAIN_MAX))
         embed = fit(discord.Embed(title=t(loc, "explain_title"), description=join_within(lines, 4096), colour=COLOUR))

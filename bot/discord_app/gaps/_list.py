@@ -14,7 +14,7 @@ from bot.core.server_terms import TermFields
 from bot.core.status import GapKind, GapOrder, GapStatus
 from bot.discord_app.feedback import least_helpful_lines
 from bot.discord_app.kit.buttons import chosen_ids, render_only
-from bot.discord_app.kit.embeds import COLOUR, LIMITS, discord_time, echo, fit, join_within, shorten
+from bot.discord_app.kit.embeds import COLOUR, LIMITS, discord_time, echo, escaped, fit, join_within, shorten
 from bot.discord_app.kit.forms import BoundForm
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.permissions import moderator_or_denied
@@ -94,7 +94,7 @@ def gap_lines(page: GapPage, locale: object) -> list[str]:
             last=discord_time(gap.last_seen, "R"),
         )
         if row.term is not None:
-            line += " · " + t(locale, "gaps_resolved_as" if row.resolved_as else "gaps_guess", term=row.term)
+            line += " · " + t(locale, "gaps_resolved_as" if row.resolved_as else "gaps_guess", term=escaped(row.term))
         if gap.kind == GapKind.QUESTION:
             line = f"{QUESTION_MARK} {line}"
         lines.append(shorten(line, LIMITS["description"] // PAGE_SIZE - 1))
@@ -108,7 +108,7 @@ def proposal_lines(page: GapPage, locale: object) -> list[str]:
             locale,
             "gaps_proposal_line",
             query=echo(p.sample),
-            term=p.term,
+            term=escaped(p.term),
             times=p.people,
             times_word=_plural(locale, "gaps_people", p.people),
         )
@@ -266,7 +266,7 @@ class ActSelect(
         if accepted is None:  # a forged or settled proposal
             log.info("alias proposal %r by user %s matched nothing", values[:1], interaction.user.id)
         note = (
-            t(loc, "gaps_accepted", spelling=echo(accepted[0]), term=accepted[1].term)
+            t(loc, "gaps_accepted", spelling=echo(accepted[0]), term=escaped(accepted[1].term))
             if accepted
             else t(loc, "gaps_gone")
         )

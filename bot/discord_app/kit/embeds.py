@@ -148,9 +148,14 @@ def _shorten_to_total(embed: discord.Embed) -> None:
 
 def echo(text: str) -> str:
     """User text made safe to show: one line, trimmed, markdown and mentions neutralised."""
-    line = discord.utils.escape_markdown(one_line(text, MAX_ECHO))
+    return escaped(one_line(text, MAX_ECHO)) or "…"
+
+
+def escaped(text: str) -> str:
+    """Text shown as it reads wherever Discord reads markdown, whole (a term's name in a list: a server's term is
+    members' text): markdown, masked links and mentions neutralised."""
     # A zero-width space after every @ breaks @everyone, @here, <@user>, <@&role> whatever the id looks like.
-    return line.replace("@", "@\u200b") or "…"
+    return discord.utils.escape_markdown(text).replace("@", "@\u200b")
 
 
 def discord_time(iso: str, style: str) -> str:

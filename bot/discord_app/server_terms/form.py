@@ -15,7 +15,7 @@ from bot.app.errors import DatabaseBusy
 from bot.core.normalize import normalize
 from bot.core.server_terms import TermFields
 from bot.discord_app.kit.buttons import ButtonsView, button_payload
-from bot.discord_app.kit.embeds import COLOUR, LIMITS, echo, fit, join_within, shorten
+from bot.discord_app.kit.embeds import COLOUR, LIMITS, echo, escaped, fit, join_within, shorten
 from bot.discord_app.kit.forms import BoundForm
 from bot.discord_app.kit.i18n import language, t
 from bot.discord_app.kit.permissions import moderator_or_denied
@@ -234,5 +234,5 @@ class AliasInsteadButton(_DraftButton, template=r"glosario:stalias"):
         if term is None:
             await interaction.response.send_message(t(loc, "st_no_draft"), ephemeral=True)
             return
-        text = t(loc, "gaps_accepted", spelling=echo(draft.fields.term.strip()), term=term.term)
+        text = t(loc, "gaps_accepted", spelling=echo(draft.fields.term.strip()), term=escaped(term.term))
         await interaction.response.send_message(text, ephemeral=True)
