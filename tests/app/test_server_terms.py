@@ -14,7 +14,7 @@ from bot.app.lookup.lookups import Asker
 from bot.config import Settings
 from bot.core.search import Found, NotFound
 from bot.core.server_terms import TermFields
-from bot.core.status import GapStatus
+from bot.core.status import GapStatus, ProposalStatus
 from tests.conftest import SHIPPED
 
 NOW = datetime(2026, 12, 3, 10, 0, tzinfo=UTC)
@@ -143,3 +143,23 @@ async def test_the_store_never_overwrites_another_term_in_service(app):
     assert not await store.save(GUILD, "nebula", {"term": "Nébula", "definition": "Otro."}, 2, "t", previous_id=None)
     assert (await store.get(GUILD, "nebula")).fields["definition"] == "Uno."
     assert [v.action for v in await store.versions(GUILD, "nebula")] == ["created"]
+
+
+async def test_editors_deciding_one_proposal_at_once_decide_it_once(app):
+    """Two editors publish the same proposal (one renames it) while a third rejects it: one decision is made,
+    and the terms in service are what it says."""
+    pid = (await app.proposals.propose(GUILD, 555, "es-ES", NEBULA)).proposal.id
+    renamed = TermFields("Clúster Nebula II", "El clúster nuevo del equipo.")
+    decisions = await asyncio.gather(
+        app.proposals.publish(GUILD, pid, 900, NEBULA),
+        app.proposals.publish(GUILD, pid, 901, renamed),
+        app.proposals.reject(GUILD, pid, 902, "Ya existe."),
+    )
+    made = [d for d in decisions if isinstance(d, Saved) or (d is not None and not isinstance(d, (Saved, Refused)))]
+    assert len(made) == 1, decisions
+    row = await app.proposals.store.get(GUILD, pid)
+    in_service = [term.term for term in app.lookups.terms(GUILD) if app.lookups.overlay(GUILD).glossary.get(term.id)]
+    if isinstance(made[0], Saved):
+        assert row.status == ProposalStatus.PUBLISHED and in_service == [made[0].term.term]
+    else:
+        assert row.status == ProposalStatus.REJECTED and in_service == []

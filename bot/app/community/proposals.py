@@ -4,8 +4,11 @@ if it can, else the next time they use the bot."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+import weakref
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -30,6 +33,7 @@ class Proposals:
     def __init__(self, store: ProposalStore, terms: ServerTerms, clock: Callable[[], datetime]) -> None:
         self.store, self.terms, self.clock = store, terms, clock
         self.to_tell: set[int] = set()  # members with an outcome they have not been told (loaded by `start`)
+        self._deciding: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
 
     async def start(self) -> None:
         try:
@@ -70,17 +74,32 @@ class Proposals:
     ) -> Saved | Refused | None:
         """Publish a pending proposal as a server term, with the fields as the editor left them. None when it is
         no longer pending."""
-        if await self.get(guild_id, proposal_id) is None:
-            return None
-        saved = await self.terms.save(guild_id, editor_id, fields)
-        if isinstance(saved, Saved):
-            await self._decide(guild_id, proposal_id, ProposalStatus.PUBLISHED, editor_id)
-        return saved
+        async with self._one_decision(guild_id, proposal_id):
+            if await self.get(guild_id, proposal_id) is None:
+                return None
+            saved = await self.terms.save(guild_id, editor_id, fields)
+            if isinstance(saved, Saved):
+                await self._decide(guild_id, proposal_id, ProposalStatus.PUBLISHED, editor_id)
+            return saved
 
     async def reject(self, guild_id: int, proposal_id: int, editor_id: int, reason: str) -> ProposalRow | None:
-        if not await self._decide(guild_id, proposal_id, ProposalStatus.REJECTED, editor_id, reason.strip() or None):
-            return None
-        return await self.store.get(guild_id, proposal_id)
+        async with self._one_decision(guild_id, proposal_id):
+            decided = await self._decide(
+                guild_id, proposal_id, ProposalStatus.REJECTED, editor_id, reason.strip() or None
+            )
+        return await self.store.get(guild_id, proposal_id) if decided else None
+
+    @contextlib.asynccontextmanager
+    async def _one_decision(self, guild_id: int, proposal_id: int) -> AsyncIterator[None]:
+        """One decision at a time on a proposal: publishing saves the term before the proposal is marked, so two
+        editors deciding it at once would otherwise publish it twice, or publish one it rejected. (A server's
+        interactions all reach the one process that serves its shard.)"""
+        key = (guild_id, proposal_id)
+        lock = self._deciding.get(key)
+        if lock is None:
+            lock = self._deciding[key] = asyncio.Lock()  # (kept while someone holds it: weak values)
+        async with lock:
+            yield
 
     async def _decide(
         self, guild_id: int, proposal_id: int, status: ProposalStatus, editor_id: int, reason: str | None = None
