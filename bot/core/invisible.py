@@ -111,6 +111,16 @@ def one_line(text: str, limit: int = ECHOED) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+# Marks that turn around the text after them until its paragraph ends (embeddings, overrides, isolates and their
+# ends): said back inside a sentence, a member's text would turn the rest of the sentence around too.
+_TURNING = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def without_turns(text: str) -> str:
+    """`text` without the marks that turn around what follows them (`_TURNING`); its letters as they are."""
+    return _TURNING.sub("", text) if not text.isascii() else text
+
+
 def printable(text: str) -> str:
     """Text for a terminal or a log: each character of `_UNPRINTABLE` (an escape sequence, a line break, a mark that
     turns text around) shown as its escape (`\\x1b`, `\\n`, `\\u202e`); everything else as it is."""

@@ -180,3 +180,14 @@ async def test_english_members_are_told_english_command_names(fake, bot):
     )
     text = (await fake.response(iid))["data"]["content"]
     assert "/glossary-admin daily setup" in text and "diario" not in text
+
+
+async def test_marks_that_turn_text_around_stay_inside_the_members_text(fake, bot, harness):
+    """A member's text with a right-to-left override (U+202E) or isolate is said back without it: it would turn
+    around the rest of the bot's sentence, in their reply and on the moderators' list."""
+    hostile = "tokeni\u202ezación \u2067x"
+    reply = await ask(fake, hostile, user_id=97)
+    await harness.flushed(bot)
+    _, listing = await admin(fake, "pendientes")
+    for text in (reply["data"]["content"], listing["data"]["embeds"][0]["description"]):
+        assert "tokenización x" in text and not re.search("[\u202a-\u202e\u2066-\u2069]", text)

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.core.card import CardText, card_text, footer
-from bot.core.invisible import ECHOED, one_line
+from bot.core.invisible import ECHOED, one_line, without_turns
 from bot.core.model import Glossary, Term
 from bot.discord_app.kit.i18n import language, t
 
@@ -153,9 +153,9 @@ def echo(text: str) -> str:
 
 def escaped(text: str) -> str:
     """Text shown as it reads wherever Discord reads markdown, whole (a term's name in a list: a server's term is
-    members' text): markdown, masked links and mentions neutralised."""
+    members' text): markdown, masked links, mentions and marks that turn the text around neutralised."""
     # A zero-width space after every @ breaks @everyone, @here, <@user>, <@&role> whatever the id looks like.
-    return discord.utils.escape_markdown(text).replace("@", "@\u200b")
+    return discord.utils.escape_markdown(without_turns(text)).replace("@", "@\u200b")
 
 
 def discord_time(iso: str, style: str) -> str:
