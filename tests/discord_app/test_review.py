@@ -86,6 +86,26 @@ async def seed_gaps(bot, guild_id, n):
             )
 
 
+async def test_the_resolve_form_of_a_long_question_says_it_cut_within_its_quotes(fake, bot):
+    asked = "como se reparte el entrenamiento\nentre muchas máquinas cuando el modelo es enorme"
+    await bot.app.stores.gaps.record_gaps(
+        [GapRecord(fake.guilds[0].id, asked, asked, "a1", None, "lookup", "2026-12-01T10:00:00")]
+    )
+    _, listed = await admin(fake, "pendientes")
+    resolve = buttons_and_selects(listed["data"])[3]
+    modal = await fake.response(
+        await fake.click(
+            message_of(listed["data"]),
+            resolve["custom_id"],
+            permissions=MODERATOR,
+            values=[resolve["options"][0]["value"]],
+        )
+    )
+    title = modal["data"]["title"]
+    # one line, cut where it says so, its closing quote kept (was cut at 45 characters: "…entrenamiento\nentre")
+    assert title == "Resolver «como se reparte el entrenamiento …»" and len(title) == 45
+
+
 async def test_pages_through_25_gaps_ignores_one_and_resolves_one_naming_its_term(fake, bot, harness):
     guild_id = fake.guilds[0].id
     await seed_gaps(bot, guild_id, 25)

@@ -351,6 +351,27 @@ async def test_a_member_proposes_an_editor_publishes_it_edited_and_the_member_is
     await eventually(lambda: harness.rows("SELECT status, notified FROM proposals") == [("published", 1)])
 
 
+async def test_an_editor_publishing_a_proposal_another_rejected_meanwhile_gets_what_they_typed_back(fake, bot, harness):
+    await propose(fake, FORM, termino="Clúster Nebula")
+    listing = await proposals_list(fake)
+    publish, reject = [c for row in listing["components"] for c in row["components"]]
+    publishing = await fake.response(
+        await fake.click(message_of(listing), publish["custom_id"], permissions=MODERATOR, user_id=900, values=["1"])
+    )
+    rejecting = await fake.response(
+        await fake.click(message_of(listing), reject["custom_id"], permissions=MODERATOR, user_id=901, values=["1"])
+    )
+    reason = {"Motivo (se lo diré a quien la propuso)": "Duplicada."}
+    assert "rechazada" in (await submit(fake, rejecting, reason, user_id=901))["content"]
+    late = await submit(fake, publishing, {**FORM, "Definición": "Reescrita con cuidado por el editor."})
+    assert "ya no está pendiente" in late["content"]
+    (typed,) = late["embeds"]  # what the editor wrote is not lost (was the sentence alone)
+    assert typed["title"] == "Lo que escribiste"
+    assert any(f["value"] == "Reescrita con cuidado por el editor." for f in typed["fields"])
+    assert harness.rows("SELECT status FROM proposals") == [("rejected",)]
+    assert harness.rows("SELECT COUNT(*) FROM server_terms") == [(0,)]
+
+
 async def test_a_rejected_proposal_is_told_on_the_members_next_command_when_dms_are_closed(fake, bot, harness):
     fake.dms_closed.add(556)
     await propose(fake, FORM, user_id=556)

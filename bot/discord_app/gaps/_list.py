@@ -10,12 +10,13 @@ import discord
 
 from bot.app.community.server_terms import Saved
 from bot.app.review.gaps import PAGE_SIZE, Gap, GapPage, GapReview
+from bot.core.invisible import one_line
 from bot.core.server_terms import TermFields
 from bot.core.status import GapKind, GapOrder, GapStatus
 from bot.discord_app.feedback import least_helpful_lines
 from bot.discord_app.kit.buttons import chosen_ids, render_only
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, discord_time, echo, escaped, fit, join_within, shorten
-from bot.discord_app.kit.forms import BoundForm
+from bot.discord_app.kit.forms import FORM_TITLE, BoundForm
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.permissions import moderator_or_denied
 from bot.discord_app.kit.persistent import Persistent
@@ -281,7 +282,8 @@ class ResolveModal(BoundForm):
 
     def __init__(self, interaction: discord.Interaction, gap_id: int, sample: str, state: ListState) -> None:
         locale = interaction.locale
-        super().__init__(interaction, title=t(locale, "gaps_modal_title", query=sample))
+        room = FORM_TITLE - len(t(locale, "gaps_modal_title", query=""))  # (the query cut, its quotes kept)
+        super().__init__(interaction, title=t(locale, "gaps_modal_title", query=one_line(sample, room)))
         self.gap_id, self.state, self.locale = gap_id, state, locale
         self.term = discord.ui.TextInput(label=t(locale, "gaps_modal_label")[:45], required=False, max_length=100)
         self.add_item(self.term)

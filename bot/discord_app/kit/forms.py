@@ -27,12 +27,14 @@ from typing import ClassVar, NamedTuple
 import discord
 
 from bot.app.errors import DatabaseBusy, reply_may_wait
+from bot.discord_app.kit.embeds import shorten
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.permissions import is_moderator
 from bot.discord_app.kit.replies import reply, typed_back
 from bot.discord_app.kit.services import services
 
 log = logging.getLogger(__name__)
+FORM_TITLE = 45  # Discord's longest form title
 FORM_SECONDS = 1800.0  # a form lives this long from when it is shown: past Discord's 15-minute window
 SAVE_WAIT = 60.0  # seconds a sent form's writes wait for a busy database (its answer is deferred)
 MAX_OPEN_PER_MEMBER = 3
@@ -146,7 +148,8 @@ class BoundForm(discord.ui.Modal):
     UPDATES_MESSAGE: ClassVar[bool] = False  # opened from a list's menu: answered by updating that list
 
     def __init__(self, interaction: discord.Interaction, *, title: str) -> None:
-        super().__init__(title=title[:45], timeout=FORM_SECONDS, custom_id=f"{self.PREFIX}:{secrets.token_urlsafe(12)}")
+        custom_id = f"{self.PREFIX}:{secrets.token_urlsafe(12)}"
+        super().__init__(title=shorten(title, FORM_TITLE), timeout=FORM_SECONDS, custom_id=custom_id)
         self.guild_id, self.user_id = interaction.guild_id or 0, interaction.user.id
         self.sent = False  # a form is applied once: a repeated submission (a replay, a double send) is refused
 

@@ -57,8 +57,8 @@ class PublishModal(TermModal):
         saved = await services(interaction).app.proposals.publish(
             guild_id, self.proposal_id, interaction.user.id, fields
         )
-        if saved is None:  # decided meanwhile, or another server's
-            await reply(interaction, t(interaction.locale, "prop_gone"))
+        if saved is None:  # decided meanwhile, or another server's: what the editor typed is given back
+            await self.give_back(interaction, t(interaction.locale, "prop_gone"))
         return saved
 
     async def after_saved(self, interaction: discord.Interaction, saved: Saved) -> None:
