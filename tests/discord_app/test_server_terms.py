@@ -57,6 +57,19 @@ async def test_define_answers_in_that_server_only_and_resolves_the_gap(fake, bot
     assert choices["data"]["choices"][0]["value"] == "cluster-nebula"
 
 
+async def test_an_english_editor_fills_the_form_in_english_and_reads_english_replies(fake, bot):
+    iid = await fake.command("glosario-admin termino nuevo", permissions=MODERATOR, user_id=900, locale="en-US")
+    modal = (await fake.response(iid))["data"]
+    labels = [c["label"] for row in modal["components"] for c in row["components"]]
+    assert modal["title"] == "New server term" and labels[:2] == ["Name", "Definition"]
+    values = {"Name": "Nebula cluster", "Definition": "The team's GPU cluster, where distributed training runs."}
+    sent = await fake.submit_modal(modal, values, permissions=MODERATOR, user_id=900, locale="en-US")
+    saved = await fake.answer(sent)
+    assert saved["content"].startswith("Saved: **Nebula cluster** now answers `/term`")
+    iid = await fake.submit_modal(modal, values, permissions=MODERATOR, user_id=900, locale="en-US")  # once more
+    assert "already sent" in (await fake.answer(iid))["content"]
+
+
 async def test_a_refused_form_keeps_what_was_typed_and_only_its_author_gets_it_back(fake, bot):
     modal = await open_form(fake)
     refused = await submit(fake, modal, {**FORM, "Nombre": "Horovod"})  # a published term's name

@@ -530,6 +530,7 @@ class FakeDiscord:
         user_id: int = 111,
         permissions: str = MEMBER_PERMISSIONS,
         guild: Guild | None = None,
+        locale: str = "es-ES",
     ) -> str:
         """Fill in and submit a modal the bot opened (`modal` is the callback's data); values by input label."""
         rows = []
@@ -541,7 +542,7 @@ class FakeDiscord:
         data = {"custom_id": modal["custom_id"], "components": rows}
         return await self._dispatch(
             self._interaction(
-                5, data, guild=guild, user_id=user_id, locale="es-ES", permissions=permissions, message=message
+                5, data, guild=guild, user_id=user_id, locale=locale, permissions=permissions, message=message
             )
         )
 
