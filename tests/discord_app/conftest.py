@@ -23,6 +23,7 @@ async def fake():
     yield server
     await server.stop()
     assert server.mention_leaks == []  # every message the bot sent said allowed_mentions {"parse": []}
+    assert server.refused == [] or server.refusals_expected  # nothing the bot sent was over Discord's limits
 
 
 class Harness:

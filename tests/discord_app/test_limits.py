@@ -95,3 +95,25 @@ async def test_a_daily_post_discord_refuses_is_recorded_not_retried_all_day(fake
     assert fake.channel_messages.get(str(channel)) is None  # not posted again and again
     status = (await fake.response(await fake.command("glosario-admin diario estado", permissions=MODERATOR)))["data"]
     assert "Discord 400" in status["content"]
+
+
+def test_the_fake_refuses_forms_and_menus_over_discords_limits():
+    from tests.fake_discord.server import message_problem
+
+    def form(title="Resolver", label="Término", value=""):
+        text = {"type": 4, "custom_id": "t", "label": label, "style": 1, "value": value}
+        return {
+            "type": 9,
+            "data": {"custom_id": "f", "title": title, "components": [{"type": 1, "components": [text]}]},
+        }
+
+    def menu(**option):
+        select = {"type": 3, "custom_id": "m", "options": [{"label": "a", "value": "1", **option}]}
+        return {"content": "x", "components": [{"type": 1, "components": [select]}]}
+
+    assert message_problem(form()) is None and message_problem(menu(description="d" * 100)) is None
+    assert message_problem(form(title="x" * 46)) == "title: 46 > 45"
+    assert message_problem(form(label="x" * 46)) == "components.0.components.0.label: 46 > 45"
+    assert message_problem(form(value="x" * 4001)) == "components.0.components.0.value: 4001 > 4000"
+    assert message_problem(menu(label="x" * 101)) == "components.0.components.0.options.0.label: 101 > 100"
+    assert message_problem(menu(description="x" * 101)).endswith("options.0.description: 101 > 100")

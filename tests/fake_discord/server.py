@@ -187,6 +187,7 @@ class FakeDiscord:
         self.callback_errors: list[int] = []  # statuses the next interaction callbacks get instead (500, 429…)
         self.failed_callbacks: list[tuple[str, int]] = []
         self.refused: list[tuple[list[str], str]] = []  # messages refused for breaking Discord's limits
+        self.refusals_expected = False  # a test that makes the bot break them on purpose says so (else: a failure)
         self.channel_errors: list[int] = []  # statuses the next channel posts get instead
         self.dm_channels: dict[str, int] = {}  # direct-message channel id → the member it reaches
         self.dms_closed: set[int] = set()  # members who do not take direct messages from the bot
@@ -784,12 +785,24 @@ def message_problem(body: dict) -> str | None:
             total += len(text)
     if total > 6000:
         return f"embeds: {total} characters in all > 6000"
+    if body.get("type") == 9 and len(data.get("title") or "") > 45:  # a form
+        return f"title: {len(data['title'])} > 45"
     return components_problem(data.get("components") or [])
+
+
+# The longest text of each part of a component, by its type (1 a row, 2 a button, 3 a menu, 4 a form's text input).
+COMPONENT_LIMITS = {
+    2: {"label": 80},
+    3: {"placeholder": 150},
+    4: {"label": 45, "placeholder": 100, "value": 4000, "max_length": 4000},
+}
+OPTION_LIMITS = {"label": 100, "value": 100, "description": 100}
 
 
 def components_problem(rows: list) -> str | None:
     """Why Discord would refuse these components, or None: at most 5 rows of at most 5 buttons (or one menu), each
-    custom_id at most 100 characters, a button's label at most 80, a menu's options at most 25."""
+    custom_id at most 100 characters, a button's label at most 80, a menu's options at most 25 (each label, value
+    and description at most 100), a form's text input label at most 45 and its text at most 4,000."""
     if len(rows) > 5:
         return f"components: {len(rows)} rows > 5"
     for r, row in enumerate(rows):
@@ -800,10 +813,18 @@ def components_problem(rows: list) -> str | None:
             where = f"components.{r}.components.{i}"
             if len(item.get("custom_id") or "") > 100:
                 return f"{where}.custom_id: {len(item['custom_id'])} > 100"
-            if len(item.get("label") or "") > 80:
-                return f"{where}.label: {len(item['label'])} > 80"
-            if len(item.get("options") or []) > 25:
-                return f"{where}.options: {len(item['options'])} > 25"
+            for key, limit in COMPONENT_LIMITS.get(item.get("type"), {}).items():
+                size = item.get(key) or 0
+                size = size if isinstance(size, int) else len(size)
+                if size > limit:
+                    return f"{where}.{key}: {size} > {limit}"
+            options = item.get("options") or []
+            if len(options) > 25:
+                return f"{where}.options: {len(options)} > 25"
+            for o, option in enumerate(options):
+                for key, limit in OPTION_LIMITS.items():
+                    if len(option.get(key) or "") > limit:
+                        return f"{where}.options.{o}.{key}: {len(option[key])} > {limit}"
     return None
 
 
