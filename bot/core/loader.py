@@ -271,8 +271,9 @@ class _Builder:
             mark = exc.problem_mark or exc.context_mark
             line = mark.line + 1 if mark else 0
             lines = text.splitlines()
-            before = lines[mark.line][: mark.column] if mark and mark.line < len(lines) else ""
-            sentence = _yaml_problem(str(exc.problem or exc.context), before)
+            line_text = lines[mark.line] if mark and mark.line < len(lines) else ""
+            before, at = (line_text[: mark.column], line_text[mark.column : mark.column + 1]) if mark else ("", "")
+            sentence = _yaml_problem(str(exc.problem or exc.context), before, at, str(exc.context or ""))
             self._add(name, line, sentence.code, **sentence.params)
             return None
         except yaml.reader.ReaderError as exc:  # a character YAML does not allow at all (control characters)
@@ -667,7 +668,8 @@ class _Builder:
 # The YAML parser's commonest messages, in the editors' language; others are quoted as the parser says them.
 _YAML_MESSAGES = (
     ("mapping values are not allowed", "yaml_colon_here"),
-    ("found character '\\t' that cannot start any token", "yaml_tab"),
+    ("found character '\\t' that cannot start any token", "yaml_tab"),  # pure Python's
+    ("found a tab character", "yaml_tab"),  # libyaml's, where a tab breaks the indentation
     ("could not find expected ':'", "yaml_colon_missing"),
     ("expected <block end>, but found", "yaml_indentation"),
     ("found undefined alias", "yaml_alias"),
@@ -684,14 +686,17 @@ _YAML_MESSAGES = (
 _OVER_INDENTED_KEY = re.compile(r"\s+(?:-\s+)?(?P<key>[A-Za-z_][\w-]*)\s*")
 
 
-def _yaml_problem(parser_says: str, before: str = "") -> Sentence:
+def _yaml_problem(parser_says: str, before: str = "", at: str = "", context: str = "") -> Sentence:
     """The YAML parser's message for the editor. `before` is the problem's line up to where the parser stopped: it
-    tells an over-indented key from a «:» inside a value."""
+    tells an over-indented key from a «:» inside a value; `at` is the character the parser stopped at; `context` is
+    what the parser says before its message (a repeated anchor is named there, its message is "second occurrence")."""
     over_indented = _OVER_INDENTED_KEY.fullmatch(before)
     if parser_says.startswith("mapping values are not allowed") and over_indented:
         return said("yaml_malformed", what=said("yaml_key_over_indented", key=over_indented["key"]))
+    if at == "\t" and parser_says.startswith("found character that cannot start any token"):  # libyaml's
+        return said("yaml_malformed", what=said("yaml_tab"))
     for start, code in _YAML_MESSAGES:
-        if parser_says.startswith(start):
+        if parser_says.startswith(start) or context.startswith(start):
             return said("yaml_malformed", what=said(code))
     return said("yaml_parser_says", parser_says=parser_says)
 

@@ -431,6 +431,23 @@ def test_yaml_parser_messages_speak_spanish(tmp_path):
     assert "YAML mal formado" in odd[0] and "the" not in odd[0].split("YAML mal formado")[1][:40]
 
 
+@pytest.mark.parametrize(
+    ("text", "line", "what"),
+    [
+        ("category: X\nterms:\n\t- term: A\n    definition: D.\n", 3, "hay un tabulador: sangra solo con espacios"),
+        ("category: X\nterms:\n  - term: A\n\t definition: D.\n", 4, "hay un tabulador: sangra solo con espacios"),
+        (
+            "category: X\nterms:\n  - term: &a A\n    definition: &a D.\n",
+            4,
+            "un ancla «&» repetida: pon ese texto entre comillas",
+        ),
+    ],
+)
+def test_a_tab_or_a_repeated_anchor_is_said_in_spanish(tmp_path, text, line, what):
+    found = problems(tmp_path, {"a.yaml": text})
+    assert found == [f"{tmp_path / 'a.yaml'}:{line}: YAML mal formado: {what}"]
+
+
 def test_a_missing_glossary_yaml_names_its_folder(tmp_path):
     (tmp_path / "a.yaml").write_text("category: X\nterms:\n  - term: A\n    definition: D.\n")
     with pytest.raises(GlossaryError) as info:
