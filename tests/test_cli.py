@@ -926,6 +926,22 @@ def test_an_import_that_is_not_text_in_its_encoding_says_which_byte(capsys, tmp_
     assert code == 2 and "no conozco la codificación «klingon»" in err
 
 
+def test_an_import_says_the_terms_it_wrote_and_its_json_is_one_line(capsys, tmp_path):
+    sheet = tmp_path / "terminos.csv"
+    sheet.write_text("Término;Definición\nNodo;Máquina de un clúster.\nNodo;Vértice de un grafo.\n", encoding="utf-8")
+    out_dir = tmp_path / "importado"
+    code, out, _ = run(capsys, "import", str(sheet), "--out", str(out_dir))
+    assert code == 0
+    say = Words("es")
+    assert say.amount("imported_n", 2) in out  # two senses imported…
+    assert say.count("imported", 1, count=1, path=out_dir, skipped=0) in out  # …as the one term validate counts
+    _, checked, _ = run(capsys, "validate", str(out_dir))
+    assert checked.startswith("OK: 1 término ")
+    code, out, _ = run(capsys, "import", str(sheet), "--dry-run", "--json")
+    (line,) = out.splitlines()  # JSON Lines, like every --json
+    assert json.loads(line)["imported"] == 2
+
+
 @pytest.mark.skipif(
     not Path("/proc/self/mem").exists(), reason="needs Linux's /proc/self/mem (a file that fails to read)"
 )

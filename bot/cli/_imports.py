@@ -42,7 +42,7 @@ def import_terms(call: Call) -> int:
             print(say("export_unwritable", path=args.out, error=os_said(exc, say)), file=sys.stderr)
             return EXIT_FAIL
     if args.json:  # (the file's own text in it: what a terminal would obey, escaped)
-        print(escape_invisible(json.dumps(summary.to_json(say.lang), ensure_ascii=False, indent=2)))
+        print(escape_invisible(json.dumps(summary.to_json(say.lang), ensure_ascii=False)))  # one line: JSON Lines
     else:
         _import_summary(args, say, summary)
     return EXIT_OK if summary.imported and not summary.refused else EXIT_FAIL
@@ -113,5 +113,5 @@ def _import_summary(args: argparse.Namespace, say: Words, summary) -> None:
     elif args.dry_run:
         print(say("import_dry_run_done"))
     else:
-        count, path = summary.imported, shlex.quote(str(args.out))  # the hint is a command to paste
+        count, path = summary.terms, shlex.quote(str(args.out))  # the hint is a command to paste
         print(say.count("imported", count, count=count, path=path, skipped=len(summary.refused)))

@@ -62,6 +62,8 @@ class Report:
     cleaned_entries: int = 0
     # glossary.yaml's `languages`: its title, subtitle and category names in another language than the glossary's.
     languages: dict[str, str] = field(default_factory=dict)
+    # How many terms the files hold: fewer than `imported` (which counts senses) when entries of one name were joined.
+    terms: int = 0
 
     def to_json(self, lang: str) -> dict:
         refused = [
@@ -289,12 +291,12 @@ def _written(nodes: dict[str, yaml.Node]) -> dict[str, str]:
 
 def settle(
     entries: list, category: str, refused: list[Refused], dropped: Counter, base=None
-) -> tuple[dict[str, str], int, set[str]]:
+) -> tuple[dict[str, str], int, int, set[str]]:
     """The term files for `entries`, checked by the loader's own rules as `validate` will check them (on the
     entries themselves: nothing is written as YAML to be read back), with the folder `base` (a merge.Base)
     when they are merged into one. An entry the loader finds a problem with is refused with the loader's own words,
-    and the rest checked again. Also returns how many senses the files hold (an entry of one sense counts one) and
-    the categories they are of."""
+    and the rest checked again. Also returns how many senses the files hold (an entry of one sense counts one), how
+    many terms, and the categories they are of."""
     known, taken = (base.names, base.taken) if base else (frozenset(), frozenset())
     entries = claim_names(entries, refused, dropped, known)
     for _ in range(5):
@@ -303,16 +305,16 @@ def settle(
         try:
             # The folder's files first: a spelling both have is then reported at the imported entry.
             load_glossary_from_nodes(base.meta if base else _META, {**(base.nodes if base else {}), **nodes})
-            return _written(nodes), _senses(entries), _categories(files)
+            return _written(nodes), _senses(entries), len(entries), _categories(files)
         except GlossaryError as exc:
             bad = _entries_at(exc, files)
         if not bad:
-            return _written(nodes), _senses(entries), _categories(files)
+            return _written(nodes), _senses(entries), len(entries), _categories(files)
         for index, problems in sorted(bad.items(), reverse=True):
             refuse(refused, entries.pop(index), Joined(problems, "; "))
         entries = claim_names(entries, [], dropped, known)
     files = _by_file(entries, category, taken)
-    return _written(_as_nodes(entries, files)), _senses(entries), _categories(files)
+    return _written(_as_nodes(entries, files)), _senses(entries), len(entries), _categories(files)
 
 
 def _categories(files: dict[str, tuple[str, list[int]]]) -> set[str]:
@@ -347,15 +349,15 @@ def report(imported, category: str = DEFAULT_CATEGORY, base=None, language: str 
     title = cleaned(imported.title, removed).split(" — ")[0].strip()
     entries = base.without_collisions(list(imported.entries), refused) if base else list(imported.entries)
     with collection_paused():
-        files, imported_count, categories = (
-            settle(entries, category, refused, dropped, base) if entries else ({}, 0, set())
+        files, imported_count, terms, categories = (
+            settle(entries, category, refused, dropped, base) if entries else ({}, 0, 0, set())
         )
     languages = _own_languages(imported, title, categories, language)
     if base and (unsaid := languages.keys() & categories):  # the folder's glossary.yaml is not rewritten
         dropped["languages (of category names: the folder's glossary.yaml is not rewritten)"] += len(unsaid)
     kept = {k: v for k, v in dropped.items() if v}
     title = title or DEFAULT_TITLE
-    return Report(read, imported_count, refused, kept, files, title, dict(removed), cleaned_entries, languages)
+    return Report(read, imported_count, refused, kept, files, title, dict(removed), cleaned_entries, languages, terms)
 
 
 def _own_languages(imported, title: str, categories: set[str], language: str) -> dict[str, str]:
