@@ -942,6 +942,22 @@ def test_an_import_says_the_terms_it_wrote_and_its_json_is_one_line(capsys, tmp_
     assert json.loads(line)["imported"] == 2
 
 
+def test_an_import_says_a_map_column_the_csv_does_not_have_instead_of_guessing(capsys, tmp_path, monkeypatch):
+    sheet = tmp_path / "terminos.csv"
+    sheet.write_text("Término;Definición\nNodo;Máquina de un clúster.\n", encoding="utf-8")
+    code, out, err = run(capsys, "import", str(sheet), "--map", "name=Palabra", "--dry-run")
+    assert code == 1 and "Palabra" in err and "Término, Definición" in err
+    assert Words("es").amount("imported_n", 0) in out  # (not "Término" guessed in its place)
+    code, _, err = run(capsys, "import", str(sheet), "--map", "definition=3", "--dry-run")
+    assert code == 1 and "«3»" in err
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    (tmp_path / "empty.csv").write_text("", encoding="utf-8")
+    _, _, err = run(capsys, "import", str(tmp_path / "empty.csv"), "--dry-run")
+    assert "the columns are: (none)" in err  # in the reader's language
+
+
 @pytest.mark.skipif(
     not Path("/proc/self/mem").exists(), reason="needs Linux's /proc/self/mem (a file that fails to read)"
 )

@@ -158,7 +158,9 @@ TEXT: dict[str, str] = {
     "skos_no_name_in": "it has no name (prefLabel or altLabel) in '{lang}'; it has one in: {languages}",
     "csv_columns_unknown": "line 1: I cannot tell which column holds {what}; the columns are: {columns}. Say it with "
     "--map {keys}; nothing imported",
-    "csv_no_columns": "(ninguna)",  # (as it has always been shown: an English reader would expect "(none)")
+    "csv_map_column_absent": "line 1: --map names the column '{column}', which the file does not have; the columns "
+    "are: {columns}; nothing imported",
+    "csv_no_columns": "(none)",
     "csv_map_key": "{key}=COLUMN",
     "json_unreadable": "line {line}: bad JSON ({error})",
     "json_too_deep": "the JSON is nested more than {depth} levels deep (lists or objects inside one another) and a "

@@ -159,6 +159,8 @@ TEXT: dict[str, str] = {
     "skos_no_name_in": "no tiene nombre (prefLabel ni altLabel) en «{lang}»; lo tiene en: {languages}",
     "csv_columns_unknown": "línea 1: no sé qué columna tiene {what}; las columnas son: {columns}. Dilo con --map "
     "{keys}; no se ha importado nada",
+    "csv_map_column_absent": "línea 1: --map nombra la columna «{column}», que el archivo no tiene; las columnas "
+    "son: {columns}; no se ha importado nada",
     "csv_no_columns": "(ninguna)",
     "csv_map_key": "{key}=COLUMNA",
     "json_unreadable": "línea {line}: JSON ilegible ({error})",

@@ -129,6 +129,9 @@ def read_csv(text: str, mapping: dict[str, str] | None = None) -> Imported:
     reader = csv.reader(io.StringIO(text, newline=""), _dialect(text))
     headers = next(reader, [])
     found = columns(headers, mapping)
+    if absent := _absent(headers, mapping or {}):  # (a misspelt column is said, not replaced by a guess)
+        listed = ", ".join(h.strip() for h in headers) or said("csv_no_columns")
+        return Imported([], [Problem(said("csv_map_column_absent", column=absent, columns=listed))], read=0)
     if "name" not in found or "definition" not in found:
         return Imported([], [_missing(headers, found)], read=0)
     entries, refused, dropped = [], [], Counter()
@@ -226,6 +229,15 @@ def _split_english(entry: Entry) -> None:
         entry.en = entry.en or inner
     else:
         entry.aliases.insert(0, inner)
+
+
+def _absent(headers: list[str], mapping: dict[str, str]) -> str | None:
+    """The first column `--map` names that the file does not have (by name or 1-based number), or None."""
+    folded = {_folded(h) for h in headers}
+    for column in mapping.values():
+        if not (column.isdigit() and 0 < int(column) <= len(headers)) and _folded(column) not in folded:
+            return column
+    return None
 
 
 def _missing(headers: list[str], found: dict[str, int]) -> Problem:
