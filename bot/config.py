@@ -209,7 +209,7 @@ def _shards(value: str | None) -> ShardPlan | None:
     try:
         return parse_shards(value)
     except ShardPlanError as exc:
-        raise SettingsError(said("shards_invalid", problem=str(exc))) from None
+        raise SettingsError(said("shards_invalid", problem=exc.sentence)) from None
 
 
 def _rejected_beside(journal: Path) -> Path:

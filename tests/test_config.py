@@ -73,6 +73,7 @@ def test_the_shards_setting_is_read_or_refused_in_both_languages():
     with pytest.raises(SettingsError) as refused:
         Settings.from_env({"GLOSARIO_SHARDS": "8/8"})
     assert "0 to 7" in refused.value.text("en")
+    assert "del 0 al 7" in refused.value.text("es") and "numbered" not in refused.value.text("es")
 
 
 def test_each_process_has_its_own_journal_and_replays_those_other_layouts_left(tmp_path):

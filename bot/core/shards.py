@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.core.problems import SaidError, said
 
-class ShardPlanError(ValueError):
-    """GLOSARIO_SHARDS does not say which shards of how many."""
+
+class ShardPlanError(SaidError, ValueError):
+    """GLOSARIO_SHARDS does not say which shards of how many (said in the reader's language by `text`)."""
 
 
 @dataclass(frozen=True)
@@ -44,17 +46,17 @@ def shard_of(guild_id: int, count: int) -> int:
 
 
 def parse_shards(text: str) -> ShardPlan:
-    """`0-3/8`, `1/2`, `0,2/4` → the plan; ShardPlanError (its message says what is wrong) otherwise."""
+    """`0-3/8`, `1/2`, `0,2/4` → the plan; ShardPlanError (its sentence says what is wrong) otherwise."""
     which, slash, total = text.replace(" ", "").partition("/")
     if not slash or not total.isdigit() or int(total) < 1:
-        raise ShardPlanError(f"'{text}': write which shards of how many, as 0-3/8 or 1/2")
+        raise ShardPlanError(said("shards_which_of_how_many", text=text))
     count, ids = int(total), set()
     for part in which.split(","):
         first, dash, last = part.partition("-")
         if not first.isdigit() or (dash and not last.isdigit()):
-            raise ShardPlanError(f"'{text}': '{part}' is not a shard number or a range like 0-3")
+            raise ShardPlanError(said("shards_not_a_number", text=text, part=part))
         low, high = int(first), int(last) if dash else int(first)
         if low > high or high >= count:
-            raise ShardPlanError(f"'{text}': shards are numbered 0 to {count - 1}")
+            raise ShardPlanError(said("shards_numbered", text=text, last=count - 1))
         ids.update(range(low, high + 1))
     return ShardPlan(tuple(sorted(ids)), count)
