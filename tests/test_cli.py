@@ -1123,3 +1123,11 @@ def test_a_glossary_yaml_that_cannot_be_read_is_one_problem(capsys, tmp_path):
     code, out, err = run(capsys, "validate", str(tmp_path / "g"))
     assert code == 1 and out.splitlines() == [out.splitlines()[0]] and "no es un archivo" not in out + err
     assert out.startswith(f"{tmp_path / 'g' / 'glossary.yaml'}: no se puede leer (")
+
+
+def test_run_without_its_glossary_folder_says_so_in_spanish(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("DISCORD_TOKEN", "not.a.token")
+    missing = tmp_path / "no-such-folder"
+    code, _, err = run(capsys, "--data", str(missing), "run")
+    assert code == 1 and err.strip() == Words("es")("run_no_glossary_dir", path=missing)
+    assert "image" not in err.replace("imagen", "")  # (the Docker image is "la imagen")

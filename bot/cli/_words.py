@@ -118,7 +118,7 @@ TEXT: dict[str, dict[str, str]] = {
         "https://discord.com/developers/applications → tu aplicación → Bot → Reset Token.",
         "run_no_glossary_dir": "No existe la carpeta del glosario {path}. Indica la carpeta de los archivos de "
         "términos con GLOSARIO_DATA (con Docker, monta tu carpeta en /app/glossary_data o quita el montaje para usar "
-        "la del image).",
+        "la de la imagen).",
         "run_invalid_glossary": "El glosario de {path} no es válido; el bot no arranca:\n{report}",
         "sync_refused": "Discord no ha aceptado los comandos: revisa el registro de arriba.",
         "synced_global": "Comandos publicados globalmente: {count}",
