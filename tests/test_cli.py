@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import subprocess
@@ -1127,6 +1128,9 @@ def test_a_glossary_yaml_that_cannot_be_read_is_one_problem(capsys, tmp_path):
 
 def test_run_without_its_glossary_folder_says_so_in_spanish(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("DISCORD_TOKEN", "not.a.token")
+    root = logging.getLogger()  # (run sets up logging: its handler, on this test's captured stderr, goes with it)
+    monkeypatch.setattr(root, "handlers", list(root.handlers))
+    monkeypatch.setattr(root, "level", root.level)
     missing = tmp_path / "no-such-folder"
     code, _, err = run(capsys, "--data", str(missing), "run")
     assert code == 1 and err.strip() == Words("es")("run_no_glossary_dir", path=missing)
