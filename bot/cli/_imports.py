@@ -102,7 +102,9 @@ def _import_summary(args: argparse.Namespace, say: Words, summary) -> None:
         print(printable(f"{args.file}: {where}{refused.reason(say.lang)}"), file=sys.stderr)
     dropped = ", ".join(f"{name} ({count})" for name, count in sorted(summary.dropped.items()))
     read, imported = say.amount("read_n", summary.read), say.amount("imported_n", summary.imported)
-    print(say("import_counts", read=read, imported=imported, refused=say.amount("refused_n", len(summary.refused))))
+    if summary.read or not summary.refused:  # (a file refused as a whole has no entries to count: its reason says it)
+        refused = say.amount("refused_n", len(summary.refused))
+        print(say("import_counts", read=read, imported=imported, refused=refused))
     if dropped:
         print(say("import_dropped", fields=dropped))
     if summary.cleaned:

@@ -72,8 +72,8 @@ TEXT: dict[str, dict[str, str]] = {
         "not_a_date": "'{text}' no es una fecha YYYY-MM-DD",
         "json_and_format": "--json y --format no van juntos: elige uno de los dos",
         "settings_error": "Error de configuración: {error}",
-        "healthy": "bien: {reason}",
-        "unhealthy": "mal: {reason}",
+        "healthy": "en orden: {reason}",
+        "unhealthy": "con problemas: {reason}",
         "no_app_id": "Indica el id de la aplicación: --app-id ID, DISCORD_APPLICATION_ID o DISCORD_TOKEN "
         "(Developer Portal → tu aplicación → General Information → Application ID).",
         "no_hits": "Ningún término contiene esas palabras.",
