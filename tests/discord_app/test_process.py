@@ -75,7 +75,7 @@ async def test_sigterm_finishes_replies_in_flight_flushes_gaps_and_exits_0(fake,
             if code == 0:
                 break
             await asyncio.sleep(0.2)
-        assert code == 0 and out.startswith("bien:"), out
+        assert code == 0 and out.startswith("en orden:"), out
         fake.callback_delay = 1.0
         queries = ["horovod", "computación cuántica", "redes de hopfield", "ray", "ajuste fino"]
         ids = [await fake.command("termino", {"termino": q}, user_id=500 + i) for i, q in enumerate(queries)]
