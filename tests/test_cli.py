@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -874,7 +875,8 @@ def test_ids_past_what_discord_and_the_database_hold_are_refused_with_a_sentence
         assert f"'{2**63}' es demasiado grande: el máximo es {2**63 - 1}" in said, said
     assert "es demasiado grande" in refused(capsys, "gaps", "--guild", "9" * 5000)  # (too long to convert)
     assert "'-5' no es un número entero (0 o mayor)" in refused(capsys, "daily", "--guild", "-5")
-    code, out, _ = run(capsys, "daily", "--guild", "0", "--date", "2026-12-05")
+    tomorrow = (datetime.now(UTC) + timedelta(days=1)).date().isoformat()  # (a past day with nothing recorded: 1)
+    code, out, _ = run(capsys, "daily", "--guild", "0", "--date", tomorrow)
     assert code == 0 and out.strip()
 
 
