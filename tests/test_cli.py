@@ -945,6 +945,17 @@ def test_an_import_says_the_terms_it_wrote_and_its_json_is_one_line(capsys, tmp_
     assert json.loads(line)["imported"] == 2
 
 
+def test_an_import_of_a_category_named_glossary_keeps_the_folder_s_glossary_yaml(capsys, tmp_path):
+    sheet = tmp_path / "terminos.csv"
+    sheet.write_text("term,definition,category\nHorovod,Framework de Uber.,Glossary\n", encoding="utf-8")
+    out_dir = tmp_path / "importado"
+    code, _, _ = run(capsys, "import", str(sheet), "--out", str(out_dir))
+    assert code == 0
+    _, checked, _ = run(capsys, "validate", str(out_dir))  # (its terms were written over the glossary.yaml)
+    assert checked.startswith("OK: 1 término ")
+    assert sorted(p.name for p in out_dir.iterdir()) == ["glossary-2.yaml", "glossary.yaml"]
+
+
 def test_an_import_says_a_map_column_the_csv_does_not_have_instead_of_guessing(capsys, tmp_path, monkeypatch):
     sheet = tmp_path / "terminos.csv"
     sheet.write_text("Término;Definición\nNodo;Máquina de un clúster.\n", encoding="utf-8")

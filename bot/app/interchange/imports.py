@@ -253,7 +253,9 @@ _META = data_node({"title": DEFAULT_TITLE, "subtitle": SUBTITLE, "language": OWN
 
 def _file_name(category: str, taken: frozenset[str] = frozenset()) -> str:
     """The category's file name; in a folder that has it already, the first of name-2.yaml, name-3.yaml… it has
-    not (compared without case, as some file systems do)."""
+    not (compared without case, as some file systems do). glossary.yaml is always taken: a category named
+    "Glossary" would write its terms over the folder's title."""
+    taken = taken | {META_FILE}
     stem = slug(category) or "importados"
     names = (f"{stem}.yaml", *(f"{stem}-{n}.yaml" for n in range(2, len(taken) + 3)))
     return next(name for name in names if name not in taken)
