@@ -270,6 +270,41 @@ terms:
 """
 
 
+NAMED_LIKE_NODES = """category: Redes
+terms:
+  - term: Categoría Redes
+    definition: Un término cuyo id es el de la colección de su categoría.
+  - term: Scheme
+    definition: Un lenguaje de programación (con una base que acaba en #, su IRI es la del esquema).
+"""
+ACCENTED_CATEGORY = """category: Visión
+terms:
+  - term: Píxel
+    definition: Un punto de una imagen.
+"""
+ALIKE_CATEGORY = """category: Vision
+terms:
+  - term: Vóxel
+    definition: Un punto en tres dimensiones (su categoría y «Visión» se escriben igual sin tilde).
+"""
+
+
+@pytest.mark.parametrize("fmt", ["skos", "skos-rdfxml", "skos-jsonld"])
+@pytest.mark.parametrize("base", [interchange.DEFAULT_BASE, "https://glosario.example/ia#"])
+def test_each_concept_collection_and_the_scheme_has_an_iri_of_its_own(fmt, base):
+    files = {"a.yaml": NAMED_LIKE_NODES, "b.yaml": ACCENTED_CATEGORY, "c.yaml": ALIKE_CATEGORY}
+    glossary = load_glossary_from_texts([("glossary.yaml", META), *files.items()])
+    text = interchange.export(glossary, fmt, base=base)
+    graph = Graph().parse(data=text, format={"skos": "turtle", "skos-rdfxml": "xml", "skos-jsonld": "json-ld"}[fmt])
+    concepts = set(graph.subjects(RDF.type, SKOS.Concept))
+    collections = set(graph.subjects(RDF.type, SKOS.Collection))
+    schemes = set(graph.subjects(RDF.type, SKOS.ConceptScheme))
+    assert len(concepts) == 4 and len(collections) == 3 and len(schemes) == 1  # S9, S37: disjoint classes
+    assert not concepts & collections and not concepts & schemes
+    imported = interchange.read(text, fmt)
+    assert {e.term: e.category for e in imported.entries} == {t.term: t.category for t in glossary.terms}
+
+
 @pytest.mark.parametrize("fmt", interchange.FORMATS)
 def test_a_source_keeps_its_text_and_address_whatever_the_text_looks_like(fmt):
     """A source without an address whose text ends like "Texto <https://…>" (or is an address, or ends in "<>")

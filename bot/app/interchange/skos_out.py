@@ -10,6 +10,7 @@ literal."""
 from __future__ import annotations
 
 import re
+from itertools import chain, count
 
 from bot.core.model import Glossary, Layered, Term
 from bot.core.normalize import slug
@@ -50,14 +51,17 @@ def to_skos(
         triples[ox.Triple(subject, ox.NamedNode(predicate), value)] = None
 
     lang = glossary.language or "es"
-    scheme = ox.NamedNode(base.rstrip("/#") + "#scheme")
+    senses = [each for named in glossary.terms for each in named.sense_terms()]  # a Concept per sense
+    iris = [concept_iri(term, base) for term in senses]
+    taken = set(iris)
+    scheme = ox.NamedNode(_unused(base.rstrip("/#") + "#scheme", taken))
     add(scheme, RDF_TYPE, ox.NamedNode(SKOS + "ConceptScheme"))
     add(scheme, DCT + "title", _literal(glossary.title, glossary.language_of(glossary.title)))
     both = Layered(glossary, context)
     collections: dict[str, list] = {}
     titles: dict[str, tuple[str, str]] = {}
-    for term in (each for named in glossary.terms for each in named.sense_terms()):  # a Concept per sense
-        concept = ox.NamedNode(concept_iri(term, base))
+    for term, iri in zip(senses, iris, strict=True):
+        concept = ox.NamedNode(iri)
         add(concept, RDF_TYPE, ox.NamedNode(SKOS + "Concept"))
         add(concept, SKOS + "inScheme", scheme)
         _concept(add, concept, term, lang, titles)
@@ -68,13 +72,21 @@ def to_skos(
     for url, (title, language) in titles.items():
         add(ox.NamedNode(url), DCT + "title", _literal(title, language))
     for category, concepts in collections.items():
-        collection = ox.NamedNode(base + "categoria-" + slug(category))
+        collection = ox.NamedNode(_unused(base + "categoria-" + slug(category), taken))
         add(collection, RDF_TYPE, ox.NamedNode(SKOS + "Collection"))
         add(collection, SKOS + "prefLabel", _literal(category, glossary.language_of(category)))
         for concept in concepts:
             add(collection, SKOS + "member", concept)
     form = getattr(ox.RdfFormat, SERIALISERS[fmt])
     return ox.serialize(triples, format=form, prefixes=PREFIXES).decode("utf-8")
+
+
+def _unused(iri: str, taken: set[str]) -> str:
+    """`iri`, else the first of iri-2, iri-3… that no other node of the file has (taken from then on): the term
+    "Categoría Redes" is base + categoria-redes, and so would be the category "Redes" and the category "Rédes"."""
+    found = next(each for each in chain([iri], (f"{iri}-{n}" for n in count(2))) if each not in taken)
+    taken.add(found)
+    return found
 
 
 def _literal(text: str, language: str):
