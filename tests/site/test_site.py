@@ -43,7 +43,7 @@ def search(driver, text: str) -> list[str]:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    box = driver.find_element(By.ID, "buscar")
+    box = driver.find_element(By.CSS_SELECTOR, "input[type=search]")
     box.send_keys(Keys.CONTROL, "a")
     box.send_keys(Keys.BACKSPACE, text)  # as a person edits it: every keystroke is an input event
     return visible_ids(driver)
@@ -67,11 +67,11 @@ def test_search_forgives_a_typo_accents_and_case_and_says_how_many(opened):
     from selenium.webdriver.common.by import By
 
     assert search(opened, "horovd") == ["horovod"]
-    assert opened.find_element(By.ID, "resultado").text == "1 término para «horovd»"
+    assert opened.find_element(By.CSS_SELECTOR, "[role=status]").text == "1 término para «horovd»"
     assert "paralelismo-de-datos" in search(opened, "paralelsmo")
     assert "entrenamiento-elastico" in search(opened, "ELÁSTICO")
     assert search(opened, "zzzzqqq") == []
-    assert "Ningún término coincide" in opened.find_element(By.ID, "resultado").text
+    assert "Ningún término coincide" in opened.find_element(By.CSS_SELECTOR, "[role=status]").text
     assert len(search(opened, "")) == 17  # clearing the box shows everything again
 
 
@@ -146,6 +146,66 @@ terms:
     assert html.count("<script>") == 1
     policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
     assert "default-src 'none'" in policy and "unsafe-inline" not in policy
+
+
+NAMED_LIKE_THE_PAGE = """category: Redes
+terms:
+  - term: Índice
+    definition: Estructura que permite encontrar rápido lo que se busca.
+  - term: Buscar
+    definition: Acción de encontrar algo.
+  - term: Búsqueda
+    definition: Lo que se hace al buscar.
+  - term: Resultado
+    definition: Lo que devuelve una búsqueda.
+  - term: Contenido
+    definition: Lo que hay dentro.
+  - term: Categoría Redes
+    definition: Un nombre como el ancla de su categoría.
+  - term: Letra A
+    definition: Un nombre como el ancla de una letra.
+  - term: Árbol
+    definition: Estructura de datos (su letra es la A).
+"""
+ALIKE_CATEGORIES = [
+    ("v1.yaml", "category: Visión\nterms:\n  - term: Píxel\n    definition: Un punto de una imagen.\n"),
+    ("v2.yaml", "category: Vision\nterms:\n  - term: Vóxel\n    definition: Un punto en tres dimensiones.\n"),
+]
+
+
+@pytest.fixture
+def named_like_the_page(tmp_path):
+    glossary = load_glossary_from_texts(
+        [("glossary.yaml", "title: T\n"), ("r.yaml", NAMED_LIKE_THE_PAGE), *ALIKE_CATEGORIES]
+    )
+    path = tmp_path / "index.html"
+    path.write_text(render(glossary), encoding="utf-8")
+    return glossary, path
+
+
+def test_a_term_named_like_a_part_of_the_page_keeps_its_anchor_and_the_page_its_own(named_like_the_page):
+    glossary, path = named_like_the_page
+    ids = re.findall(r'\sid="([^"]*)"', path.read_text(encoding="utf-8"))
+    assert len(ids) == len(set(ids))  # (a term "Buscar" had the search box's id, "Índice" the index's…)
+    assert {t.id for t in glossary.terms} <= set(ids)
+
+
+def test_the_page_works_with_terms_named_like_its_parts(browser, named_like_the_page):
+    from selenium.webdriver.common.by import By
+
+    glossary, path = named_like_the_page
+    browser.set_window_size(*DESKTOP)
+    browser.get(path.as_uri())
+    tags = browser.execute_script(
+        "return arguments[0].map(i => document.getElementById(i).tagName)", [t.id for t in glossary.terms]
+    )
+    assert set(tags) == {"ARTICLE"}  # every term's anchor leads to the term
+    assert search(browser, "resultado") == ["resultado"]  # the search box and its status still work
+    assert browser.find_element(By.CSS_SELECTOR, "[role=status]").text == "1 término para «resultado»"
+    search(browser, "")  # (the index shows when the box is empty)
+    browser.find_element(By.CSS_SELECTOR, '.indice a[href="#buscar"]').click()
+    assert browser.current_url.endswith("#buscar") and "buscar" in visible_ids(browser)
+    assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
 
 
 def test_term_url_points_at_the_anchor():

@@ -16,10 +16,12 @@ from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 from bot.core.model import Glossary, Sense, Term
-from bot.core.normalize import slug
+from bot.core.normalize import numbered_slugs, slug
 from bot.core.paragraphs import paragraphs
 
 PAGE = "index.html"
+# The page's own ids have an underscore, which no term's id (a slug) has: a term named «Buscar», «Índice» or
+# «Categoría Redes» keeps its anchor, and the search box, the index and the category "Redes" theirs.
 
 
 def term_url(site_url: str, term_id: str) -> str:
@@ -44,6 +46,9 @@ def render(glossary: Glossary) -> str:
     )
     title = escape(glossary.title)
     subtitle = f"<p>{escape(glossary.subtitle)}</p>" if glossary.subtitle else ""
+    groups = _by_category(glossary.terms)
+    categories = _anchors("_categoria-", [name for name, _ in groups])
+    letters = _anchors("_letra-", sorted({_letter(t.term) for t in glossary.terms}, key=_sort_key))
     return "\n".join(
         [
             "<!doctype html>",
@@ -57,14 +62,14 @@ def render(glossary: Glossary) -> str:
             f"<style>{style}</style>",
             "</head>",
             "<body>",
-            '<a class="saltar" href="#contenido">Saltar al glosario</a>',
+            '<a class="saltar" href="#_contenido">Saltar al glosario</a>',
             f"<header><h1>{title}</h1>{subtitle}",
             _search_form(len(glossary)),
             "</header>",
-            _alphabet_nav(glossary.terms),
-            '<main id="contenido">',
-            *(_category(name, terms, glossary) for name, terms in _by_category(glossary.terms)),
-            _index(glossary.terms),
+            _alphabet_nav(letters),
+            '<main id="_contenido">',
+            *(_category(name, categories[name], terms, glossary) for name, terms in groups),
+            _index(glossary.terms, letters),
             "</main>",
             f"<footer><p>{_how_many(len(glossary))}. Página generada con glosario-bot.</p></footer>",
             f"<script>{script}</script>",
@@ -77,11 +82,11 @@ def render(glossary: Glossary) -> str:
 
 def _search_form(count: int) -> str:
     return (
-        '<search><form role="search" id="busqueda" action="#">'
-        '<label for="buscar">Buscar un término</label>'
-        '<input id="buscar" name="q" type="search" autocomplete="off" spellcheck="false" '
-        'aria-describedby="resultado" placeholder="horovod, paralelismo, sharding…">'
-        f'<p id="resultado" role="status" aria-live="polite">{_how_many(count)}</p>'
+        '<search><form role="search" id="_busqueda" action="#">'
+        '<label for="_buscar">Buscar un término</label>'
+        '<input id="_buscar" name="q" type="search" autocomplete="off" spellcheck="false" '
+        'aria-describedby="_resultado" placeholder="horovod, paralelismo, sharding…">'
+        f'<p id="_resultado" role="status" aria-live="polite">{_how_many(count)}</p>'
         "</form></search>"
     )
 
@@ -98,8 +103,17 @@ def _by_category(terms: list[Term]) -> list[tuple[str, list[Term]]]:
     return sorted(groups.items(), key=lambda item: _sort_key(item[0]))
 
 
-def _category(name: str, terms: list[Term], glossary: Glossary) -> str:
-    anchor = "categoria-" + slug(name)
+def _anchors(prefix: str, names: list[str]) -> dict[str, str]:
+    """Each name's id on the page: `prefix` and its slug, numbered when two names have one ("Visión", "Vision")."""
+    anchors: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in names:
+        anchors[name] = next(a for s in numbered_slugs(slug(name) or "otros") if (a := prefix + s) not in taken)
+        taken.add(anchors[name])
+    return anchors
+
+
+def _category(name: str, anchor: str, terms: list[Term], glossary: Glossary) -> str:
     articles = "\n".join(_article(term, glossary) for term in sorted(terms, key=lambda t: _sort_key(t.term)))
     return (
         f'<section class="categoria" aria-labelledby="{anchor}">'
@@ -218,24 +232,21 @@ def _is_web_address(address: str) -> bool:
     return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
 
 
-def _alphabet_nav(terms: list[Term]) -> str:
-    letters = sorted({_letter(t.term) for t in terms}, key=_sort_key)
-    links = "".join(
-        f'<li><a href="#letra-{escape(slug(letter) or "otros")}">{escape(letter)}</a></li>' for letter in letters
-    )
+def _alphabet_nav(letters: dict[str, str]) -> str:
+    links = "".join(f'<li><a href="#{escape(anchor)}">{escape(letter)}</a></li>' for letter, anchor in letters.items())
     return f'<nav aria-label="Índice alfabético"><ul class="letras">{links}</ul></nav>'
 
 
-def _index(terms: list[Term]) -> str:
+def _index(terms: list[Term], letters: dict[str, str]) -> str:
     by_letter: dict[str, list[Term]] = {}
     for term in sorted(terms, key=lambda t: _sort_key(t.term)):
         by_letter.setdefault(_letter(term.term), []).append(term)
     blocks = []
     for letter, group in sorted(by_letter.items(), key=lambda item: _sort_key(item[0])):
         items = "".join(f'<li><a href="#{escape(t.id)}">{escape(t.term)}</a></li>' for t in group)
-        blocks.append(f'<h3 id="letra-{escape(slug(letter) or "otros")}">{escape(letter)}</h3><ul>{items}</ul>')
-    heading = '<h2 id="indice">Índice alfabético</h2>'
-    return f'<section class="indice" aria-labelledby="indice">{heading}{"".join(blocks)}</section>'
+        blocks.append(f'<h3 id="{escape(letters[letter])}">{escape(letter)}</h3><ul>{items}</ul>')
+    heading = '<h2 id="_indice">Índice alfabético</h2>'
+    return f'<section class="indice" aria-labelledby="_indice">{heading}{"".join(blocks)}</section>'
 
 
 def _letter(name: str) -> str:

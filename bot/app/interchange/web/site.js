@@ -2,9 +2,9 @@
 // Instant search over the page's own terms: accent- and case-insensitive, and forgiving one typo (a letter
 // changed, added, dropped, or two swapped) in names of four letters or more. No network, no library.
 (function () {
-  const input = document.getElementById("buscar");
-  const status = document.getElementById("resultado");
-  const form = document.getElementById("busqueda");
+  const input = document.getElementById("_buscar");
+  const status = document.getElementById("_resultado");
+  const form = document.getElementById("_busqueda");
   const articles = Array.from(document.querySelectorAll("article.termino"));
   const sections = Array.from(document.querySelectorAll("section.categoria"));
   const index = document.querySelector("section.indice");
