@@ -10,6 +10,7 @@ import pytest
 
 from bot.app.files import load_glossary
 from bot.app.interchange.site import render, term_url
+from bot.app.interchange.site_words import SITE_WORDS
 from bot.cli import main
 from bot.core.loader import load_glossary_from_texts
 from tests.conftest import SHIPPED
@@ -206,6 +207,48 @@ def test_the_page_works_with_terms_named_like_its_parts(browser, named_like_the_
     browser.find_element(By.CSS_SELECTOR, '.indice a[href="#buscar"]').click()
     assert browser.current_url.endswith("#buscar") and "buscar" in visible_ids(browser)
     assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
+
+
+ENGLISH = """category: Distributed training
+terms:
+  - term: Horovod
+    definition: Uber's framework for distributed training.
+    aliases: [hvd]
+    related: [Parameter server]
+  - term: Parameter server
+    definition: Servers that hold the model's parameters.
+    note: An older design.
+"""
+
+
+@pytest.fixture
+def english_page(tmp_path):
+    glossary = load_glossary_from_texts([("glossary.yaml", "title: AI glossary\nlanguage: en\n"), ("e.yaml", ENGLISH)])
+    path = tmp_path / "index.html"
+    path.write_text(render(glossary), encoding="utf-8")
+    return path
+
+
+def test_the_page_of_a_glossary_in_english_says_its_own_words_in_english(english_page):
+    html = english_page.read_text(encoding="utf-8")
+    assert '<html lang="en">' in html
+    for spanish in SITE_WORDS["es"].values():  # (each without what is filled in: a count, a query, a name)
+        assert not [part for part in re.split(r"\{\w+\}", spanish) if part.strip() and part in html], spanish
+    assert SITE_WORDS["en"]["search"] in html and SITE_WORDS["en"]["related"] in html
+
+
+def test_the_search_of_a_page_in_english_speaks_english(browser, english_page):
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(*DESKTOP)
+    browser.get(english_page.as_uri())
+    say = SITE_WORDS["en"]
+    status = browser.find_element(By.CSS_SELECTOR, "[role=status]")
+    assert status.text == say["terms"].format(count=2)
+    assert search(browser, "horovd") == ["horovod"]
+    assert status.text == say["found"].format(terms=say["terms_1"], query="horovd")
+    assert search(browser, "zz $& $1") == []  # (what is typed is said back as typed, not as a pattern)
+    assert status.text == say["none"].format(query="zz $& $1")
 
 
 def test_term_url_points_at_the_anchor():

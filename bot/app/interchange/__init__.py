@@ -6,5 +6,6 @@
                         against schemas/)
     merge.py            an import merged into a glossary folder that exists
     formats.py          the entry points: read any format, write TBX (tbx_out.py), SKOS (skos_out.py), CSV, JSON
-    site.py             the glossary as a static web page (web/ holds its style and script)
+    site.py             the glossary as a static web page (web/ holds its style and script, site_words.py its
+                        words in Spanish and English)
 Nothing here is imported by the bot while it serves Discord: these are the command line's and the exports'."""

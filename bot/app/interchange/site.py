@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
+from bot.app.interchange.site_words import site_words
 from bot.core.model import Glossary, Sense, Term
 from bot.core.normalize import numbered_slugs, slug
 from bot.core.paragraphs import paragraphs
@@ -44,6 +45,7 @@ def render(glossary: Glossary) -> str:
         f"default-src 'none'; style-src '{_sha256(style)}'; script-src '{_sha256(script)}'; "
         "img-src 'none'; base-uri 'none'; form-action 'none'"
     )
+    say = site_words(glossary.language or "es")
     title = escape(glossary.title)
     subtitle = f"<p>{escape(glossary.subtitle)}</p>" if glossary.subtitle else ""
     groups = _by_category(glossary.terms)
@@ -62,16 +64,16 @@ def render(glossary: Glossary) -> str:
             f"<style>{style}</style>",
             "</head>",
             "<body>",
-            '<a class="saltar" href="#_contenido">Saltar al glosario</a>',
+            f'<a class="saltar" href="#_contenido">{say["skip"]}</a>',
             f"<header><h1>{title}</h1>{subtitle}",
-            _search_form(len(glossary)),
+            _search_form(len(glossary), say),
             "</header>",
-            _alphabet_nav(letters),
+            _alphabet_nav(letters, say),
             '<main id="_contenido">',
-            *(_category(name, categories[name], terms, glossary) for name, terms in groups),
-            _index(glossary.terms, letters),
+            *(_category(name, categories[name], terms, glossary, say) for name, terms in groups),
+            _index(glossary.terms, letters, say),
             "</main>",
-            f"<footer><p>{_how_many(len(glossary))}. Página generada con glosario-bot.</p></footer>",
+            f"<footer><p>{_how_many(len(glossary), say)}. {say['made']}</p></footer>",
             f"<script>{script}</script>",
             "</body>",
             "</html>",
@@ -80,20 +82,21 @@ def render(glossary: Glossary) -> str:
     )
 
 
-def _search_form(count: int) -> str:
+def _search_form(count: int, say: dict[str, str]) -> str:
+    sentences = "".join(f' data-{key}="{escape(say[key])}"' for key in ("terms_1", "terms", "found", "none"))
     return (
         '<search><form role="search" id="_busqueda" action="#">'
-        '<label for="_buscar">Buscar un término</label>'
+        f'<label for="_buscar">{say["search"]}</label>'
         '<input id="_buscar" name="q" type="search" autocomplete="off" spellcheck="false" '
-        'aria-describedby="_resultado" placeholder="horovod, paralelismo, sharding…">'
-        f'<p id="_resultado" role="status" aria-live="polite">{_how_many(count)}</p>'
+        f'aria-describedby="_resultado" placeholder="{say["placeholder"]}">'
+        f'<p id="_resultado" role="status" aria-live="polite"{sentences}>{_how_many(count, say)}</p>'
         "</form></search>"
     )
 
 
-def _how_many(count: int) -> str:
+def _how_many(count: int, say: dict[str, str]) -> str:
     """The count of terms in words, as the page's script says it while searching: "1 término", "17 términos"."""
-    return "1 término" if count == 1 else f"{count} términos"
+    return say["terms_1"] if count == 1 else say["terms"].format(count=count)
 
 
 def _by_category(terms: list[Term]) -> list[tuple[str, list[Term]]]:
@@ -113,40 +116,40 @@ def _anchors(prefix: str, names: list[str]) -> dict[str, str]:
     return anchors
 
 
-def _category(name: str, anchor: str, terms: list[Term], glossary: Glossary) -> str:
-    articles = "\n".join(_article(term, glossary) for term in sorted(terms, key=lambda t: _sort_key(t.term)))
+def _category(name: str, anchor: str, terms: list[Term], glossary: Glossary, say: dict[str, str]) -> str:
+    articles = "\n".join(_article(term, glossary, say) for term in sorted(terms, key=lambda t: _sort_key(t.term)))
     return (
         f'<section class="categoria" aria-labelledby="{anchor}">'
         f'<h2 id="{anchor}">{escape(name)}</h2>\n{articles}\n</section>'
     )
 
 
-def _article(term: Term, glossary: Glossary) -> str:
+def _article(term: Term, glossary: Glossary, say: dict[str, str]) -> str:
     names = [term.term, *([term.en] if term.en else []), *term.aliases]
     parts = [
         f'<article class="termino" id="{escape(term.id)}" data-nombres="{escape(chr(10).join(names))}">',
         f'<h3><a href="#{escape(term.id)}">{escape(term.term)}</a></h3>',
     ]
     if term.en:
-        parts.append(f'<p class="en">En inglés: <span lang="en">{escape(term.en)}</span></p>')
+        parts.append(f'<p class="en">{say["english"]} <span lang="en">{escape(term.en)}</span></p>')
     if term.senses:  # one item per sense, each with what is its own; the forms and tags are the name's
-        items = "".join(f"<li>{''.join(_sense(sense, term, glossary))}</li>" for sense in term.all_senses())
-        parts.append(f'<ol class="sentidos" aria-label="Sentidos de {escape(term.term)}">{items}</ol>')
+        items = "".join(f"<li>{''.join(_sense(sense, term, glossary, say))}</li>" for sense in term.all_senses())
+        parts.append(f'<ol class="sentidos" aria-label="{escape(say["senses"].format(term=term.term))}">{items}</ol>')
     else:
-        parts.extend(_sense(term.first_sense(), term, glossary))
-    parts.extend(_forms(term))
+        parts.extend(_sense(term.first_sense(), term, glossary, say))
+    parts.extend(_forms(term, say))
     if term.aliases:
-        parts.append(f'<p class="alias">También: {escape(", ".join(term.aliases))}</p>')
+        parts.append(f'<p class="alias">{say["also"]} {escape(", ".join(term.aliases))}</p>')
     if not term.senses:
-        parts.extend(_related(term.related, glossary))
+        parts.extend(_related(term.related, glossary, say))
     if term.links:
         items = "".join(f'<li><a href="{escape(k.url)}" rel="noopener">{escape(k.title)}</a></li>' for k in term.links)
-        parts.append(f'<ul class="enlaces" aria-label="Enlaces sobre {escape(term.term)}">{items}</ul>')
+        parts.append(f'<ul class="enlaces" aria-label="{escape(say["links"].format(term=term.term))}">{items}</ul>')
     parts.append("</article>")
     return "".join(parts)
 
 
-def _sense(sense: Sense, term: Term, glossary: Glossary) -> list[str]:
+def _sense(sense: Sense, term: Term, glossary: Glossary, say: dict[str, str]) -> list[str]:
     """A sense: its category when the term has several and it is not the first's, the language of its definition
     when not the glossary's, the definition, note, example and sources (and, with several senses, its related)."""
     parts = []
@@ -154,12 +157,12 @@ def _sense(sense: Sense, term: Term, glossary: Glossary) -> list[str]:
         parts.append(f'<p class="categoria-sentido">{escape(sense.category)}</p>')
     if sense.definition_language:
         lang = escape(sense.definition_language)
-        parts.append(f'<p class="idioma">Definición en <span lang="{lang}">{lang}</span>:</p>')
+        parts.append(f'<p class="idioma">{say["definition_in"]} <span lang="{lang}">{lang}</span>:</p>')
     parts.append(_definition(sense.definition))
     if sense.note:
-        parts.append(f'<p class="nota">Nota: {escape(sense.note)}</p>')
+        parts.append(f'<p class="nota">{say["note"]} {escape(sense.note)}</p>')
     if sense.example:
-        parts.append(f'<p class="ejemplo">Ejemplo: <q>{escape(sense.example)}</q></p>')
+        parts.append(f'<p class="ejemplo">{say["example"]} <q>{escape(sense.example)}</q></p>')
     if sense.sources:
         cited = (
             f'<li><a href="{escape(s.url)}" rel="noopener">{escape(s.text)}</a></li>'
@@ -167,27 +170,27 @@ def _sense(sense: Sense, term: Term, glossary: Glossary) -> list[str]:
             else f"<li>{escape(s.text)}</li>"
             for s in sense.sources
         )
-        parts.append(f'<ul class="fuentes" aria-label="Fuentes">{"".join(cited)}</ul>')
+        parts.append(f'<ul class="fuentes" aria-label="{say["sources"]}">{"".join(cited)}</ul>')
     if term.senses:
-        parts.extend(_related(sense.related, glossary))
+        parts.extend(_related(sense.related, glossary, say))
     return parts
 
 
-def _related(ids: tuple[str, ...], glossary: Glossary) -> list[str]:
+def _related(ids: tuple[str, ...], glossary: Glossary, say: dict[str, str]) -> list[str]:
     related = [r for r in (glossary.get(i) for i in ids) if r is not None]
     if not related:
         return []
     links = ", ".join(f'<a href="#{escape(r.id)}">{escape(r.term)}</a>' for r in related)
-    return [f'<p class="relacionados">Relacionados: {links}</p>']
+    return [f'<p class="relacionados">{say["related"]} {links}</p>']
 
 
-def _forms(term: Term) -> list[str]:
+def _forms(term: Term, say: dict[str, str]) -> list[str]:
     """What is the name's, whatever its sense: forms to avoid and tags (each only when present)."""
     parts = []
     if term.deprecated:
-        parts.append(f'<p class="evita">Evita: {escape(", ".join(term.deprecated))}</p>')
+        parts.append(f'<p class="evita">{say["avoid"]} {escape(", ".join(term.deprecated))}</p>')
     if term.tags:
-        parts.append(f'<p class="etiquetas">Etiquetas: {escape(", ".join(term.tags))}</p>')
+        parts.append(f'<p class="etiquetas">{say["tags"]} {escape(", ".join(term.tags))}</p>')
     return parts
 
 
@@ -232,12 +235,12 @@ def _is_web_address(address: str) -> bool:
     return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
 
 
-def _alphabet_nav(letters: dict[str, str]) -> str:
+def _alphabet_nav(letters: dict[str, str], say: dict[str, str]) -> str:
     links = "".join(f'<li><a href="#{escape(anchor)}">{escape(letter)}</a></li>' for letter, anchor in letters.items())
-    return f'<nav aria-label="Índice alfabético"><ul class="letras">{links}</ul></nav>'
+    return f'<nav aria-label="{say["index"]}"><ul class="letras">{links}</ul></nav>'
 
 
-def _index(terms: list[Term], letters: dict[str, str]) -> str:
+def _index(terms: list[Term], letters: dict[str, str], say: dict[str, str]) -> str:
     by_letter: dict[str, list[Term]] = {}
     for term in sorted(terms, key=lambda t: _sort_key(t.term)):
         by_letter.setdefault(_letter(term.term), []).append(term)
@@ -245,7 +248,7 @@ def _index(terms: list[Term], letters: dict[str, str]) -> str:
     for letter, group in sorted(by_letter.items(), key=lambda item: _sort_key(item[0])):
         items = "".join(f'<li><a href="#{escape(t.id)}">{escape(t.term)}</a></li>' for t in group)
         blocks.append(f'<h3 id="{escape(letters[letter])}">{escape(letter)}</h3><ul>{items}</ul>')
-    heading = '<h2 id="_indice">Índice alfabético</h2>'
+    heading = f'<h2 id="_indice">{say["index"]}</h2>'
     return f'<section class="indice" aria-labelledby="_indice">{heading}{"".join(blocks)}</section>'
 
 

@@ -57,10 +57,14 @@
       section.hidden = !section.querySelector("article.termino:not([hidden])");
     }
     index.hidden = query !== "";
-    const words = found === 1 ? "1 término" : found + " términos";
+    // The page's sentences, in its language, from the status line's data attributes; each filled in by a
+    // function, so that a "$&" typed in the box is not read as a replacement pattern.
+    const say = status.dataset;
+    const typed = input.value.trim();
+    const words = found === 1 ? say.terms_1 : say.terms.replace("{count}", () => found);
     status.textContent = query === "" ? words : found === 0
-      ? "Ningún término coincide con «" + input.value.trim() + "»."
-      : words + " para «" + input.value.trim() + "»";
+      ? say.none.replace("{query}", () => typed)
+      : say.found.replace("{terms}", () => words).replace("{query}", () => typed);
   }
 
   input.addEventListener("input", show);
