@@ -239,7 +239,8 @@ async def test_a_long_term_id_keeps_the_not_this_button_within_discord_s_100_cha
 
     name = "Clúster Nebula del equipo de investigación en aprendizaje profundo distribuido"
     await submit(fake, await open_form(fake), dict(FORM, **{"Nombre": name}))
-    reply = await ask(fake, "glosario pregunta", "que es nebula")
+    # (a question, not its alias alone: "que es nebula" is a name, answered with the card alone)
+    reply = await ask(fake, "glosario pregunta", "donde estan las gpus nebula del equipo")
     assert reply["content"] == t("es", "best_match", term=name)
     not_it = [c for row in reply["components"] for c in row["components"]][-1]["custom_id"]
     assert len(not_it) == 100 and not_it.startswith("glosario:ni:")
@@ -286,3 +287,21 @@ async def test_a_reload_builds_the_new_glossary_s_question_index_before_anyone_a
     await eventually(lambda: bot.app.questions._published[0] is bot.app.catalog.current, timeout=30)
     found = await ask(fake, "glosario pregunta", "planta trepadora para hacer bebidas refrescantes", user_id=31)
     assert "Zarzaparrilla" in json.dumps(found, ensure_ascii=False)
+
+
+async def test_a_name_asked_as_a_question_is_answered_as_termino_answers_it(fake, bot, harness):
+    """A name the name matcher finds (a typo, the words of a name without «de») asked with /glosario pregunta gets
+    that term's card, counted once, and no gap: not "no está" nor another term offered."""
+    for user, (text, title) in enumerate(
+        [("horovd", "Horovod"), ("servidor parametros", "Servidor de Parámetros"), ("horovod", "Horovod")], start=41
+    ):
+        reply = await ask(fake, "glosario pregunta", text, user_id=user)
+        assert [e["title"] for e in reply["embeds"]] == [title], text
+        assert t("es", "not_it") not in str(reply["components"])  # (a name: nothing to say «no era esto» about)
+    await harness.flushed(bot)
+    assert harness.rows("SELECT sample FROM misses") == []
+    await eventually(lambda: bot.app.lookups._counts == {})
+    bot.app.lookups.flush()
+    await harness.flushed(bot)
+    counted = harness.rows("SELECT outcome, term_id, count FROM lookups ORDER BY term_id")
+    assert counted == [("found", "horovod", 2), ("found", "servidor-de-parametros", 1)]

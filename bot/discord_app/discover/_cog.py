@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.core.mentions import first_sentence
 from bot.core.normalize import normalize
+from bot.core.search import Found
 from bot.core.server_terms import TermFields
 from bot.discord_app.cards import OpenButton, show_term
 from bot.discord_app.kit.buttons import ButtonsView, served_guild
@@ -19,7 +20,7 @@ from bot.discord_app.kit.embeds import COLOUR, LIMITS, echo, escaped, fit, join_
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.pager import Pager
 from bot.discord_app.kit.services import services
-from bot.discord_app.lookup import meaning
+from bot.discord_app.lookup import answer_by_name, meaning
 from bot.discord_app.proposals import ProposalModal
 
 if TYPE_CHECKING:
@@ -120,6 +121,9 @@ class DiscoverCog(commands.Cog):
         names = here.lookup(user, texto, gap=False)
         if names is None:
             await interaction.response.send_message(t(loc, "empty_query"), ephemeral=True)
+            return
+        if isinstance(names.result, Found):  # a name (a typo too): its card, as /termino answers it, counted once
+            await answer_by_name(interaction, self.cards, names.result, names.overlay, private=not here.guild_id)
             return
         meant = await meaning.ask(self.bot, texto, names.overlay)
         if meant is None:  # too long, a full queue or a failure: the gap as usual, and the member told so

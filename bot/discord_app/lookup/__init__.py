@@ -1,7 +1,7 @@
 """/termino, top to bottom: the command and its autocomplete (`_cog.py`), the suggestions when no name matches
 with confidence (`suggestions.py`), and questions in a member's own words (`meaning.py`)."""
 
-from bot.discord_app.lookup._cog import LookupCog, setup
+from bot.discord_app.lookup._cog import LookupCog, answer_by_name, setup
 from bot.discord_app.lookup.suggestions import (
     SignedButton,
     SuggestionButton,
@@ -9,4 +9,12 @@ from bot.discord_app.lookup.suggestions import (
     suggestions_view,
 )
 
-__all__ = ["LookupCog", "SignedButton", "SuggestionButton", "UnsignedSuggestionButton", "setup", "suggestions_view"]
+__all__ = [
+    "LookupCog",
+    "SignedButton",
+    "SuggestionButton",
+    "UnsignedSuggestionButton",
+    "answer_by_name",
+    "setup",
+    "suggestions_view",
+]

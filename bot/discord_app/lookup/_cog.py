@@ -69,10 +69,7 @@ class LookupCog(commands.Cog):
         if answer is None:
             await send(t(loc, "empty_query"), ephemeral=True)
         elif isinstance(answer.result, Found):
-            embed, view = self.cards.card_for(answer.result.term, answer.overlay, loc)
-            found, view = answer.result, view or discord.utils.MISSING  # a form to avoid: the preferred term, said
-            said = found.avoided and t(loc, "avoided_form", form=echo(found.avoided), term=echo(found.term.term))
-            await send(said or None, embed=embed, view=view, ephemeral=privado)
+            await answer_by_name(interaction, self.cards, answer.result, answer.overlay, privado)
         elif isinstance(answer.result, Ambiguous):
             view = suggestions_view(answer.result.candidates, answer.qhash, privado, self.lookups.sign)
             text = t(loc, "did_you_mean", query=echo(termino))
@@ -85,6 +82,17 @@ class LookupCog(commands.Cog):
         here = await self.lookups.for_guild(served_guild(interaction))
         choices = here.complete(current)
         return [app_commands.Choice(name=c.label, value=c.id) for c in choices]
+
+
+async def answer_by_name(interaction: discord.Interaction, cards: Cards, found: Found, overlay, private: bool) -> None:
+    """Reply with the card of the term a name found (/termino, and /glosario pregunta when a name was asked); a
+    form to avoid is answered with the preferred term, said."""
+    loc = interaction.locale
+    embed, view = cards.card_for(found.term, overlay, loc)
+    said = found.avoided and t(loc, "avoided_form", form=echo(found.avoided), term=echo(found.term.term))
+    await interaction.response.send_message(
+        said or None, embed=embed, view=view or discord.utils.MISSING, ephemeral=private
+    )
 
 
 async def setup(bot: commands.Bot) -> None:
