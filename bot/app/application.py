@@ -110,6 +110,7 @@ class Application:
         )
         self._flusher: asyncio.Task[None] | None = None
         self.questions_ready = False  # the question path (its model) loads in the background after start
+        self.questions_loading = False  # …and is loading now (False once ready, and when off or it failed to load)
         self._background: set[asyncio.Task] = set()
 
     @classmethod
@@ -140,6 +141,7 @@ class Application:
         if self._flusher is None:
             self._flusher = asyncio.create_task(self._flush_counts(), name="glosario-lookup-counts")
         if self.settings.questions and not self._background:
+            self.questions_loading = True
             start_background(self._background, self._prepare_questions(), "glosario-questions")
 
     async def _prepare_questions(self) -> None:
@@ -152,6 +154,8 @@ class Application:
         except Exception:
             log.exception("the question path could not be loaded: only names are answered")
             return
+        finally:
+            self.questions_loading = False
         self.questions_ready = True
         log.info("question path ready")
 

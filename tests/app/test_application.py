@@ -66,7 +66,8 @@ def test_gap_page_lines_are_text_for_one_language(app):
 
 async def test_the_application_starts_the_question_path_itself_without_discord(tmp_path):
     """With the question path on, `Application.start` loads it in the background (no Discord client involved):
-    names are answered meanwhile, and `questions_ready` says when questions are in. Off, nothing is loaded."""
+    names are answered meanwhile, `questions_loading` says it is coming and `questions_ready` when questions are in.
+    Off, nothing is loaded."""
     from bot.app.application import Application
     from bot.app.catalog import load_catalog
     from bot.app.questions.service import Questions
@@ -89,8 +90,10 @@ async def test_the_application_starts_the_question_path_itself_without_discord(t
         await app.start()
         loading = [task for task in asyncio.all_tasks() if task.get_name() == "glosario-questions"]
         assert len(loading) == on  # started by the application's own start, or not at all
+        assert app.questions_loading == on  # (off: it will never be ready, and nothing says it is coming)
         if on:
             await eventually(lambda: app.questions_ready)  # noqa: B023 (awaited within the iteration)
+            assert not app.questions_loading
             assert encoder.calls >= 1 and len(encoder.texts) >= len(app.catalog.glossary)  # the index was built
         else:
             assert not app.questions_ready and "questions" not in app.__dict__  # nothing loaded

@@ -305,3 +305,38 @@ async def test_a_name_asked_as_a_question_is_answered_as_termino_answers_it(fake
     await harness.flushed(bot)
     counted = harness.rows("SELECT outcome, term_id, count FROM lookups ORDER BY term_id")
     assert counted == [("found", "horovod", 2), ("found", "servidor-de-parametros", 1)]
+
+
+async def test_with_the_question_path_off_a_question_is_told_so_and_kept_for_the_editors(fake, harness):
+    """GLOSARIO_QUESTIONS=off (or a model that failed to load): not "still loading, try in a few seconds" forever,
+    but that the search by meaning is not available here, in the member's language; the question is a gap, and a
+    name is still answered."""
+    bot = await harness.start()  # (the question path off)
+    for locale, lang in (("es-ES", "es"), ("en-US", "en")):
+        reply = await ask(fake, "glosario pregunta", f"{CONFIDENT} {lang}", locale=locale, user_id=51)
+        assert reply["content"] == t(lang, "questions_off", query=f"{CONFIDENT} {lang}") and reply["flags"] & 64
+    assert (await ask(fake, "glosario pregunta", "horovd", user_id=52))["embeds"][0]["title"] == "Horovod"
+    await harness.flushed(bot)
+    rows = harness.rows("SELECT sample, question FROM misses ORDER BY sample")
+    assert rows == [(f"{CONFIDENT} en", 1), (f"{CONFIDENT} es", 1)]
+
+
+async def test_a_question_while_the_path_loads_is_told_so_in_the_member_s_language(fake, harness, encoder, tmp_path):
+    holding = CountingModel(encoder)
+    holding.hold.clear()  # the first start embeds the glossary's terms: held there, the path is still loading
+    bot = await harness.start(questions=holding, cache_dir=tmp_path / "empty-cache")
+    await eventually(lambda: holding.holding.is_set())
+    for locale, lang in (("es-ES", "es"), ("en-GB", "en")):
+        reply = await ask(fake, "glosario pregunta", CONFIDENT, locale=locale, user_id=53)
+        assert reply["content"] == t(lang, "questions_loading")
+    holding.hold.set()
+    await eventually(lambda: bot.app.questions_ready, timeout=60)
+
+
+async def test_a_question_path_that_could_not_load_is_not_said_to_be_loading(fake, harness, encoder, tmp_path):
+    failing = Failing(encoder)
+    failing.fail = True  # the model fails while the path loads: it never comes
+    bot = await harness.start(questions=failing, cache_dir=tmp_path / "empty-cache")
+    await eventually(lambda: failing.failed > 0 and not bot.app.questions_loading)
+    reply = await ask(fake, "glosario pregunta", CONFIDENT, locale="en-US", user_id=54)
+    assert reply["content"] == t("en", "questions_off", query=CONFIDENT)

@@ -113,17 +113,21 @@ class DiscoverCog(commands.Cog):
         texto="Lo que buscas, con tus palabras (por ejemplo: el framework de Uber para entrenar con MPI)"
     )
     async def pregunta(self, interaction: discord.Interaction, texto: str) -> None:
-        loc, user = interaction.locale, interaction.user.id
+        loc, user, app = interaction.locale, interaction.user.id, services(self.bot).app
         here = await self.lookups.for_guild(served_guild(interaction))
-        if not services(self.bot).app.questions_ready:  # the model is still loading (the first seconds after a start)
-            await interaction.response.send_message(t(loc, "questions_loading"), ephemeral=True)
-            return
         names = here.lookup(user, texto, gap=False)
         if names is None:
             await interaction.response.send_message(t(loc, "empty_query"), ephemeral=True)
             return
         if isinstance(names.result, Found):  # a name (a typo too): its card, as /termino answers it, counted once
             await answer_by_name(interaction, self.cards, names.result, names.overlay, private=not here.guild_id)
+            return
+        if app.questions_loading:  # the first seconds after a start: asked again soon, so no gap yet
+            await interaction.response.send_message(t(loc, "questions_loading"), ephemeral=True)
+            return
+        if not app.questions_ready:  # off (GLOSARIO_QUESTIONS), or its model could not be loaded: it will not come
+            here.unanswered(user, texto, names, question=True)
+            await interaction.response.send_message(t(loc, "questions_off", query=echo(texto)), ephemeral=True)
             return
         meant = await meaning.ask(self.bot, texto, names.overlay)
         if meant is None:  # too long, a full queue or a failure: the gap as usual, and the member told so
