@@ -67,3 +67,18 @@ def test_ask_with_a_servers_terms(capsys, tmp_path, monkeypatch):
     assert json.loads(out.splitlines()[0])["id"] == "cluster-nebula"
     _, out, _ = run(capsys, "ask", "--json", "--guild", "8", question)
     assert "cluster-nebula" not in out
+
+
+@pytest.mark.parametrize(("lang", "locale"), [("es", "es_ES.UTF-8"), ("en", "en_US.UTF-8")])
+@pytest.mark.parametrize("question", ["", "   ", "¿?"])
+def test_an_empty_question_is_a_usage_error_in_the_user_s_language(capsys, monkeypatch, lang, locale, question):
+    """Not "no glossary term answers that question" (exit 1, as for a question asked), nor nothing at all with
+    --json: nothing was asked."""
+    from bot.cli import main
+
+    monkeypatch.setenv("LANG", locale)
+    for json_flag in ([], ["--json"]):
+        with pytest.raises(SystemExit) as exited:
+            main(["ask", *json_flag, question])
+        out, err = capsys.readouterr()
+        assert exited.value.code == 2 and out == "" and Words(lang)("ask_empty") in err

@@ -16,6 +16,7 @@ from bot import __version__
 from bot.cli._call import EVERY_STATUS, Call
 from bot.cli._parser import Parser, a_path, base_uri, iso_date, loader_checked, positive_int
 from bot.cli._words import Words
+from bot.core.normalize import normalize
 from bot.core.status import GapStatus
 
 Arguments = Callable[[argparse.ArgumentParser, Words], None]
@@ -129,6 +130,10 @@ def _resolve_arguments(p: argparse.ArgumentParser, say: Words) -> None:
     p.add_argument("--answered", action="store_true", help=say("answered_help"))
 
 
+def _ask_refusal(args: argparse.Namespace) -> str | None:
+    return None if normalize(" ".join(args.text)) else "ask_empty"  # (blank, or punctuation only: nothing asked)
+
+
 def _resolve_refusal(args: argparse.Namespace) -> str | None:
     return None if args.ids or args.answered else "ids_or_answered"
 
@@ -189,7 +194,7 @@ COMMANDS = (
     Subcommand("run", "run_help", "_run:run"),
     Subcommand("lookup", "lookup_help", "_glossary:lookup", _lookup_arguments),
     Subcommand("search", "search_help", "_glossary:search", _search_arguments),
-    Subcommand("ask", "ask_help", "_glossary:ask", _ask_arguments),
+    Subcommand("ask", "ask_help", "_glossary:ask", _ask_arguments, refuse=_ask_refusal),
     Subcommand("validate", "validate_help", "_glossary:validate", _validate_arguments),
     Subcommand("list", "list_help", "_glossary:listing"),
     Subcommand("export", "export_help", "_glossary:export", _export_arguments),

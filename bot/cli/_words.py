@@ -39,6 +39,9 @@ TEXT: dict[str, dict[str, str]] = {
         "ask_confident": "El término del glosario que mejor encaja es {term}.",
         "ask_unsure": "¿Buscabas…? {names}",
         "ask_nothing": "Ningún término del glosario responde a esa pregunta.",
+        "ask_empty": (
+            "la pregunta está vacía: describe lo que buscas, por ejemplo «framework de uber para entrenar con mpi»"
+        ),
         "validate_help": "comprueba los archivos de términos",
         "validate_dir": "carpeta a comprobar (por defecto --data)",
         "list_help": "lista todos los términos por categoría",
@@ -303,6 +306,10 @@ TEXT: dict[str, dict[str, str]] = {
         "ask_confident": "The glossary term that fits best is {term}.",
         "ask_unsure": "Were you looking for…? {names}",
         "ask_nothing": "No glossary term answers that question.",
+        "ask_empty": (
+            "the question is empty: describe what you are looking for, for example “framework de uber para entrenar "
+            "con mpi”"
+        ),
         "validate_help": "check the term files",
         "validate_dir": "folder to check (default: --data)",
         "list_help": "list every term by category",
