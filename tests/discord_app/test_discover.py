@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.pager import Pager
 from tests.fake_discord.server import message_of
 from tests.synthetic import generate
@@ -160,3 +161,12 @@ async def test_list_pages_open_terms_from_a_menu(fake, bot):
     assert len(menu["options"]) == 17 and menu["options"][0]["label"] == "AllReduce"
     opened = await fake.response(await fake.click(fake.message_of(iid), menu["custom_id"], values=["feast"]))
     assert opened["data"]["embeds"][0]["title"] == "Feast"
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("es-ES", "es"), ("en-GB", "en")])
+async def test_an_empty_question_is_asked_for_a_description_not_a_term(fake, bot, locale, lang):
+    """/glosario pregunta with nothing to read (punctuation only) asks for a description, not for "the term you
+    want to look up" with /termino's example."""
+    iid = await fake.command("glosario pregunta", {"texto": "¿?"}, locale=locale)
+    data = (await fake.response(iid))["data"]
+    assert data["content"] == t(lang, "empty_question") and data["flags"] & 64

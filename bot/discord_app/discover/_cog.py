@@ -117,7 +117,7 @@ class DiscoverCog(commands.Cog):
         here = await self.lookups.for_guild(served_guild(interaction))
         names = here.lookup(user, texto, gap=False)
         if names is None:
-            await interaction.response.send_message(t(loc, "empty_query"), ephemeral=True)
+            await interaction.response.send_message(t(loc, "empty_question"), ephemeral=True)
             return
         if isinstance(names.result, Found):  # a name (a typo too): its card, as /termino answers it, counted once
             await answer_by_name(interaction, self.cards, names.result, names.overlay, private=not here.guild_id)
