@@ -165,7 +165,9 @@ class Lookups:
         "No era esto" can make it a gap; returns its handle (for the button)."""
         key = gap_key(query)
         self.count(asker.guild_id, Outcome.MEANING, term.id)
-        self._answered[(asker.guild_id, key.qhash)] = (key, term.id, set())
+        held = self._answered.pop((asker.guild_id, key.qhash), None)  # (asked again: kept newest, with who said no)
+        said_no = held[2] if held is not None and held[1] == term.id else set()
+        self._answered[(asker.guild_id, key.qhash)] = (key, term.id, said_no)
         while len(self._answered) > ANSWERED_KEPT:
             self._answered.pop(next(iter(self._answered)))
         return key.qhash
