@@ -1148,3 +1148,38 @@ def test_run_without_its_glossary_folder_says_so_in_spanish(capsys, tmp_path, mo
     code, _, err = run(capsys, "--data", str(missing), "run")
     assert code == 1 and err.strip() == Words("es")("run_no_glossary_dir", path=missing)
     assert "image" not in err.replace("imagen", "")  # (the Docker image is "la imagen")
+
+
+def test_a_page_or_export_that_does_not_fit_on_the_disk_leaves_the_old_one_whole(capsys, tmp_path):
+    from tests.helpers import fill, small_disk
+
+    one = tmp_path / "uno"
+    one.mkdir()
+    (one / "glossary.yaml").write_text("title: Uno\n", encoding="utf-8")
+    (one / "c.yaml").write_text("category: C\nterms:\n  - term: Zeta\n    definition: Letra.\n", encoding="utf-8")
+    with small_disk(tmp_path / "web", "256k") as web:
+        assert run(capsys, "--data", str(one), "site", str(web))[0] == 0  # a page of one term
+        assert run(capsys, "--data", str(one), "export", "--format", "csv", "--out", str(web / "g.csv"))[0] == 0
+        before = {name: (web / name).read_bytes() for name in ("index.html", "g.csv")}
+        fill(web)  # (the new page and export, the whole glossary's, are larger than the old ones)
+        code, _, err = run(capsys, "site", str(web))
+        assert code == 1 and "el disco está lleno" in err
+        code, _, err = run(capsys, "export", "--format", "csv", "--out", str(web / "g.csv"))
+        assert code == 1 and "el disco está lleno" in err
+        assert {name: (web / name).read_bytes() for name in before} == before  # (were left cut short, or empty)
+        assert sorted(p.name for p in web.iterdir()) == ["filler", "g.csv", "index.html"]  # no half-written file
+
+
+def test_a_file_written_whole_keeps_its_permissions_and_its_link(tmp_path):
+    from bot.app.files import write_whole
+
+    page = tmp_path / "index.html"
+    write_whole(page, "uno")
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert page.stat().st_mode & 0o777 == 0o666 & ~umask  # a new file: what a plain write gives it
+    page.chmod(0o640)
+    link = tmp_path / "publicada.html"
+    link.symlink_to(page)
+    write_whole(link, "dos")
+    assert link.is_symlink() and page.read_text() == "dos" and page.stat().st_mode & 0o777 == 0o640

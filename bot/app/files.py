@@ -3,6 +3,9 @@ Light on purpose: `validate` and `lookup` import this, not the search index."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
 from pathlib import Path
 
 from bot.core.errors import GlossaryError, Problem
@@ -48,3 +51,36 @@ def load_glossary(data_dir: Path | str) -> Glossary:
     files = read_term_files(Path(data_dir))
     with collector_paused():  # hundreds of thousands of small acyclic objects: collections only cost time
         return load_glossary_from_texts(files)
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Write `text` to `path` whole or not at all: into a file beside it, synced, then renamed over it, so that a full
+    disk or a reader (a web server, an editor) never meets half a file, and a failed write leaves the old one as it
+    was. The file keeps the permissions it had, or takes those a plain write gives (the umask); a link is followed.
+    Where the folder refuses a file beside it (it may still let this one be rewritten), written in place."""
+    path = Path(os.path.realpath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
+    except PermissionError:
+        path.write_text(text, encoding="utf-8")
+        return
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, _mode_for(path))
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:  # (a new file: what open() would give it)
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask

@@ -163,10 +163,12 @@ def answer_lines(answer, glossary, say: Words, as_json: bool) -> list[str]:
 
 
 def write_out(path: Path, text: str, say) -> bool:
-    """Write an export's file; False, said on stderr, when it cannot be written (a folder, no such folder, a full
-    disk: what the system says, after the path)."""
+    """Write an export's file, whole or not at all; False, said on stderr, when it cannot be written (a folder, no
+    such folder, a full disk: what the system says, after the path)."""
+    from bot.app.files import write_whole
+
     try:
-        path.write_text(text, encoding="utf-8")
+        write_whole(path, text)
     except OSError as exc:
         print(say("export_unwritable", path=path, error=os_said(exc, say)), file=sys.stderr)
         return False

@@ -5,49 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import signal
 import sqlite3
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from tests.fake_discord.process import env_for, finish, run_bot, serving
-from tests.helpers import eventually
-
-NEEDS_ROOT = (
-    "a full disk is a 1 MB tmpfs mounted for the test, which needs root (CI runs as root: there it runs, and a "
-    "mount that fails is a failure, GLOSARIO_REQUIRE_SMALL_DISK)"
-)
-
-
-@contextlib.contextmanager
-def small_disk(folder: Path, size: str = "1m") -> Iterator[Path]:
-    """A real disk of `size` at `folder`, empty, for the block."""
-    problem = NEEDS_ROOT if os.geteuid() != 0 else None
-    if problem is None:
-        folder.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)], capture_output=True)
-        problem = f"cannot mount a {size} tmpfs: {done.stderr.decode().strip()}" if done.returncode else None
-    if problem is not None:
-        if os.environ.get("GLOSARIO_REQUIRE_SMALL_DISK"):
-            pytest.fail(problem)
-        pytest.skip(problem)
-    try:
-        yield folder
-    finally:
-        subprocess.run(["umount", "-l", str(folder)], check=False)
-
-
-def fill(folder: Path) -> Path:
-    """Take every byte left on the disk (a log, another program); the file to remove to give them back."""
-    filler = folder / "filler"
-    with contextlib.suppress(OSError), open(filler, "wb", buffering=0) as fh:
-        while True:
-            fh.write(b"\0" * 4096)
-    return filler
+from tests.helpers import eventually, fill, small_disk
 
 
 def stored(db: Path) -> list[str]:

@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 import yaml
 
+from bot.app.files import write_whole
 from bot.app.interchange.entries import Entry, Imported, Problem, same_language
 from bot.app.interchange.term_file_text import term_file_text
 from bot.core.errors import GlossaryError
@@ -386,9 +387,9 @@ def write(out_dir: Path, files: dict[str, str], title: str, language: str, langu
     if not meta.exists():
         said = {"title": title, "subtitle": SUBTITLE, "language": language}
         said |= {"languages": languages} if languages else {}
-        meta.write_text(term_file_text(data_node(said)), encoding="utf-8")
+        write_whole(meta, term_file_text(data_node(said)))
         written.append(meta)
     for name, text in files.items():
-        (out_dir / name).write_text(text, encoding="utf-8")
+        write_whole(out_dir / name, text)  # (--replace: an editor's file is never left half replaced)
         written.append(out_dir / name)
     return written

@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
+from bot.app.files import write_whole
 from bot.app.interchange.site_words import site_words
 from bot.core.model import Glossary, Sense, Term
 from bot.core.normalize import numbered_slugs, slug
@@ -34,7 +35,7 @@ def write_site(glossary: Glossary, outdir: Path) -> Path:
     """Write the page into `outdir` (created if needed); returns the file written."""
     outdir.mkdir(parents=True, exist_ok=True)
     path = outdir / PAGE
-    path.write_text(render(glossary), encoding="utf-8")
+    write_whole(path, render(glossary))  # (a web server may be serving the page being replaced)
     return path
 
 
