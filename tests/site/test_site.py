@@ -235,6 +235,7 @@ def test_the_page_of_a_glossary_in_english_says_its_own_words_in_english(english
     for spanish in SITE_WORDS["es"].values():  # (each without what is filled in: a count, a query, a name)
         assert not [part for part in re.split(r"\{\w+\}", spanish) if part.strip() and part in html], spanish
     assert SITE_WORDS["en"]["search"] in html and SITE_WORDS["en"]["related"] in html
+    assert 'placeholder="horovod, parameter server…"' in html  # its own names as examples (were the shipped ones)
 
 
 def test_the_search_of_a_page_in_english_speaks_english(browser, english_page):

@@ -67,7 +67,7 @@ def render(glossary: Glossary) -> str:
             "<body>",
             f'<a class="saltar" href="#_contenido">{say["skip"]}</a>',
             f"<header><h1>{title}</h1>{subtitle}",
-            _search_form(len(glossary), say),
+            _search_form(list(glossary.terms), say),
             "</header>",
             _alphabet_nav(letters, say),
             '<main id="_contenido">',
@@ -83,14 +83,17 @@ def render(glossary: Glossary) -> str:
     )
 
 
-def _search_form(count: int, say: dict[str, str]) -> str:
+def _search_form(terms: list[Term], say: dict[str, str]) -> str:
     sentences = "".join(f' data-{key}="{escape(say[key])}"' for key in ("terms_1", "terms", "found", "none"))
+    # (three of this glossary's own names as examples: its shortest, in order)
+    examples = sorted(sorted({t.term.lower() for t in terms}, key=lambda name: (len(name), name))[:3], key=_sort_key)
+    placeholder = f' placeholder="{escape(", ".join(examples))}…"' if examples else ""
     return (
         '<search><form role="search" id="_busqueda" action="#">'
         f'<label for="_buscar">{say["search"]}</label>'
         '<input id="_buscar" name="q" type="search" autocomplete="off" spellcheck="false" '
-        f'aria-describedby="_resultado" placeholder="{say["placeholder"]}">'
-        f'<p id="_resultado" role="status" aria-live="polite"{sentences}>{_how_many(count, say)}</p>'
+        f'aria-describedby="_resultado"{placeholder}>'
+        f'<p id="_resultado" role="status" aria-live="polite"{sentences}>{_how_many(len(terms), say)}</p>'
         "</form></search>"
     )
 

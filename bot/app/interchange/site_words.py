@@ -8,7 +8,6 @@ SITE_WORDS = {
     "es": {
         "skip": "Saltar al glosario",
         "search": "Buscar un término",
-        "placeholder": "horovod, paralelismo, sharding…",
         "terms_1": "1 término",
         "terms": "{count} términos",
         "found": "{terms} para «{query}»",
@@ -30,7 +29,6 @@ SITE_WORDS = {
     "en": {
         "skip": "Skip to the glossary",
         "search": "Search for a term",
-        "placeholder": "horovod, parallelism, sharding…",
         "terms_1": "1 term",
         "terms": "{count} terms",
         "found": "{terms} for “{query}”",
