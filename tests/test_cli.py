@@ -962,6 +962,9 @@ def test_an_import_says_a_map_column_the_csv_does_not_have_instead_of_guessing(c
     code, out, err = run(capsys, "import", str(sheet), "--map", "name=Palabra", "--dry-run")
     assert code == 1 and "Palabra" in err and "Término, Definición" in err
     assert out == ""  # nothing imported (not "Término" guessed in its place), and no count of a file refused whole
+    (tmp_path / "lista.json").write_text('[{"term": "Nodo"}]', encoding="utf-8")  # (a JSON refused whole: the same)
+    code, out, err = run(capsys, "import", str(tmp_path / "lista.json"), "--dry-run")
+    assert code == 1 and out == "" and "debe ser un objeto" in err  # (was "1 entrada leída: 0 importadas, 1…")
     code, _, err = run(capsys, "import", str(sheet), "--map", "definition=3", "--dry-run")
     assert code == 1 and "«3»" in err
     monkeypatch.setenv("LANG", "en_US.UTF-8")

@@ -163,8 +163,8 @@ def from_json(text: str) -> Imported:
     from bot.app.interchange.schema_problems import found
 
     data, unreadable = _read_json(text)
-    if unreadable is not None:
-        return Imported([], [Problem(unreadable)])
+    if unreadable is not None:  # (refused whole: no entry was read)
+        return Imported([], [Problem(unreadable)], read=0)
     by_entry: dict[int, list[Said]] = {}
     document: list[Said] = []
     for problem in found(data):
@@ -173,7 +173,7 @@ def from_json(text: str) -> Imported:
         else:
             document.append(problem.said)
     if document:
-        return Imported([], [Problem(said("nothing_imported", why=Joined(document, "; ")))])
+        return Imported([], [Problem(said("nothing_imported", why=Joined(document, "; ")))], read=0)
     entries, problems = [], []
     for index, item in enumerate(data["terms"]):
         where = said("at_term", number=index + 1)
