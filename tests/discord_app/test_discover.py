@@ -78,6 +78,8 @@ async def test_random_and_help(fake, bot):
     # every /glosario subcommand a member can use is in the help, under its name in the help's language
     subcommands = [o for o in fake.find_command("glosario")["options"] if o["type"] == 1]
     assert {"pregunta", "proponer", "olvidarme"} <= {o["name"] for o in subcommands}
+    (pregunta,) = [o for o in subcommands if o["name"] == "pregunta"]
+    assert pregunta["options"][0]["max_length"] == 300  # what a question is read to, where Discord's box stops
     for option in (o for o in subcommands if o["name"] != "ayuda"):  # (the help itself)
         assert f"/glosario {option['name']}" in helped["embeds"][0]["description"], option["name"]
         english_name = option["name_localizations"]["en-GB"]

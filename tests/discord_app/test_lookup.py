@@ -27,6 +27,7 @@ async def test_login_identify_and_command_registration(fake, bot):
     options = {o["name"]: o for o in termino["options"]}
     assert options["termino"]["type"] == 3 and options["termino"]["required"] is True
     assert options["termino"]["autocomplete"] is True
+    assert options["termino"]["max_length"] == 300  # what a question is read to: Discord's box says where it stops
     assert options["privado"]["type"] == 5 and options["privado"].get("required", False) is False
     (put,) = [
         body for method, path, body in fake.requests if (method, path) == ("PUT", f"/applications/{APP_ID}/commands")

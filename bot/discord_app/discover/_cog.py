@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.core.mentions import first_sentence
 from bot.core.normalize import normalize
+from bot.core.question_words import MAX_QUESTION
 from bot.core.search import Found
 from bot.core.server_terms import TermFields
 from bot.discord_app.cards import OpenButton, show_term
@@ -112,7 +113,7 @@ class DiscoverCog(commands.Cog):
     @app_commands.describe(
         texto="Lo que buscas, con tus palabras (por ejemplo: el framework de Uber para entrenar con MPI)"
     )
-    async def pregunta(self, interaction: discord.Interaction, texto: str) -> None:
+    async def pregunta(self, interaction: discord.Interaction, texto: app_commands.Range[str, 1, MAX_QUESTION]) -> None:
         loc, user, app = interaction.locale, interaction.user.id, services(self.bot).app
         here = await self.lookups.for_guild(served_guild(interaction))
         names = here.lookup(user, texto, gap=False)

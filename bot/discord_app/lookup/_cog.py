@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.app.lookup.lookups import Lookups
 from bot.app.lookup.turns import Turns
+from bot.core.question_words import MAX_QUESTION
 from bot.core.search import Ambiguous, Found
 from bot.discord_app.kit.buttons import served_guild
 from bot.discord_app.kit.embeds import echo
@@ -51,7 +52,12 @@ class LookupCog(commands.Cog):
     )
     @app_commands.allowed_installs(guilds=True, users=True)
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
-    async def termino(self, interaction: discord.Interaction, termino: str, privado: bool | None = None) -> None:
+    async def termino(
+        self,
+        interaction: discord.Interaction,
+        termino: app_commands.Range[str, 1, MAX_QUESTION],  # (a question is read to its 300th character)
+        privado: bool | None = None,
+    ) -> None:
         # (The rate limit is the tree's, shared by every command and button.)
         here, user = await self.lookups.for_guild(served_guild(interaction)), interaction.user.id
         if len(termino.split(None, self.LONG_TEXT_WORDS - 1)) >= self.LONG_TEXT_WORDS:
