@@ -929,30 +929,30 @@ def test_an_import_that_is_not_text_in_its_encoding_says_which_byte(capsys, tmp_
     assert code == 2 and "no conozco la codificación «klingon»" in err
 
 
-def test_an_import_says_the_terms_it_wrote_and_its_json_is_one_line(capsys, tmp_path):
-    sheet = tmp_path / "terminos.csv"
-    sheet.write_text("Término;Definición\nNodo;Máquina de un clúster.\nNodo;Vértice de un grafo.\n", encoding="utf-8")
-    out_dir = tmp_path / "importado"
+def imported(capsys, tmp_path, sheet_text: str) -> tuple[Path, str, str]:
+    """A CSV of this text imported into a new folder: the folder, what import printed, what validate says of it."""
+    sheet, out_dir = tmp_path / "terminos.csv", tmp_path / "importado"
+    sheet.write_text(sheet_text, encoding="utf-8")
     code, out, _ = run(capsys, "import", str(sheet), "--out", str(out_dir))
     assert code == 0
+    return out_dir, out, run(capsys, "validate", str(out_dir))[1]
+
+
+def test_an_import_says_the_terms_it_wrote_and_its_json_is_one_line(capsys, tmp_path):
+    text = "Término;Definición\nNodo;Máquina de un clúster.\nNodo;Vértice de un grafo.\n"
+    out_dir, out, checked = imported(capsys, tmp_path, text)
     say = Words("es")
     assert say.amount("imported_n", 2) in out  # two senses imported…
     assert say.count("imported", 1, count=1, path=out_dir, skipped=0) in out  # …as the one term validate counts
-    _, checked, _ = run(capsys, "validate", str(out_dir))
     assert checked.startswith("OK: 1 término ")
-    code, out, _ = run(capsys, "import", str(sheet), "--dry-run", "--json")
+    code, out, _ = run(capsys, "import", str(tmp_path / "terminos.csv"), "--dry-run", "--json")
     (line,) = out.splitlines()  # JSON Lines, like every --json
-    assert json.loads(line)["imported"] == 2
+    assert code == 0 and json.loads(line)["imported"] == 2
 
 
 def test_an_import_of_a_category_named_glossary_keeps_the_folder_s_glossary_yaml(capsys, tmp_path):
-    sheet = tmp_path / "terminos.csv"
-    sheet.write_text("term,definition,category\nHorovod,Framework de Uber.,Glossary\n", encoding="utf-8")
-    out_dir = tmp_path / "importado"
-    code, _, _ = run(capsys, "import", str(sheet), "--out", str(out_dir))
-    assert code == 0
-    _, checked, _ = run(capsys, "validate", str(out_dir))  # (its terms were written over the glossary.yaml)
-    assert checked.startswith("OK: 1 término ")
+    out_dir, _, checked = imported(capsys, tmp_path, "term,definition,category\nHorovod,Framework de Uber.,Glossary\n")
+    assert checked.startswith("OK: 1 término ")  # (its terms were written over the glossary.yaml)
     assert sorted(p.name for p in out_dir.iterdir()) == ["glossary-2.yaml", "glossary.yaml"]
 
 

@@ -174,14 +174,17 @@ ALIKE_CATEGORIES = [
 ]
 
 
-@pytest.fixture
-def named_like_the_page(tmp_path):
-    glossary = load_glossary_from_texts(
-        [("glossary.yaml", "title: T\n"), ("r.yaml", NAMED_LIKE_THE_PAGE), *ALIKE_CATEGORIES]
-    )
-    path = tmp_path / "index.html"
+def page_of(folder, meta: str, *files: tuple[str, str]):
+    """The glossary of these term files (glossary.yaml holding `meta`) and its page, written into `folder`."""
+    glossary = load_glossary_from_texts([("glossary.yaml", meta), *files])
+    path = folder / "index.html"
     path.write_text(render(glossary), encoding="utf-8")
     return glossary, path
+
+
+@pytest.fixture
+def named_like_the_page(tmp_path):
+    return page_of(tmp_path, "title: T\n", ("r.yaml", NAMED_LIKE_THE_PAGE), *ALIKE_CATEGORIES)
 
 
 def test_a_term_named_like_a_part_of_the_page_keeps_its_anchor_and_the_page_its_own(named_like_the_page):
@@ -223,10 +226,7 @@ terms:
 
 @pytest.fixture
 def english_page(tmp_path):
-    glossary = load_glossary_from_texts([("glossary.yaml", "title: AI glossary\nlanguage: en\n"), ("e.yaml", ENGLISH)])
-    path = tmp_path / "index.html"
-    path.write_text(render(glossary), encoding="utf-8")
-    return path
+    return page_of(tmp_path, "title: AI glossary\nlanguage: en\n", ("e.yaml", ENGLISH))[1]
 
 
 def test_the_page_of_a_glossary_in_english_says_its_own_words_in_english(english_page):
@@ -288,10 +288,7 @@ terms:
 
 @pytest.fixture
 def paragraphs_page(tmp_path):
-    glossary = load_glossary_from_texts([("glossary.yaml", "title: T\n"), ("p.yaml", PARAGRAPHS)])
-    path = tmp_path / "index.html"
-    path.write_text(render(glossary), encoding="utf-8")
-    return path
+    return page_of(tmp_path, "title: T\n", ("p.yaml", PARAGRAPHS))[1]
 
 
 def test_definitions_keep_their_paragraphs_and_their_addresses_are_links(browser, paragraphs_page):
