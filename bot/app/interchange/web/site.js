@@ -17,7 +17,7 @@
     const definition = normalize(
       Array.from(article.querySelectorAll(".definicion"), (part) => part.textContent).join(" ")
     );
-    return { article, names, packed: names.map(compact), definition };
+    return { article, names, packed: names.map(compact), definition, section: article.closest("section.categoria") };
   });
 
   // Whether two texts are at most one edit apart (optimal string alignment), in linear time.
@@ -48,15 +48,17 @@
   function show() {
     const query = normalize(input.value);
     let found = 0;
+    const shown = new Set();  // the categories with a term shown
+    // (an element is touched only when it changes: each change makes the browser lay the page out again)
     for (const entry of entries) {
       const visible = query === "" || matches(entry, query, compact(query));
-      entry.article.hidden = !visible;
-      if (visible) found++;
+      if (entry.article.hidden === visible) entry.article.hidden = !visible;
+      if (visible) { found++; shown.add(entry.section); }
     }
     for (const section of sections) {
-      section.hidden = !section.querySelector("article.termino:not([hidden])");
+      if (section.hidden === shown.has(section)) section.hidden = !shown.has(section);
     }
-    index.hidden = query !== "";
+    if (index.hidden !== (query !== "")) index.hidden = query !== "";
     // The page's sentences, in its language, from the status line's data attributes; each filled in by a
     // function, so that a "$&" typed in the box is not read as a replacement pattern.
     const say = status.dataset;
