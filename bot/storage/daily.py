@@ -135,6 +135,14 @@ class SqlDailyStore:
                 "UPDATE guild_settings SET daily_error = NULL, daily_error_at = NULL WHERE guild_id = ?", (guild_id,)
             )
 
+    async def retry_failed(self, guild_id: int, day: date) -> None:
+        """Free (guild, day) for another try if its post failed (a post made, or being made, stays as it is)."""
+        async with self.db.transaction():
+            await self.db.conn.execute(
+                f"DELETE FROM daily_posts WHERE guild_id = ? AND day = ? AND status = '{DailyPostStatus.FAILED}'",
+                (guild_id, day.isoformat()),
+            )
+
     async def failed(self, guild_id: int, day: date, detail: str, at: str, *, retry: bool) -> None:
         """A post that could not be made: released for a later try, or kept as failed for the day. Only the claim
         made `at` is touched: one taken over since (its lease ran out) is the new claimant's."""

@@ -165,6 +165,10 @@ class DailyStore(Protocol):
 
     async def posted(self, guild_id: int, day: date, message_id: int) -> None: ...
 
+    async def retry_failed(self, guild_id: int, day: date) -> None:
+        """Free (guild, day) for another try if its post failed."""
+        ...
+
     async def failed(self, guild_id: int, day: date, detail: str, at: str, *, retry: bool) -> None: ...
 
 

@@ -121,6 +121,26 @@ async def test_a_deleted_channel_is_reported_and_other_servers_still_get_their_p
     assert "⚠️" in status and "ya no existe" in status
 
 
+async def test_setting_it_up_again_after_todays_post_failed_posts_todays_term_at_once(fake, harness):
+    clock = {"now": datetime(2026, 12, 2, 7, 0, tzinfo=UTC)}  # 08:00 in Madrid: not yet time
+    bot = await harness.start(clock=lambda: clock["now"])
+    guild = fake.guilds[0]
+    gone, other = guild.channel_ids
+    await configure(fake, gone)
+    await fake.delete_channel(guild, gone)
+    await eventually(lambda: bot.get_guild(guild.id).get_channel(gone) is None)
+    clock["now"] = NOW
+    await cog(bot).tick()
+    assert harness.rows("SELECT status FROM daily_posts") == [("failed",)]  # today's problem, shown in estado
+    data = await configure(fake, other)  # the moderator reads it and picks another channel
+    assert f"<t:{int(NOW.timestamp())}:F>" in data["content"]  # the next post: now
+    await fake.wait_for(lambda: len(fake.channel_messages.get(str(other), [])) == 1)
+    await configure(fake, other)  # set up again once posted: today's term is not posted twice
+    await cog(bot).tick()
+    assert len(fake.channel_messages[str(other)]) == 1
+    assert harness.rows("SELECT status FROM daily_posts") == [("posted",)]
+
+
 async def test_the_scheduler_outlives_a_failing_database(fake, harness):
     bot = await harness.start()
     scheduler = cog(bot).scheduler

@@ -113,3 +113,18 @@ async def test_a_claim_stuck_before_the_upgrade_is_retried_after_it(tmp_path):
         assert await process(db, Clock(AFTER_NINE + CLAIM_LEASE)).claim_if_due(settings) is not None
     finally:
         await db.close()
+
+
+async def test_setting_it_up_again_frees_a_failed_day_and_only_that(db):
+    clock = Clock(AFTER_NINE)
+    posts = process(db, clock)
+    settings = await configured(db)
+    await posts.failed(await posts.claim_if_due(settings), "channel gone", retry=False)
+    assert await posts.claim_if_due(settings) is None  # the day's problem
+    await posts.configure(G, CHANNEL, Schedule(9, 0))  # the moderator fixed it and set it up again
+    job = await posts.claim_if_due(await SqlDailyStore(db).settings(G))
+    assert job is not None
+    await posts.posted(job, 555)
+    await posts.configure(G, CHANNEL, Schedule(9, 0))
+    assert await posts.claim_if_due(await SqlDailyStore(db).settings(G)) is None  # posted stays posted
+    assert (await SqlDailyStore(db).last_post(G)).message_id == 555

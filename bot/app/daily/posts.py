@@ -100,8 +100,10 @@ class DailyPosts:
         self, guild_id: int, channel_id: int, schedule: Schedule, *, server_terms: bool = False
     ) -> datetime:
         """Post every day (or weekday) at the schedule's time in a channel (the server's own terms among the
-        published ones, if it wants). Returns when the next post is."""
+        published ones, if it wants). Returns when the next post is. A post that failed today is tried again:
+        setting it up again is how a moderator fixes what it failed on (a deleted channel, a permission)."""
         await self.store.configure(guild_id, channel_id, schedule, server_terms=server_terms)
+        await self.store.retry_failed(guild_id, daily.local_date(self.clock(), schedule))
         last = await self.store.last_post(guild_id)
         return daily.next_post(self.clock(), schedule, last.day if last else None)
 
