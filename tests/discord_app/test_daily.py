@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.app.daily.posts import CLAIM_LEASE
+from bot.discord_app.kit.i18n import t
 from tests.fake_discord.server import (
     MANAGE_GUILD,
     MANAGE_MESSAGES,
@@ -115,10 +116,11 @@ async def test_a_deleted_channel_is_reported_and_other_servers_still_get_their_p
     clock["now"] = NOW
     await cog(bot).tick()
     assert len(fake.channel_messages[str(second.channel_ids[0])]) == 1
-    status = (
-        await fake.response(await fake.command("glosario-admin diario estado", guild=first, permissions=MODERATOR))
-    )["data"]["content"]
-    assert "⚠️" in status and "ya no existe" in status
+    for locale in ("es-ES", "en-US"):  # said in each moderator's language, whatever the server's
+        iid = await fake.command("glosario-admin diario estado", guild=first, permissions=MODERATOR, locale=locale)
+        status = (await fake.response(iid))["data"]["content"]
+        gone = t(locale, "daily_err_channel_gone", channel=f"<#{deleted}>")
+        assert t(locale, "daily_error_line", at=f"<t:{int(NOW.timestamp())}:f>", detail=gone) in status
 
 
 async def test_setting_it_up_again_after_todays_post_failed_posts_todays_term_at_once(fake, harness):
@@ -256,3 +258,14 @@ def test_the_pacer_spaces_starts_evenly():
     assert delays == pytest.approx([0, 0.025, 0.05, 0.075, 0.1])
     now["t"] = 200.0  # after a pause, the next start is immediate again
     assert pacer.delay() == 0
+
+
+def test_a_problem_an_older_version_kept_as_text_is_shown_as_it_is():
+    from bot.app.daily.posts import PostProblem, Problem
+    from bot.discord_app.daily._cog import problem_text
+
+    for kept in ("el canal <#5> ya no existe", "Discord: Missing Permissions", "400", '{"problem": "flood"}'):
+        assert problem_text(kept, "en-US") == kept
+    missing = PostProblem(Problem.MISSING_PERMISSIONS, 5, permissions=("send_messages",)).stored()
+    perms = t("en", "perm_send_messages")
+    assert problem_text(missing, "en-US") == t("en", "daily_err_perms", perms=perms, channel="<#5>")

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.core.normalize import slug
+from bot.discord_app.kit.i18n import t
 from bot.storage.records import GapRecord
 from tests.fake_discord.server import MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS, ChannelRef
 
@@ -94,7 +95,8 @@ async def test_a_daily_post_discord_refuses_is_recorded_not_retried_all_day(fake
     await daily.tick()  # a later tick that day
     assert fake.channel_messages.get(str(channel)) is None  # not posted again and again
     status = (await fake.response(await fake.command("glosario-admin diario estado", permissions=MODERATOR)))["data"]
-    assert "Discord 400" in status["content"]
+    refused = t("es", "daily_err_discord", channel=f"<#{channel}>", status=400, text="fake failure 400")
+    assert refused in status["content"]
 
 
 def test_the_fake_refuses_forms_and_menus_over_discords_limits():

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.app.daily.posts import CLAIM_LEASE, DailyPosts
+from bot.app.daily.posts import CLAIM_LEASE, DailyPosts, PostProblem, Problem
 from bot.core.daily import Schedule
 from bot.core.status import DailyPostStatus
 from bot.storage.daily import SqlDailyStore
@@ -82,7 +82,8 @@ async def test_a_process_that_outlived_its_lease_cannot_release_the_claim_that_r
     stale = await slow.claim_if_due(settings)
     clock.now += CLAIM_LEASE
     assert await successor.claim_if_due(settings) is not None
-    await slow.failed(stale, "Discord 503: late", retry=True)  # its answer came after the lease ran out
+    late = PostProblem(Problem.DISCORD, CHANNEL, status=503, text="late")
+    await slow.failed(stale, late, retry=True)  # its answer came after the lease ran out
     assert await third.claim_if_due(settings) is None  # the successor's claim still holds
     assert (await SqlDailyStore(db).settings(G)).error is None
 
@@ -91,10 +92,11 @@ async def test_failed_posts_still_free_the_day_or_keep_it(db):
     clock = Clock(AFTER_NINE)
     posts = process(db, clock)
     settings = await configured(db)
-    await posts.failed(await posts.claim_if_due(settings), "Discord 503", retry=True)
+    unavailable = PostProblem(Problem.DISCORD, CHANNEL, status=503, text="Service Unavailable")
+    await posts.failed(await posts.claim_if_due(settings), unavailable, retry=True)
     job = await posts.claim_if_due(settings)  # freed: the next tick tries again at once
     assert job is not None
-    await posts.failed(job, "Discord 400: refused", retry=False)
+    await posts.failed(job, PostProblem(Problem.DISCORD, CHANNEL, status=400, text="refused"), retry=False)
     clock.now += CLAIM_LEASE * 10
     assert await posts.claim_if_due(settings) is None  # the day's problem, not tried again
     assert (await SqlDailyStore(db).last_post(G)).status == DailyPostStatus.FAILED
@@ -119,7 +121,8 @@ async def test_setting_it_up_again_frees_a_failed_day_and_only_that(db):
     clock = Clock(AFTER_NINE)
     posts = process(db, clock)
     settings = await configured(db)
-    await posts.failed(await posts.claim_if_due(settings), "channel gone", retry=False)
+    gone = PostProblem(Problem.CHANNEL_GONE, CHANNEL)
+    await posts.failed(await posts.claim_if_due(settings), gone, retry=False)
     assert await posts.claim_if_due(settings) is None  # the day's problem
     await posts.configure(G, CHANNEL, Schedule(9, 0))  # the moderator fixed it and set it up again
     job = await posts.claim_if_due(await SqlDailyStore(db).settings(G))

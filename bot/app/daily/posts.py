@@ -6,10 +6,12 @@ surface's job (Discord's cog)."""
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime, timedelta
+from enum import StrEnum
 
 from bot.app.catalog import CatalogHolder
 from bot.app.community.server_terms import ServerTerms
@@ -26,6 +28,39 @@ log = logging.getLogger(__name__)
 # send (one pacer slot and a request); short enough that the retry of a post that did reach Discord (its process
 # died before marking it) comes within Discord's few minutes of nonce deduplication: lease + one tick ≈ 2.5 min.
 CLAIM_LEASE = timedelta(minutes=2)
+
+
+class Problem(StrEnum):
+    """Why a post could not be made."""
+
+    CHANNEL_GONE = "channel_gone"
+    MISSING_PERMISSIONS = "missing_permissions"
+    DISCORD = "discord"  # Discord answered with an error
+    NETWORK = "network"  # Discord could not be reached
+
+
+@dataclass(frozen=True, slots=True)
+class PostProblem:
+    """A post's problem as it is kept: a code and its parameters, so that each moderator reads it in their own
+    language (`stored` and `read` are its form in the database)."""
+
+    problem: Problem
+    channel_id: int | None = None
+    permissions: tuple[str, ...] = ()  # the missing ones, by discord.py's names: "send_messages"
+    status: int | None = None  # Discord's HTTP status
+    text: str = ""  # Discord's own words
+
+    def stored(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def read(cls, stored: str) -> PostProblem | None:
+        """The problem kept as `stored`; None for a text an older version kept (show it as it is)."""
+        try:
+            fields = json.loads(stored)
+            return cls(Problem(fields.pop("problem")), permissions=tuple(fields.pop("permissions", ())), **fields)
+        except (ValueError, TypeError, AttributeError, KeyError):
+            return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +180,8 @@ class DailyPosts:
     async def posted(self, job: PostJob, message_id: int) -> None:
         await self.store.posted(job.guild_id, job.day, message_id)
 
-    async def failed(self, job: PostJob, detail: str, *, retry: bool) -> None:
+    async def failed(self, job: PostJob, problem: PostProblem, *, retry: bool) -> None:
         """The post could not be made: `retry` frees the day for the next look; otherwise it is the day's
-        problem, shown to moderators. A job whose claim was taken over (its lease ran out) changes nothing."""
-        await self.store.failed(job.guild_id, job.day, detail, job.at, retry=retry)
+        problem. Either way the problem is shown to moderators. A job whose claim was taken over (its lease ran
+        out) changes nothing."""
+        await self.store.failed(job.guild_id, job.day, problem.stored(), job.at, retry=retry)

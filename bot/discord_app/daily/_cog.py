@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.app.daily.posts import DailyPosts, DailySettings, DailyStatus, PostJob
+from bot.app.daily.posts import DailyPosts, DailySettings, DailyStatus, PostJob, PostProblem, Problem
 from bot.app.limits import Pacer
 from bot.core import daily
 from bot.core.daily import DailyEntry, Schedule
@@ -31,11 +31,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 CHECK_EVERY_SECONDS = 30
 DAYS_NAMES = {Days.EVERY_DAY: "daily_days_every_day", Days.WEEKDAYS: "daily_days_weekdays"}
-_REQUIRED = (
-    ("view_channel", "perm_view_channel"),
-    ("send_messages", "perm_send_messages"),
-    ("embed_links", "perm_embed_links"),
-)
+PERMISSION_NAMES = {
+    "view_channel": "perm_view_channel",
+    "send_messages": "perm_send_messages",
+    "embed_links": "perm_embed_links",
+}
+PROBLEMS = {
+    Problem.CHANNEL_GONE: "daily_err_channel_gone",
+    Problem.MISSING_PERMISSIONS: "daily_err_perms",
+    Problem.DISCORD: "daily_err_discord",
+    Problem.NETWORK: "daily_err_network",
+}
 
 
 @functools.cache
@@ -49,12 +55,34 @@ def _stamp(moment: datetime) -> str:
     return f"<t:{ts}:F> (<t:{ts}:R>)"
 
 
-def missing_permissions(channel: discord.abc.GuildChannel, locale: object) -> str | None:
-    """The permissions the bot lacks to post the term of the day in `channel`, named; None when it has them."""
+def missing_permissions(channel: discord.abc.GuildChannel) -> tuple[str, ...]:
+    """The permissions the bot lacks to post the term of the day in `channel` (discord.py's names)."""
     me = channel.guild.me
     perms = channel.permissions_for(me) if me is not None else None
-    missing = [t(locale, key) for attr, key in _REQUIRED if perms is None or not getattr(perms, attr)]
-    return ", ".join(missing) or None
+    return tuple(attr for attr in PERMISSION_NAMES if perms is None or not getattr(perms, attr))
+
+
+def permission_names(permissions: tuple[str, ...], locale: object) -> str:
+    return ", ".join(t(locale, PERMISSION_NAMES[p]) for p in permissions if p in PERMISSION_NAMES)
+
+
+def problem_text(stored: str, locale: object) -> str:
+    """A post's problem as kept in the database, in the reader's language (a text kept by an older version: as
+    it is)."""
+    problem = PostProblem.read(stored)
+    if problem is None:
+        return stored
+    channel = f"<#{problem.channel_id}>"
+    perms = permission_names(problem.permissions, locale)
+    return t(locale, PROBLEMS[problem.problem], channel=channel, perms=perms, status=problem.status, text=problem.text)
+
+
+def _when(at: str) -> str:
+    """An ISO time kept in the database as a Discord timestamp (each reader's own time zone)."""
+    try:
+        return f"<t:{int(datetime.fromisoformat(at).timestamp())}:f>"
+    except ValueError:
+        return at
 
 
 def daily_card(
@@ -71,7 +99,8 @@ def status_text(status: DailyStatus, guild_id: int, loc: object) -> str:
     if last is None:
         last_text = t(loc, "daily_last_none")
     elif last.status == DailyPostStatus.FAILED:
-        last_text = t(loc, "daily_last_failed", date=long_date(loc, last.day), detail=last.detail or "?")
+        detail = problem_text(last.detail, loc) if last.detail else "?"
+        last_text = t(loc, "daily_last_failed", date=long_date(loc, last.day), detail=detail)
     else:
         link = f" — https://discord.com/channels/{guild_id}/{last.channel_id}/{last.message_id}"
         last_text = long_date(loc, last.day) + (link if last.message_id else "")
@@ -87,7 +116,8 @@ def status_text(status: DailyStatus, guild_id: int, loc: object) -> str:
         last=last_text,
     )
     if settings.error:
-        text += t(loc, "daily_error_line", at=settings.error_at or "?", detail=settings.error)
+        at = _when(settings.error_at) if settings.error_at else "?"
+        text += t(loc, "daily_error_line", at=at, detail=problem_text(settings.error, loc))
     return text
 
 
@@ -133,8 +163,8 @@ class DailyAdmin(app_commands.Group):
             problem = t(loc, "daily_bad_zone", value=zona[:60])
         elif not isinstance(channel, discord.TextChannel):
             problem = t(loc, "daily_bad_channel")
-        elif missing := missing_permissions(channel, loc):
-            problem = t(loc, "daily_missing_perms", channel=channel.mention, perms=missing)
+        elif missing := missing_permissions(channel):
+            problem = t(loc, "daily_missing_perms", channel=channel.mention, perms=permission_names(missing, loc))
         else:
             problem = None
         if problem is not None:
@@ -208,9 +238,9 @@ class DailyCog(PostingCog):
         locale = guild.preferred_locale if guild else "es-ES"
         channel = guild.get_channel(job.channel_id) if guild else None
         if not isinstance(channel, discord.TextChannel):
-            return await self._failed(job, t(locale, "daily_err_channel_gone", channel=f"<#{job.channel_id}>"))
-        if missing := missing_permissions(channel, locale):
-            return await self._failed(job, t(locale, "daily_err_perms", perms=missing, channel=channel.mention))
+            return await self._failed(job, PostProblem(Problem.CHANNEL_GONE, job.channel_id))
+        if missing := missing_permissions(channel):
+            return await self._failed(job, PostProblem(Problem.MISSING_PERMISSIONS, channel.id, permissions=missing))
         pick = await self.posts.todays_term(job.guild_id)
         term = pick.term
         await self.pacer.wait()
@@ -219,21 +249,22 @@ class DailyCog(PostingCog):
             # the job's nonce (discord.py sends it with enforce_nonce): a retry of a post that did go out, by a
             # process that took over the claim of one that died before marking it, gets the same message back
             message = await channel.send(embed=embed, view=view, nonce=job.nonce)
-        except discord.Forbidden as exc:
-            return await self._failed(job, f"Discord: {exc.text or 'forbidden'}")
         except discord.HTTPException as exc:
             # Discord trouble (5xx, 429) frees the day for the next tick; a refusal of the message itself (another
-            # 4xx) would be refused again every 30 s all day: it is recorded as the day's problem instead.
+            # 4xx: 403 too) would be refused again every 30 s all day: it is recorded as the day's problem instead.
             retry = exc.status >= 500 or exc.status == 429
-            return await self._failed(job, f"Discord {exc.status}: {exc.text or exc}", retry=retry)
+            problem = PostProblem(Problem.DISCORD, channel.id, status=exc.status, text=exc.text or str(exc))
+            return await self._failed(job, problem, retry=retry)
         except OSError as exc:  # the network: free the day for the next tick
-            return await self._failed(job, f"Discord: {exc}", retry=True)
+            log.info("term of the day for guild %s: Discord could not be reached: %s", job.guild_id, exc)
+            return await self._failed(job, PostProblem(Problem.NETWORK, channel.id), retry=True)
         await self.posts.posted(job, message.id)
         log.info("term of the day for guild %s posted: %s", job.guild_id, term.id)
         return True
 
-    async def _failed(self, job: PostJob, detail: str, *, retry: bool = False) -> bool:
-        await self.posts.failed(job, detail, retry=retry)
+    async def _failed(self, job: PostJob, problem: PostProblem, *, retry: bool = False) -> bool:
+        await self.posts.failed(job, problem, retry=retry)
+        detail = problem_text(problem.stored(), "en-US")
         log.warning(
             "term of the day for guild %s %s: %s", job.guild_id, "will be retried" if retry else "failed", detail
         )
