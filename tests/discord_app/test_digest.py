@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 from PIL import Image
 
 from bot.app.insights.chart import HEIGHT, LINE, WIDTH
-from tests.fake_discord.server import MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS, ChannelRef
+from bot.discord_app.kit.i18n import t
+from tests.fake_discord.server import ATTACH_FILES, MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS, ChannelRef
 
 MONDAY = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 ADMIN = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES | MANAGE_GUILD)
@@ -54,3 +55,27 @@ async def test_the_digest_is_posted_once_a_week_on_its_day_with_the_chart(fake, 
     clock["now"] = MONDAY + timedelta(days=7)
     await cog.tick()
     assert len(fake.channel_messages[str(channel)]) == 2  # the next week's
+
+
+async def test_a_channel_the_bot_cannot_post_in_is_named_and_a_refusal_is_not_sent_again_all_day(fake, harness):
+    guild = fake.guilds[0]
+    closed, channel = guild.channel_ids
+    guild.deny_everyone(closed, ATTACH_FILES)  # the chart could not go with the digest
+    clock = {"now": MONDAY}
+    bot = await harness.start(clock=lambda: clock["now"])
+    refused = await fake.response(
+        await fake.command("glosario-admin resumen configurar", {"canal": ChannelRef(closed)}, permissions=ADMIN)
+    )
+    perms = t("es", "perm_attach_files")
+    assert refused["data"]["content"] == t("es", "post_missing_perms", channel=f"<#{closed}>", perms=perms)
+    assert harness.rows("SELECT digest_channel_id FROM guild_settings WHERE digest_channel_id IS NOT NULL") == []
+    await fake.response(
+        await fake.command("glosario-admin resumen configurar", {"canal": ChannelRef(channel)}, permissions=ADMIN)
+    )
+    fake.channel_errors = [403, 403, 403]  # Discord refuses it all the same (the permission taken away since)
+    cog = bot.get_cog("DigestCog")
+    for _ in range(3):  # the ticks of that Monday
+        await cog.tick()
+        clock["now"] += timedelta(minutes=10)
+    posts = [path for method, path, _ in fake.requests if method == "POST" and path == f"/channels/{channel}/messages"]
+    assert len(posts) == 1  # refused once: not asked again every ten minutes all day

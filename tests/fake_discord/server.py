@@ -22,7 +22,9 @@ APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
 ALL_PERMISSIONS = str((1 << 50) - 1)
 MANAGE_GUILD, MANAGE_MESSAGES, SEND_MESSAGES, VIEW_CHANNEL, EMBED_LINKS = 1 << 5, 1 << 13, 1 << 11, 1 << 10, 1 << 14
+ATTACH_FILES = 1 << 15
 MEMBER_PERMISSIONS = str(VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | (1 << 31))  # + use application commands
+EVERYONE_PERMISSIONS = str(int(MEMBER_PERMISSIONS) | ATTACH_FILES)  # @everyone's, the bot's only role
 
 ATTACHMENT_LIMIT = 8 * 1024 * 1024  # what an interaction's "attachment_size_limit" says (a server with no boost)
 NONCE_WINDOW = 180.0  # seconds an enforced nonce is remembered: Discord says "the past few minutes"
@@ -104,6 +106,15 @@ class Guild:
     def deny_everyone(self, channel_id: int, permissions: int) -> None:
         self.overwrites[channel_id] = [{"id": str(self.id), "type": 0, "allow": "0", "deny": str(permissions)}]
 
+    def bot_permissions(self, channel_id: int) -> int:
+        """What the bot (with only @everyone) may do in a channel: the role's permissions, less what the channel's
+        overwrite for @everyone denies, plus what it allows."""
+        permissions = int(EVERYONE_PERMISSIONS)
+        for overwrite in self.overwrites.get(channel_id, []):
+            if overwrite["id"] == str(self.id):
+                permissions = (permissions & ~int(overwrite["deny"])) | int(overwrite["allow"])
+        return permissions
+
     def channel(self, channel_id: int) -> dict:
         i = self.channel_ids.index(channel_id)
         return {
@@ -134,7 +145,7 @@ class Guild:
                 {
                     "id": str(self.id),
                     "name": "@everyone",
-                    "permissions": MEMBER_PERMISSIONS,
+                    "permissions": EVERYONE_PERMISSIONS,
                     "position": 0,
                     "color": 0,
                     "hoist": False,
@@ -720,6 +731,8 @@ class FakeDiscord:
             if self.channel_errors:
                 status = self.channel_errors.pop(0)
                 return _json({"message": f"fake failure {status}", "code": 0}, status=status)
+            if (refusal := self._missing_permission(parts[1], body)) is not None:
+                return refusal
             if isinstance(body, dict) and len(str(body.get("nonce") or "")) > 25:  # Discord's limit for a nonce
                 self.refused.append((parts, "nonce: longer than 25"))
                 return _json({"message": "Invalid Form Body", "code": 50035, "errors": "nonce"}, status=400)
@@ -734,6 +747,19 @@ class FakeDiscord:
             self.channel_messages.setdefault(parts[1], []).append({**msg, "_files": files} if files else msg)
             return _json(msg)
         return _json({"message": f"fake Discord has no route {method} /{'/'.join(parts)}", "code": 0}, status=404)
+
+    def _missing_permission(self, channel_id: str, body: Any) -> web.Response | None:
+        """Discord's 403 for a post in a server's channel the bot may not see or write in, or attach files to."""
+        guild = next((g for g in self.guilds if int(channel_id) in g.channel_ids), None)
+        if guild is None:
+            return None
+        permissions = guild.bot_permissions(int(channel_id))
+        if not permissions & VIEW_CHANNEL:
+            return _json({"message": "Missing Access", "code": 50001}, status=403)
+        files = isinstance(body, dict) and body.get("_files")
+        if not permissions & SEND_MESSAGES or (files and not permissions & ATTACH_FILES):
+            return _json({"message": "Missing Permissions", "code": 50013}, status=403)
+        return None
 
     def _check_mentions(self, body: dict) -> None:
         """A message with text may ping unless it says `allowed_mentions: {"parse": []}` (Discord's default parses

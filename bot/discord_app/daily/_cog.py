@@ -22,7 +22,12 @@ from bot.discord_app.cards import card_view
 from bot.discord_app.kit.embeds import term_embed
 from bot.discord_app.kit.groups import PostingCog, each_server
 from bot.discord_app.kit.i18n import long_date, t
-from bot.discord_app.kit.permissions import manages_server, moderator_or_denied
+from bot.discord_app.kit.permissions import (
+    manages_server,
+    missing_permissions,
+    moderator_or_denied,
+    permission_names,
+)
 from bot.discord_app.kit.services import services
 
 if TYPE_CHECKING:
@@ -31,11 +36,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 CHECK_EVERY_SECONDS = 30
 DAYS_NAMES = {Days.EVERY_DAY: "daily_days_every_day", Days.WEEKDAYS: "daily_days_weekdays"}
-PERMISSION_NAMES = {
-    "view_channel": "perm_view_channel",
-    "send_messages": "perm_send_messages",
-    "embed_links": "perm_embed_links",
-}
 PROBLEMS = {
     Problem.CHANNEL_GONE: "daily_err_channel_gone",
     Problem.MISSING_PERMISSIONS: "daily_err_perms",
@@ -53,17 +53,6 @@ def _zones() -> list[str]:
 def _stamp(moment: datetime) -> str:
     ts = int(moment.timestamp())
     return f"<t:{ts}:F> (<t:{ts}:R>)"
-
-
-def missing_permissions(channel: discord.abc.GuildChannel) -> tuple[str, ...]:
-    """The permissions the bot lacks to post the term of the day in `channel` (discord.py's names)."""
-    me = channel.guild.me
-    perms = channel.permissions_for(me) if me is not None else None
-    return tuple(attr for attr in PERMISSION_NAMES if perms is None or not getattr(perms, attr))
-
-
-def permission_names(permissions: tuple[str, ...], locale: object) -> str:
-    return ", ".join(t(locale, PERMISSION_NAMES[p]) for p in permissions if p in PERMISSION_NAMES)
 
 
 def problem_text(stored: str, locale: object) -> str:
@@ -162,9 +151,9 @@ class DailyAdmin(app_commands.Group):
         elif zone is None:
             problem = t(loc, "daily_bad_zone", value=zona[:60])
         elif not isinstance(channel, discord.TextChannel):
-            problem = t(loc, "daily_bad_channel")
+            problem = t(loc, "post_bad_channel")
         elif missing := missing_permissions(channel):
-            problem = t(loc, "daily_missing_perms", channel=channel.mention, perms=permission_names(missing, loc))
+            problem = t(loc, "post_missing_perms", channel=channel.mention, perms=permission_names(missing, loc))
         else:
             problem = None
         if problem is not None:

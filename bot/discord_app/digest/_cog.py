@@ -16,7 +16,13 @@ from bot.discord_app.gaps import gap_label
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, fit, join_within
 from bot.discord_app.kit.groups import PostingCog, each_server
 from bot.discord_app.kit.i18n import t
-from bot.discord_app.kit.permissions import manages_server, moderator_or_denied
+from bot.discord_app.kit.permissions import (
+    POSTING_WITH_FILES,
+    manages_server,
+    missing_permissions,
+    moderator_or_denied,
+    permission_names,
+)
 from bot.discord_app.kit.services import services
 
 log = logging.getLogger(__name__)
@@ -54,11 +60,15 @@ class DigestAdmin(app_commands.Group):
     @app_commands.describe(canal="Canal del resumen", dia="Día de la semana (UTC)")
     @app_commands.choices(dia=[app_commands.Choice(name=name, value=n) for n, name in enumerate(DAY_NAMES)])
     async def configurar(self, interaction: discord.Interaction, canal: discord.TextChannel, dia: int = 0) -> None:
-        weekday = dia if 0 <= dia <= 6 else 0
-        await self.digests.configure(interaction.guild_id, canal.id, weekday)
-        text = t(
-            interaction.locale, "digest_configured", channel=canal.mention, day=t(interaction.locale, WEEKDAYS[weekday])
-        )
+        loc, weekday = interaction.locale, dia if 0 <= dia <= 6 else 0
+        channel = interaction.guild.get_channel(canal.id) if interaction.guild else None
+        if not isinstance(channel, discord.TextChannel):
+            text = t(loc, "post_bad_channel")
+        elif missing := missing_permissions(channel, POSTING_WITH_FILES):  # (the chart is a file)
+            text = t(loc, "post_missing_perms", channel=channel.mention, perms=permission_names(missing, loc))
+        else:
+            await self.digests.configure(interaction.guild_id, channel.id, weekday)
+            text = t(loc, "digest_configured", channel=channel.mention, day=t(loc, WEEKDAYS[weekday]))
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="desactivar", description="Deja de publicar el resumen semanal")
@@ -89,6 +99,10 @@ class DigestCog(PostingCog):
         if not isinstance(channel, discord.TextChannel):
             log.warning("weekly digest for guild %s: channel %s is gone", settings.guild_id, settings.channel_id)
             return False  # (claimed: not retried every ten minutes all day; the setting stays for the moderators)
+        if missing := missing_permissions(channel, POSTING_WITH_FILES):  # no request: free it for the next tick
+            log.info("weekly digest for guild %s waits for %s in its channel", settings.guild_id, ", ".join(missing))
+            await self.digests.release(settings, week)
+            return False
         locale = guild.preferred_locale
         digest = await self.digests.build(settings.guild_id)
         chart = await chart_file(self.digests, settings.guild_id, locale, digest.trend)
@@ -97,6 +111,10 @@ class DigestCog(PostingCog):
         try:
             await channel.send(embed=embed, file=file)
         except (discord.HTTPException, OSError) as exc:
+            if isinstance(exc, discord.HTTPException) and exc.status < 500 and exc.status != 429:
+                # refused (403, 400…): it would be refused again every ten minutes all day; this week's is skipped
+                log.warning("weekly digest for guild %s refused by Discord: %s", settings.guild_id, exc)
+                return False
             log.warning("weekly digest for guild %s not posted (%s); retrying later", settings.guild_id, exc)
             await self.digests.release(settings, week)
             return False

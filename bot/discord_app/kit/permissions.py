@@ -1,5 +1,5 @@
 """Who may do what, checked on the server side for every command, button, menu and modal (Discord's
-`default_permissions` is only a hint to clients)."""
+`default_permissions` is only a hint to clients); and what the bot may do in a channel it posts in on a schedule."""
 
 from __future__ import annotations
 
@@ -39,3 +39,25 @@ async def manages_server(interaction: discord.Interaction) -> bool:
 
 async def deny(interaction: discord.Interaction, key: str = "admin_denied") -> None:
     await reply(interaction, t(interaction.locale, key))
+
+
+# What a scheduled post needs in its channel (discord.py's names → their names in the catalogue)
+POSTING = {
+    "view_channel": "perm_view_channel",
+    "send_messages": "perm_send_messages",
+    "embed_links": "perm_embed_links",
+}
+POSTING_WITH_FILES = {**POSTING, "attach_files": "perm_attach_files"}
+
+
+def missing_permissions(channel: discord.abc.GuildChannel, required: dict[str, str] = POSTING) -> tuple[str, ...]:
+    """The permissions of `required` the bot lacks in `channel` (discord.py's names)."""
+    me = channel.guild.me
+    perms = channel.permissions_for(me) if me is not None else None
+    return tuple(attr for attr in required if perms is None or not getattr(perms, attr))
+
+
+def permission_names(permissions: tuple[str, ...], locale: object) -> str:
+    """Permissions (discord.py's names) as Discord shows them, in the reader's language."""
+    names = POSTING_WITH_FILES
+    return ", ".join(t(locale, names[p]) for p in permissions if p in names)
