@@ -77,8 +77,10 @@ def test_parse_time_and_zone():
     assert daily.parse_time("21h30") == (21, 30)
     for bad in ("24:00", "7", "12:60", "mediodía", ""):
         assert daily.parse_time(bad) is None
-    assert daily.parse_zone("Europe/Madrid") == "Europe/Madrid"
-    for bad in ("Mars/Olympus", "../etc/passwd", "", "/etc/localtime"):
+    assert daily.parse_zone("Europe/Madrid") == daily.parse_zone(" europe/MADRID ") == "Europe/Madrid"
+    assert daily.parse_zone("utc") == "UTC" and daily.parse_zone("America/Buenos_Aires") == "America/Buenos_Aires"
+    # the host's own names (its files, not the time zone database's) would not work on a slim image or elsewhere
+    for bad in ("Mars/Olympus", "../etc/passwd", "", "/etc/localtime", "localtime", "posix/Europe/Madrid"):
         assert daily.parse_zone(bad) is None
 
 

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import functools
+import asyncio
 import logging
 from datetime import datetime
 from typing import TYPE_CHECKING
-from zoneinfo import available_timezones
 
 import discord
 from discord import app_commands
@@ -42,12 +41,6 @@ PROBLEMS = {
     Problem.DISCORD: "daily_err_discord",
     Problem.NETWORK: "daily_err_network",
 }
-
-
-@functools.cache
-def _zones() -> list[str]:
-    """Every IANA zone name, read from tzdata on first use (not at import)."""
-    return sorted(available_timezones())
 
 
 def _stamp(moment: datetime) -> str:
@@ -174,8 +167,8 @@ class DailyAdmin(app_commands.Group):
     async def zona_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice]:
         """Time zone names: prefix matches first, then anywhere."""
         needle = current.strip().lower().replace(" ", "_")
-        starts = [z for z in _zones() if z.lower().startswith(needle)]
-        inside = [z for z in _zones() if needle in z.lower() and z not in starts]
+        starts = [z for z in daily.zone_names() if z.lower().startswith(needle)]
+        inside = [z for z in daily.zone_names() if needle in z.lower() and z not in starts]
         return [app_commands.Choice(name=z, value=z) for z in (starts + inside)[:25]]
 
     @app_commands.command(name="desactivar", description="Deja de publicar el término del día")
@@ -199,6 +192,10 @@ class DailyCog(PostingCog):
         # under Discord's global 50 requests a second, with room for replies and other calls (settings: 40)
         self.pacer = Pacer(posts_per_second)
         super().__init__(bot, DailyAdmin(self))
+
+    async def cog_load(self) -> None:
+        await asyncio.to_thread(daily.zone_names)  # (the zone names read once, off the event loop)
+        await super().cog_load()
 
     @app_commands.command(name="termino-del-dia", description="El término del día de este servidor")
     @app_commands.allowed_installs(guilds=True, users=False)
