@@ -86,6 +86,8 @@ class WriteQueue:
         self._worker: asyncio.Task[None] | None = None
         self._unsaved: list[dict[str, Any]] = []  # neither the database nor the journal took these yet
         self._in_flight: list[dict[str, Any]] = []  # the batch being written right now
+        self._retrying: list[dict[str, Any]] = []  # what the memory held, being written again right now
+        self._forgotten: set[str] = set()  # ids of records being written that name someone forgotten meanwhile
         self._linger = linger
         run = secrets.token_hex(6)  # once per queue: ids are unique across runs, and cheap to make
         self._ids = (f"{run}-{n}" for n in itertools.count())
@@ -102,7 +104,9 @@ class WriteQueue:
 
     def forget(self, names: Callable[[dict[str, Any]], bool]) -> int:
         """Drop the records waiting here that `names` picks (a member or a server being forgotten), before they are
-        written; returns how many. A batch being written at this moment is not touched: `drain` waits for it."""
+        written; returns how many. Those of the batch being written at this moment are left out of its next attempt,
+        and never journaled (while the database is busy the batch outlasts the erasure: `drain` may not wait for it)."""
+        self._forgotten.update(r["id"] for r in itertools.chain(self._in_flight, self._retrying) if names(r))
         kept = [record for record in self._unsaved if not names(record)]
         dropped = len(self._unsaved) - len(kept)
         self._unsaved = kept
@@ -153,10 +157,11 @@ class WriteQueue:
         Returns how many records only the log holds. `close` ends with it."""
         # A batch interrupted mid-write was rolled back with its transaction: it must not be lost either (and if
         # its commit did land after all, its ids make the replay skip it).
-        self._unsaved.extend(self._in_flight)
+        self._unsaved.extend(self._not_forgotten(self._in_flight))
         for _ in self._in_flight:
             self._queue.task_done()
         self._in_flight = []
+        self._forgotten.clear()
         while not self._queue.empty():
             self._unsaved.append(self._queue.get_nowait())
             self._queue.task_done()
@@ -195,8 +200,9 @@ class WriteQueue:
                 raise
             except Exception:  # nothing a record can do may stop the worker: keep the batch for the journal
                 log.exception("write worker: unexpected error with %d record(s); keeping them", len(batch))
-                self._unsaved.extend(batch)
+                self._unsaved.extend(self._not_forgotten(batch))
             self._in_flight = []
+            self._forgotten.clear()
             for _ in batch:
                 self._queue.task_done()
 
@@ -213,7 +219,8 @@ class WriteQueue:
             except (TypeError, ValueError, KeyError) as exc:
                 self._reject(item, f"{type(exc).__name__}: {exc}")
         outcome = await self._apply_with_retry(built) if built else "ok"
-        if outcome == "ok":
+        built = self._not_forgotten(built, itemgetter(0))  # (forgotten while it was tried: neither kept nor set aside)
+        if outcome == "ok" or not built:
             return []
         if outcome == "unavailable":
             return [item for item, _ in built]
@@ -227,7 +234,11 @@ class WriteQueue:
 
     async def _retry_unsaved(self) -> None:
         waiting, self._unsaved = self._unsaved, []
-        still = await self._write(waiting)
+        self._retrying = waiting
+        try:
+            still = await self._write(waiting)
+        finally:
+            self._retrying = []
         if len(still) < len(waiting):
             log.info("wrote %d record(s) kept in memory while the disk refused them", len(waiting) - len(still))
         self._unsaved = still + self._unsaved
@@ -235,6 +246,9 @@ class WriteQueue:
     async def _apply_once(self, built: list[tuple[dict[str, Any], WriteRecord]]) -> int:
         """Write a batch (each record with its fields) in one transaction; returns how many records were applied
         (not already there)."""
+        built = self._not_forgotten(built, itemgetter(0))  # (someone forgotten since the last attempt)
+        if not built:
+            return 0
         batch = [item for item, _ in built]
         by_op: dict[str, list[WriteRecord]] = {}  # first-seen order: a miss is written before its pick
         async with self._unit.transaction():
@@ -284,6 +298,12 @@ class WriteQueue:
                     await asyncio.sleep(delay)
                     delay *= 2
         return "unavailable"
+
+    def _not_forgotten(self, items: list[T], fields: Callable[[T], dict[str, Any]] = lambda r: r) -> list[T]:
+        """The items but those being written when someone they name was forgotten (`forget`)."""
+        if not self._forgotten:
+            return items
+        return [item for item in items if fields(item).get("id") not in self._forgotten]
 
     def _reject(self, record: dict[str, Any], reason: str) -> None:
         """Set one record the database refused for its content aside for good, with the reason, in the rejected
