@@ -102,3 +102,21 @@ async def test_a_server_that_removed_the_bot_is_forgotten_after_the_grace_period
     assert harness.rows("SELECT COUNT(*) FROM miss_askers") == [(1,)]  # the other server's gap keeps its asker
     assert harness.rows("SELECT COUNT(*) FROM server_terms WHERE guild_id = ?", back.id) == [(1,)]
     assert harness.rows("SELECT COUNT(*) FROM misses WHERE guild_id = ?", back.id) == [(1,)]
+
+
+async def test_a_members_votes_and_comments_are_named_in_their_own_words_and_go(fake, bot, harness):
+    from tests.discord_app.test_feedback import card, vote
+
+    await vote(fake, await card(fake, user_id=MEMBER), "down", user_id=MEMBER, comment="Falta un ejemplo")
+    await harness.flushed(bot)
+    assert harness.rows("SELECT COUNT(*) FROM feedback") == [(1,)]
+
+    for locale in (ES, "en-US"):
+        prompt = await fake.response(await fake.command("glosario olvidarme", user_id=MEMBER, locale=locale), 1)
+        line = t(locale, "forget_line", what=t(locale, "forget_feedback"), count=1)
+        assert line in prompt["content"].splitlines()
+        assert "feedback" not in prompt["content"]  # (not the table's name)
+    (button,) = [c for row in prompt["components"] for c in row["components"]]
+    done = await fake.response(await fake.click(message_of(prompt), button["custom_id"], user_id=MEMBER), 1)
+    assert t(ES, "forget_line", what=t(ES, "forget_feedback"), count=1) in done["content"].splitlines()
+    assert harness.rows("SELECT COUNT(*) FROM feedback") == [(0,)]

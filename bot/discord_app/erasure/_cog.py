@@ -26,7 +26,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 # How a member reads each table's count (a table not named here is shown by its own name).
-REMOVED = {"proposals": "forget_proposals", "miss_askers": "forget_gaps", "pick_askers": "forget_picks"}
+REMOVED = {
+    "proposals": "forget_proposals",
+    "miss_askers": "forget_gaps",
+    "pick_askers": "forget_picks",
+    "feedback": "forget_feedback",
+}
 KEPT = {
     "server_terms": "forget_terms",
     "server_term_versions": "forget_versions",
