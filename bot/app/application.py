@@ -107,6 +107,7 @@ class Application:
             writer=self.writer,
             proposals=self.proposals,
             server_terms=self.server_terms,
+            applied=stores.applied,
         )
         self._flusher: asyncio.Task[None] | None = None
         self.questions_ready = False  # the question path (its model) loads in the background after start

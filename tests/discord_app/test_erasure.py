@@ -120,3 +120,14 @@ async def test_a_members_votes_and_comments_are_named_in_their_own_words_and_go(
     done = await fake.response(await fake.click(message_of(prompt), button["custom_id"], user_id=MEMBER), 1)
     assert t(ES, "forget_line", what=t(ES, "forget_feedback"), count=1) in done["content"].splitlines()
     assert harness.rows("SELECT COUNT(*) FROM feedback") == [(0,)]
+
+
+async def test_the_ids_of_applied_writes_go_after_60_days_while_the_bot_runs(fake, bot, harness):
+    await ask(fake, "xyzzy cuántico")
+    await harness.flushed(bot)
+    kept = harness.rows("SELECT id FROM applied_writes")
+    assert kept  # (written today)
+    harness.rows("INSERT INTO applied_writes (id, day) VALUES ('old', '2000-01-01')")  # a bot running for ages
+
+    await bot.get_cog("ErasureCog").tick()  # (every hour)
+    assert set(harness.rows("SELECT id FROM applied_writes")) == set(kept)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.core.gaps import asker_hash
 from bot.storage.erasure import ANONYMOUS
-from bot.storage.interfaces import ErasureStore
+from bot.storage.interfaces import AppliedLog, ErasureStore
 from bot.storage.journal import scrub_journals
 from bot.storage.records import Erased
 
@@ -44,10 +44,11 @@ class Erasure:
         writer: WriteQueue | None = None,
         proposals: Proposals | None = None,
         server_terms: ServerTerms | None = None,
+        applied: AppliedLog | None = None,
     ) -> None:
         self.store, self.salt, self.journals, self.clock, self.grace = store, salt, journals, clock, grace
         # (in the bot's process: its queue and what it keeps in memory; the command line has none of them)
-        self.writer, self.proposals, self.server_terms = writer, proposals, server_terms
+        self.writer, self.proposals, self.server_terms, self.applied = writer, proposals, server_terms, applied
 
     async def forget_member(self, user_id: int, *, dry_run: bool = False) -> Erased:
         """Everything that names a member, in every server: their proposals removed (and with them the outcomes
@@ -121,6 +122,12 @@ class Erasure:
             await self.forget_server(guild_id)
             forgotten.append(guild_id)
         return forgotten
+
+    async def prune(self) -> None:
+        """Remove what is kept for a while once its while is over: the ids of the writes applied (60 days; a bot
+        that runs for months must not keep them longer than one that restarts)."""
+        if self.applied is not None:
+            await self.applied.prune()
 
     def _now(self) -> str:
         return self.clock().isoformat(timespec="seconds")

@@ -144,10 +144,12 @@ class ErasureCog(AttachedCog):
         await super().cog_unload()
 
     async def tick(self) -> None:
-        """Forget this process's servers whose grace period is over (the app's clock says when)."""
+        """Forget this process's servers whose grace period is over (the app's clock says when), and what is kept
+        only for a while."""
         await self.erasure.forget_departed(
             services(self.bot).owns, lambda guild_id: self.bot.get_guild(guild_id) is not None
         )
+        await self.erasure.prune()
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
