@@ -110,6 +110,12 @@ class SqlErasureStore:
             cursor = await self.db.conn.execute("DELETE FROM guild_departures WHERE guild_id = ?", (guild_id,))
         return cursor.rowcount > 0
 
+    async def guilds(self) -> set[int]:
+        """Every server some table holds rows of (not guild 0: a member's own install is no server)."""
+        tables = [t for t, columns in TABLES.items() if GUILD_COLUMN in columns and t != "guild_departures"]
+        sql = " UNION ".join(f"SELECT DISTINCT {GUILD_COLUMN} FROM {table}" for table in tables)
+        return {row[0] for row in await (await self.db.reader.execute(sql)).fetchall() if row[0]}
+
     async def departed(self, before: str) -> list[int]:
         """The servers the bot left at or before `before` (ISO time), the earliest first."""
         rows = await (

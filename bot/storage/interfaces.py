@@ -275,6 +275,10 @@ class ErasureStore(Protocol):
 
     async def returned(self, guild_id: int) -> bool: ...
 
+    async def guilds(self) -> set[int]:
+        """Every server some table holds rows of."""
+        ...
+
     async def departed(self, before: str) -> list[int]:
         """The servers the bot left at or before `before` (ISO time)."""
         ...

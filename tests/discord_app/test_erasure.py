@@ -9,7 +9,7 @@ from bot.discord_app.kit.i18n import t
 from bot.storage.erasure import GUILD_COLUMN, HASH_COLUMNS, MARK_COLUMNS, OWNER_COLUMNS
 from bot.storage.tables import TABLES
 from tests.discord_app.test_server_terms import FORM, ask, open_form, propose, submit
-from tests.fake_discord.server import Guild, message_of, snowflake
+from tests.fake_discord.server import DM, Guild, message_of, snowflake
 from tests.helpers import eventually
 
 ES = "es-ES"
@@ -131,3 +131,30 @@ async def test_the_ids_of_applied_writes_go_after_60_days_while_the_bot_runs(fak
 
     await bot.get_cog("ErasureCog").tick()  # (every hour)
     assert set(harness.rows("SELECT id FROM applied_writes")) == set(kept)
+
+
+async def test_a_server_that_removed_the_bot_while_it_was_not_running_is_forgotten_too(fake, harness):
+    now = [NOW]
+    bot = await harness.start(clock=lambda: now[0])
+    here, gone = fake.guilds[0].id, int(snowflake())  # Discord never tells the bot about `gone` again
+    await ask(fake, "xyzzy cuántico")
+    await fake.response(await fake.command("termino", {"termino": "xyzzy cuántico"}, via=DM))  # (guild 0)
+    await harness.flushed(bot)
+    harness.rows(
+        "INSERT INTO misses (guild_id, normalized, query_hash, sample, first_seen, last_seen) "
+        "VALUES (?, 'nebula', 'h', 'nebula', ?, ?)",
+        gone,
+        NOW.isoformat(),
+        NOW.isoformat(),
+    )
+    harness.rows("INSERT INTO guild_settings (guild_id, editor_role_id) VALUES (?, 1)", gone)
+
+    cog = bot.get_cog("ErasureCog")
+    await cog.tick()
+    assert harness.rows("SELECT guild_id FROM guild_departures") == [(gone,)]  # noted now, not the others
+    now[0] = NOW + timedelta(days=30, minutes=1)
+    await cog.tick()
+    for table, columns in TABLES.items():
+        if GUILD_COLUMN in columns:
+            assert harness.rows(f"SELECT COUNT(*) FROM {table} WHERE guild_id = ?", gone) == [(0,)], table
+    assert harness.rows("SELECT COUNT(*) FROM misses WHERE guild_id IN (0, ?)", here) == [(2,)]

@@ -166,6 +166,13 @@ async def test_departures_are_noted_once_cancelled_and_listed_by_time(stores):
     assert await erasure.departed("2026-12-31T00:00:00+00:00") == [G]
 
 
+async def test_the_servers_with_data_are_every_table_s_but_guild_0(stores):
+    assert await stores.erasure.guilds() == set()
+    await fill(stores, await stores.meta.salt())
+    await stores.feedback.record_votes([VoteRecord(0, "horovod", "a-hash", "helpful", AT)])  # (a member's own)
+    assert await stores.erasure.guilds() == {G, H}
+
+
 # -- the write journals --------------------------------------------------------------------------------------
 
 

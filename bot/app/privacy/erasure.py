@@ -112,6 +112,7 @@ class Erasure:
     async def forget_departed(self, owns: Callable[[int], bool], present: Callable[[int], bool]) -> list[int]:
         """Forget the servers (of those this process `owns`) that removed the bot longer than the grace period
         ago; one the bot is `present` in again (added back while it was not running) keeps its data."""
+        await self._note_unnoticed(owns, present)
         forgotten = []
         for guild_id in await self.store.departed((self.clock() - self.grace).isoformat(timespec="seconds")):
             if not owns(guild_id):
@@ -128,6 +129,15 @@ class Erasure:
         that runs for months must not keep them longer than one that restarts)."""
         if self.applied is not None:
             await self.applied.prune()
+
+    async def _note_unnoticed(self, owns: Callable[[int], bool], present: Callable[[int], bool]) -> None:
+        """A server whose data is here but the bot is not in removed it while no process was running (Discord does
+        not say so afterwards): its grace period starts now."""
+        noted = set(await self.store.departed("9999"))
+        for guild_id in sorted(await self.store.guilds() - noted):
+            if owns(guild_id) and not present(guild_id):
+                log.info("not in guild %s, which has data here: taken as removed now", guild_id)
+                await self.store.left(guild_id, self._now())
 
     def _now(self) -> str:
         return self.clock().isoformat(timespec="seconds")
