@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import UTC, datetime, timedelta
 
 from bot.core.gaps import asker_hash
@@ -158,3 +159,31 @@ async def test_a_server_that_removed_the_bot_while_it_was_not_running_is_forgott
         if GUILD_COLUMN in columns:
             assert harness.rows(f"SELECT COUNT(*) FROM {table} WHERE guild_id = ?", gone) == [(0,)], table
     assert harness.rows("SELECT COUNT(*) FROM misses WHERE guild_id IN (0, ?)", here) == [(2,)]
+
+
+async def test_forgetting_while_another_process_holds_the_database_says_so_and_pressing_again_finishes(
+    fake, bot, harness, monkeypatch
+):
+    from bot.app.privacy import erasure
+
+    monkeypatch.setattr(erasure, "DRAIN_WAIT", 0.2)
+    await ask(fake, "xyzzy cuántico", user_id=MEMBER)
+    await harness.flushed(bot)
+    prompt = await fake.response(await fake.command("glosario olvidarme", user_id=MEMBER), 1)
+    (button,) = [c for row in prompt["components"] for c in row["components"]]
+    locker = sqlite3.connect(harness.db_path, timeout=0)
+    locker.execute("BEGIN IMMEDIATE")  # another process writing
+    try:
+        await ask(fake, "otra cosa rarísima", user_id=MEMBER)  # its gap now waits for the lock, and is retried
+        busy = await fake.response(await fake.click(message_of(prompt), button["custom_id"], user_id=MEMBER), 1)
+        assert busy["content"] == t(ES, "db_busy")  # not done, and said so: the button is still there
+    finally:
+        locker.rollback()
+        locker.close()
+    done = await fake.response(await fake.click(message_of(prompt), button["custom_id"], user_id=MEMBER), 1)
+    assert done["content"].startswith(t(ES, "forget_done", summary="").strip())
+    await harness.flushed(bot, within=20)
+    assert naming(harness, MEMBER) == []  # what was being retried at the first press did not bring them back
+    ((salt,),) = harness.rows("SELECT value FROM meta WHERE key = 'asker_salt'")
+    journals = harness.settings().journal_file.parent.glob("*.jsonl")
+    assert not any(asker_hash(salt, MEMBER) in path.read_text() for path in journals)  # nor journaled for later
