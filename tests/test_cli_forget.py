@@ -91,3 +91,24 @@ def test_forget_needs_an_existing_database_and_a_real_id(tmp_path, capsys, monke
     except SystemExit as exit_:
         assert exit_.code == 2
     assert "no es un número entero mayor que 0" in capsys.readouterr().err
+
+
+def test_forget_user_and_forget_guild_on_postgresql_reach_its_journals_too(postgres_url, tmp_path, capsys, monkeypatch):
+    from tests.postgres import sql
+
+    monkeypatch.chdir(tmp_path)  # (with PostgreSQL the journals are in data/)
+    monkeypatch.setenv("GLOSARIO_DB", postgres_url)
+    salt = seed(postgres_url)
+    mine, theirs = asker_hash(salt, MEMBER), asker_hash(salt, OTHER)
+    journal = tmp_path / "data" / "glosario.0-of-2.pending.jsonl"  # (one of two processes')
+    journal.parent.mkdir()
+    journal.write_text("\n".join([journal_line(G, mine), journal_line(H, theirs), journal_line(G, theirs)]) + "\n")
+
+    assert main(["forget-user", str(MEMBER), "--yes"]) == 0
+    assert "  miss_askers: 2 filas\n" in capsys.readouterr().out
+    assert sql(postgres_url, f"SELECT COUNT(*) FROM miss_askers WHERE asker = '{mine}'") == [(0,)]
+    assert sql(postgres_url, f"SELECT COUNT(*) FROM proposals WHERE user_id = {MEMBER}") == [(0,)]
+    assert main(["forget-guild", str(G), "--yes"]) == 0
+    assert sql(postgres_url, f"SELECT COUNT(*) FROM misses WHERE guild_id = {G}") == [(0,)]
+    assert sql(postgres_url, f"SELECT COUNT(*) FROM server_terms WHERE guild_id = {H}") == [(2,)]
+    assert journal.read_text() == journal_line(H, theirs) + "\n"
