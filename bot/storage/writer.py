@@ -86,6 +86,7 @@ class WriteQueue:
         self._worker: asyncio.Task[None] | None = None
         self._unsaved: list[dict[str, Any]] = []  # neither the database nor the journal took these yet
         self._in_flight: list[dict[str, Any]] = []  # the batch being written right now
+        self._taken = 0  # records the worker took off the queue and has not yet counted done (`drain` waits for them)
         self._retrying: list[dict[str, Any]] = []  # what the memory held, being written again right now
         self._forgotten: set[str] = set()  # ids of records being written that name someone forgotten meanwhile
         self._linger = linger
@@ -124,7 +125,7 @@ class WriteQueue:
 
     @property
     def pending(self) -> int:
-        return self._queue.qsize() + len(self._in_flight) + len(self._unsaved)
+        return self._queue.qsize() + len(self._in_flight) + len(self._retrying) + len(self._unsaved)
 
     async def start(self) -> None:
         self._reserve_room()
@@ -158,9 +159,8 @@ class WriteQueue:
         # A batch interrupted mid-write was rolled back with its transaction: it must not be lost either (and if
         # its commit did land after all, its ids make the replay skip it).
         self._unsaved.extend(self._not_forgotten(self._in_flight))
-        for _ in self._in_flight:
-            self._queue.task_done()
         self._in_flight = []
+        self._count_done()
         self._forgotten.clear()
         while not self._queue.empty():
             self._unsaved.append(self._queue.get_nowait())
@@ -184,17 +184,20 @@ class WriteQueue:
         while True:
             batch = [await self._queue.get()]
             self._in_flight = batch  # the same list grows below; close() journals it if we are cancelled
+            self._taken = 1
             try:
                 if self._linger:  # under load, gather what arrives in the next moment into the same transaction
                     await asyncio.sleep(self._linger)
                 while len(batch) < MAX_BATCH and not self._queue.empty():
                     batch.append(self._queue.get_nowait())
+                    self._taken += 1
                 unsaved = await self._write(batch)
                 # (a cancellation leaves the batch in _in_flight, where close() picks it up)
                 if unsaved:
                     self._unsaved.extend(unsaved)
                     self._flush_unsaved_to_journal()
                 elif self._unsaved:  # the database works again: what neither it nor the journal took goes in now
+                    self._in_flight = batch = []  # (written: nothing of it is left for close() to save)
                     await self._retry_unsaved()
             except asyncio.CancelledError:
                 raise
@@ -203,8 +206,13 @@ class WriteQueue:
                 self._unsaved.extend(self._not_forgotten(batch))
             self._in_flight = []
             self._forgotten.clear()
-            for _ in batch:
-                self._queue.task_done()
+            self._count_done()
+
+    def _count_done(self) -> None:
+        """What the worker took is written, or kept: `drain` stops waiting for it."""
+        for _ in range(self._taken):
+            self._queue.task_done()
+        self._taken = 0
 
     async def _write(
         self, batch: list[dict[str, Any]], build: Callable[[Any, dict[str, Any]], WriteRecord] = record_from
@@ -237,6 +245,9 @@ class WriteQueue:
         self._retrying = waiting
         try:
             still = await self._write(waiting)
+        except BaseException:  # (stopped meanwhile: close() saves them with the rest, as it would have before)
+            self._unsaved = self._not_forgotten(waiting) + self._unsaved
+            raise
         finally:
             self._retrying = []
         if len(still) < len(waiting):

@@ -288,3 +288,30 @@ async def test_a_full_disk_at_stop_keeps_every_record_in_the_journal_the_fallbac
     assert sum(len(v) for v in kept.values()) == 30  # and nowhere else
     assert lost == (30 if where == "log" else 0)
     assert queue.journaled == (0 if where == "log" else 30)
+
+
+async def test_what_memory_held_is_not_lost_when_stop_interrupts_its_second_try(tmp_path, caplog):
+    import bot.storage.writer as writer
+    from tests.helpers import NoDatabase
+
+    (tmp_path / "a-file").write_text("x")
+    journal = tmp_path / "a-file" / "pending.jsonl"  # the journal refuses: what the database refused stays in memory
+    calls, blocked = [], asyncio.Event()
+
+    async def handler(records):
+        calls.append([r.sample for r in records])
+        if len(calls) == 1:
+            raise OSError(28, "No space left on device")  # the first: refused, kept in memory
+        if len(calls) == 3:
+            await blocked.wait()  # its second try, after the next batch went in: still running at stop
+
+    queue = WriteQueue({GapRecord: handler}, journal, unit=NoDatabase(), attempts=1, linger=0)
+    await queue.start()
+    queue.submit(miss("primera"))
+    await asyncio.sleep(0.2)
+    queue.submit(miss("segunda"))
+    await asyncio.sleep(0.2)
+    assert calls == [["primera"], ["segunda"], ["primera"]]
+    assert await asyncio.wait_for(queue.close(grace=0.1), 5) == 1  # (was 0: it was in no list any more)
+    logged = [r.getMessage() for r in caplog.records if r.getMessage().startswith(writer.UNSAVED)]
+    assert len(logged) == 1 and '"primera"' in logged[0]
