@@ -735,6 +735,7 @@ URL_CHARACTERS = st.sampled_from([*"aZ09-._~:/?#[]@!$&'()*+,;=%\"<>\\{}|^` ñ\t"
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tail=st.lists(URL_CHARACTERS, max_size=12).map("".join))
+@example(tail="a';;'")  # (the CSV's delimiter was sniffed as ";" from the cells: the header was not read)
 def test_every_link_validate_accepts_goes_out_and_comes_back_in_every_format(tail):
     try:
         glossary = glossary_saying("Enlace", url="https://example.org/" + tail)

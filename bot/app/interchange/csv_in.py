@@ -95,11 +95,13 @@ def _dialect(text: str) -> type[csv.Dialect]:
     """The delimiter sniffed; everything else as spreadsheets write it (the sniffer may take a cell's apostrophe
     for the quote character)."""
     sample = text[:65536]
+    header = sample.partition("\n")[0]
     try:
         delimiter = csv.Sniffer().sniff(sample, delimiters=",;\t").delimiter
     except csv.Error:
-        header = sample.partition("\n")[0]
         delimiter = max(",;\t", key=header.count)
+    if delimiter not in header and any(d in header for d in ",;\t"):  # (a header of several columns holds its own:
+        delimiter = max(",;\t", key=header.count)  # the sniffer may take one inside the cells below it, ";;" say)
     return type("Sniffed", (csv.excel,), {"delimiter": delimiter})
 
 
