@@ -17,7 +17,6 @@ against the baseline.
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from pathlib import Path
 from bot.app.files import load_glossary
 from bot.app.interchange.site import write_site
 from bot.config import default_data_dir
+from tests.helpers import headless_chromium
 from tests.synthetic import generate
 
 # What a reader types: a name's start, a whole name, a typo, a word of the definitions, nothing found.
@@ -45,22 +45,6 @@ return [handled - start, performance.now() - handled];
 _LOADED = (  # (0 while the load event still runs)
     "const n = performance.getEntriesByType('navigation')[0]; return n.loadEventEnd && n.loadEventEnd - n.startTime"
 )
-
-
-def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-    driver = shutil.which("chromedriver")
-    if chromium is None or driver is None:
-        sys.exit("Chromium and chromedriver are needed: apt-get install chromium chromium-driver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-        options.add_argument(argument)
-    options.add_argument("--window-size=1280,900")
-    return webdriver.Chrome(options=options, service=Service(executable_path=driver))
 
 
 def measure(driver, page: Path, repeat: int) -> dict[str, float]:
@@ -92,7 +76,7 @@ def main() -> int:
         for n in args.terms:
             generate(Path(tmp) / f"g{n}", n)
             pages[f"{n:,} terms"] = write_site(load_glossary(Path(tmp) / f"g{n}"), Path(tmp) / f"site{n}")
-        driver = browser()
+        driver = headless_chromium((1280, 900), "--disable-dev-shm-usage")
         try:
             results = {name: measure(driver, page, args.repeat) for name, page in pages.items()}
         finally:

@@ -75,3 +75,24 @@ def fill(folder: Path) -> Path:
         while True:
             fh.write(b"\0" * 4096)
     return filler
+
+
+def headless_chromium(size: tuple[int, int], *arguments: str, packages: str = "chromium chromium-driver"):
+    """Debian's Chromium, headless, through chromedriver (selenium), at `size`; exits saying what to install when
+    it is missing (for the benchmarks and the screenshots: the page tests skip instead, tests/site/conftest.py)."""
+    import shutil
+    import sys
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    binary = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+    driver = shutil.which("chromedriver")
+    if binary is None or driver is None:
+        sys.exit(f"Chromium and chromedriver are needed: apt-get install {packages}")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", *arguments):
+        options.add_argument(argument)
+    options.add_argument(f"--window-size={size[0]},{size[1]}")
+    return webdriver.Chrome(options=options, service=Service(executable_path=driver))

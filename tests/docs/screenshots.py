@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
-import sys
 import tempfile
 from pathlib import Path
 
 from tests.docs import cards
 from tests.docs.scenes import NOW, PICTURES, SCENES, answers
+from tests.helpers import headless_chromium
 
 
 def load_encoder(cache: Path):
@@ -37,21 +36,9 @@ def write_answers(found: dict[str, dict], folder: Path) -> None:
 
 
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    binary = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
-    driver = shutil.which("chromedriver")
-    if binary is None or driver is None:
-        sys.exit(
-            "Chromium and chromedriver are needed: apt-get install chromium chromium-driver fonts-noto-color-emoji"
-        )
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--force-device-scale-factor=1"):
-        options.add_argument(argument)
-    options.add_argument("--window-size=700,1200")
-    return webdriver.Chrome(options=options, service=Service(executable_path=driver))
+    return headless_chromium(
+        (700, 1200), "--force-device-scale-factor=1", packages="chromium chromium-driver fonts-noto-color-emoji"
+    )
 
 
 def take(folder: Path, scratch: Path) -> None:
