@@ -51,6 +51,14 @@ def slug(text: str) -> str:
     return normalize(text).replace(" ", "-")[:SLUG_LENGTH].strip("-")
 
 
+def unused_id(prefix: str, base: str, taken: set[str]) -> str:
+    """`prefix` + the first of `numbered_slugs(base)` that is not in `taken`, added to it: an id, anchor or address
+    that collides with none made before it."""
+    found = next(each for candidate in numbered_slugs(base) if (each := prefix + candidate) not in taken)
+    taken.add(found)
+    return found
+
+
 def numbered_slugs(base: str) -> Iterator[str]:
     """`base`, then `base-2`, `base-3`…, each within the slug length: the candidates for an id that must not
     collide with another (two names alike in their first 72 characters)."""

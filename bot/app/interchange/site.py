@@ -18,7 +18,7 @@ from urllib.parse import quote, urlsplit
 from bot.app.files import write_whole
 from bot.app.interchange.site_words import site_words
 from bot.core.model import Glossary, Sense, Term
-from bot.core.normalize import numbered_slugs, slug
+from bot.core.normalize import slug, unused_id
 from bot.core.paragraphs import paragraphs
 
 PAGE = "index.html"
@@ -112,12 +112,8 @@ def _by_category(terms: list[Term]) -> list[tuple[str, list[Term]]]:
 
 def _anchors(prefix: str, names: list[str]) -> dict[str, str]:
     """Each name's id on the page: `prefix` and its slug, numbered when two names have one ("Visión", "Vision")."""
-    anchors: dict[str, str] = {}
     taken: set[str] = set()
-    for name in names:
-        anchors[name] = next(a for s in numbered_slugs(slug(name) or "otros") if (a := prefix + s) not in taken)
-        taken.add(anchors[name])
-    return anchors
+    return {name: unused_id(prefix, slug(name) or "otros", taken) for name in names}
 
 
 def _category(name: str, anchor: str, terms: list[Term], glossary: Glossary, say: dict[str, str]) -> str:

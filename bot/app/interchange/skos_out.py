@@ -10,10 +10,9 @@ literal."""
 from __future__ import annotations
 
 import re
-from itertools import chain, count
 
 from bot.core.model import Glossary, Layered, Term
-from bot.core.normalize import slug
+from bot.core.normalize import slug, unused_id
 
 SKOS = "http://www.w3.org/2004/02/skos/core#"
 RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
@@ -53,8 +52,8 @@ def to_skos(
     lang = glossary.language or "es"
     senses = [each for named in glossary.terms for each in named.sense_terms()]  # a Concept per sense
     iris = [concept_iri(term, base) for term in senses]
-    taken = set(iris)
-    scheme = ox.NamedNode(_unused(base.rstrip("/#") + "#scheme", taken))
+    taken = set(iris)  # (the term "Categoría Redes" is base + categoria-redes: the category "Redes" takes -2)
+    scheme = ox.NamedNode(unused_id(base.rstrip("/#") + "#", "scheme", taken))
     add(scheme, RDF_TYPE, ox.NamedNode(SKOS + "ConceptScheme"))
     add(scheme, DCT + "title", _literal(glossary.title, glossary.language_of(glossary.title)))
     both = Layered(glossary, context)
@@ -72,21 +71,13 @@ def to_skos(
     for url, (title, language) in titles.items():
         add(ox.NamedNode(url), DCT + "title", _literal(title, language))
     for category, concepts in collections.items():
-        collection = ox.NamedNode(_unused(base + "categoria-" + slug(category), taken))
+        collection = ox.NamedNode(unused_id(base + "categoria-", slug(category), taken))
         add(collection, RDF_TYPE, ox.NamedNode(SKOS + "Collection"))
         add(collection, SKOS + "prefLabel", _literal(category, glossary.language_of(category)))
         for concept in concepts:
             add(collection, SKOS + "member", concept)
     form = getattr(ox.RdfFormat, SERIALISERS[fmt])
     return ox.serialize(triples, format=form, prefixes=PREFIXES).decode("utf-8")
-
-
-def _unused(iri: str, taken: set[str]) -> str:
-    """`iri`, else the first of iri-2, iri-3… that no other node of the file has (taken from then on): the term
-    "Categoría Redes" is base + categoria-redes, and so would be the category "Redes" and the category "Rédes"."""
-    found = next(each for each in chain([iri], (f"{iri}-{n}" for n in count(2))) if each not in taken)
-    taken.add(found)
-    return found
 
 
 def _literal(text: str, language: str):
