@@ -19,7 +19,7 @@ from bot.core.daily import DailyEntry, Schedule
 from bot.core.status import DailyPostStatus, Days
 from bot.discord_app.cards import card_view
 from bot.discord_app.kit.embeds import term_embed
-from bot.discord_app.kit.groups import PostingCog, each_server
+from bot.discord_app.kit.groups import PostingCog, each_server, refused_for_good
 from bot.discord_app.kit.i18n import long_date, t
 from bot.discord_app.kit.permissions import (
     manages_server,
@@ -238,9 +238,8 @@ class DailyCog(PostingCog):
         except discord.HTTPException as exc:
             # Discord trouble (5xx, 429) frees the day for the next tick; a refusal of the message itself (another
             # 4xx: 403 too) would be refused again every 30 s all day: it is recorded as the day's problem instead.
-            retry = exc.status >= 500 or exc.status == 429
             problem = PostProblem(Problem.DISCORD, channel.id, status=exc.status, text=exc.text or str(exc))
-            return await self._failed(job, problem, retry=retry)
+            return await self._failed(job, problem, retry=not refused_for_good(exc))
         except OSError as exc:  # the network: free the day for the next tick
             log.info("term of the day for guild %s: Discord could not be reached: %s", job.guild_id, exc)
             return await self._failed(job, PostProblem(Problem.NETWORK, channel.id), retry=True)

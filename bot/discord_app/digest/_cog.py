@@ -14,7 +14,7 @@ from bot.app.insights.statistics import percent
 from bot.discord_app.digest.chart import chart_file, show_chart
 from bot.discord_app.gaps import gap_label
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, fit, join_within
-from bot.discord_app.kit.groups import PostingCog, each_server
+from bot.discord_app.kit.groups import PostingCog, each_server, refused_for_good
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.permissions import (
     POSTING_WITH_FILES,
@@ -111,7 +111,7 @@ class DigestCog(PostingCog):
         try:
             await channel.send(embed=embed, file=file)
         except (discord.HTTPException, OSError) as exc:
-            if isinstance(exc, discord.HTTPException) and exc.status < 500 and exc.status != 429:
+            if isinstance(exc, discord.HTTPException) and refused_for_good(exc):
                 # refused (403, 400…): it would be refused again every ten minutes all day; this week's is skipped
                 log.warning("weekly digest for guild %s refused by Discord: %s", settings.guild_id, exc)
                 return False

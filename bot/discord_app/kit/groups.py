@@ -7,6 +7,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TypeVar
 
+import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
@@ -69,6 +70,12 @@ class AttachedCog(commands.Cog):
         self.bot.remove_dynamic_items(*self.PERSISTENT)
         for command in self.attached:
             detach(self.bot, command, self.PARENT)
+
+
+def refused_for_good(exc: discord.HTTPException) -> bool:
+    """Whether Discord refused a scheduled post itself (a 4xx but 429: 403, 400…), which it would refuse again at
+    every tick, rather than having trouble of its own (5xx, 429) that the next tick may not meet."""
+    return exc.status < 500 and exc.status != 429
 
 
 class PostingCog(AttachedCog):
