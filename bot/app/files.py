@@ -3,9 +3,7 @@ Light on purpose: `validate` and `lookup` import this, not the search index."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 from bot.core.errors import GlossaryError, Problem
@@ -13,6 +11,7 @@ from bot.core.loader import META_FILE, load_glossary_from_texts
 from bot.core.model import Glossary
 from bot.heap import collector_paused
 from bot.storage.errors import os_reason
+from bot.storage.journal import replace_whole
 
 
 def iter_term_files(directory: Path) -> list[Path]:
@@ -54,27 +53,15 @@ def load_glossary(data_dir: Path | str) -> Glossary:
 
 
 def write_whole(path: Path, text: str) -> None:
-    """Write `text` to `path` whole or not at all: into a file beside it, synced, then renamed over it, so that a full
-    disk or a reader (a web server, an editor) never meets half a file, and a failed write leaves the old one as it
-    was. The file keeps the permissions it had, or takes those a plain write gives (the umask); a link is followed.
-    Where the folder refuses a file beside it (it may still let this one be rewritten), written in place."""
+    """Write `text` to `path` whole or not at all (`replace_whole`), so that a full disk or a reader (a web server, an
+    editor) never meets half a file, and a failed write leaves the old one as it was. The file keeps the permissions
+    it had, or takes those a plain write gives (the umask); a link is followed. Where the folder refuses a file
+    beside it (it may still let this one be rewritten), written in place."""
     path = Path(os.path.realpath(path))
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
+        replace_whole(path, text, _mode_for(path))
     except PermissionError:
         path.write_text(text, encoding="utf-8")
-        return
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, _mode_for(path))
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def _mode_for(path: Path) -> int:

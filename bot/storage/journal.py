@@ -326,15 +326,22 @@ def _allocate(fd: int, size: int) -> None:
 
 
 def write_atomically(path: Path, lines: list[str]) -> None:
-    """Replace a file by these lines, whole or not at all: written beside it, synced, renamed over it; the temp
-    file is removed if anything fails."""
+    """Replace a file by these lines, whole or not at all (`replace_whole`), its folder made if need be."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    replace_whole(path, "\n".join(lines) + "\n")
+
+
+def replace_whole(path: Path, text: str, mode: int | None = None) -> None:
+    """Replace a file by `text`, whole or not at all: written beside it, synced, renamed over it; the temp file is
+    removed if anything fails. `mode`: its permissions (by default the owner's only, as the temp file is made)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            _write_text(Path(tmp), fh, "\n".join(lines) + "\n")
+            _write_text(Path(tmp), fh, text)
             fh.flush()
             os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
