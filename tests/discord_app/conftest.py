@@ -82,6 +82,14 @@ class Harness:
         """Wait until every queued database write has been made."""
         await asyncio.wait_for(bot.app.writer.drain(), within)
 
+    async def locked(self, how: str = "IMMEDIATE") -> sqlite3.Connection:
+        """Another process's lock on the bots' SQLite file (`BEGIN how`), until the test rolls it back. Taken off the
+        event loop: a write of a bot's, its transaction open across awaits on this same loop, commits first (taken
+        on the loop, the lock waited for a commit it kept from running, and failed with "database is locked")."""
+        other_process = sqlite3.connect(self.db_path, check_same_thread=False, isolation_level=None)
+        await asyncio.to_thread(other_process.execute, f"BEGIN {how}")
+        return other_process
+
     def rows(self, sql_text: str, *args) -> list[tuple]:
         """Read the database with a separate, plain connection (what an operator would see): sqlite3, or asyncpg
         on an event loop of its own when the bots run on PostgreSQL (`postgres_url`)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 from bot.core.gaps import asker_hash
@@ -171,8 +170,7 @@ async def test_forgetting_while_another_process_holds_the_database_says_so_and_p
     await harness.flushed(bot)
     prompt = await fake.response(await fake.command("glosario olvidarme", user_id=MEMBER), 1)
     (button,) = [c for row in prompt["components"] for c in row["components"]]
-    locker = sqlite3.connect(harness.db_path, timeout=0)
-    locker.execute("BEGIN IMMEDIATE")  # another process writing
+    locker = await harness.locked()  # another process writing
     try:
         await ask(fake, "otra cosa rarísima", user_id=MEMBER)  # its gap now waits for the lock, and is retried
         busy = await fake.response(await fake.click(message_of(prompt), button["custom_id"], user_id=MEMBER), 1)

@@ -103,8 +103,7 @@ async def test_sigkill_half_a_second_after_50_misses_loses_none(fake, tmp_path):
 
 async def test_replies_do_not_wait_behind_another_process_holding_the_write_lock(fake, harness):
     bot = await harness.start()
-    locker = sqlite3.connect(harness.db_path, timeout=0)
-    locker.execute("BEGIN IMMEDIATE")  # another process writing, for longer than Discord's 3 s
+    locker = await harness.locked()  # another process writing, for longer than Discord's 3 s
     try:
         miss = await fake.command("termino", {"termino": "computación cuántica"}, user_id=5)
         assert "todavía no está" in (await fake.response(miss, timeout=2.5))["data"]["content"]

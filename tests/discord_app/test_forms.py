@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import sqlite3
 
 from bot.app.community.server_terms import Refused
 from bot.app.limits import RateLimit
@@ -234,8 +233,7 @@ async def test_member_written_text_never_hides_a_link_target(fake, bot, harness)
 async def test_a_stop_waits_for_a_form_being_saved(fake, harness):
     bot = await harness.start()
     modal = await open_form(fake, "glosario-admin termino nuevo", user_id=10)
-    lock = sqlite3.connect(harness.db_path)  # the save waits for the database while the stop comes
-    lock.execute("BEGIN IMMEDIATE")
+    lock = await harness.locked()  # the save waits for the database while the stop comes
     values = form("Clúster Fénix", "El clúster del equipo A.")
     saving = await fake.submit_modal(modal, values, permissions=MODERATOR, user_id=10)
     await eventually(lambda: bot.guard.in_flight() >= 1)

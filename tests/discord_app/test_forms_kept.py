@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 
 from bot.app.limits import RateLimit
 from bot.discord_app.kit import forms
@@ -39,8 +38,7 @@ async def test_a_form_sent_before_the_bot_hears_it_was_shown_is_applied(fake, bo
 
 async def test_a_form_waits_for_a_database_another_process_holds(fake, bot, harness):
     modal = await open_form(fake, NEW, user_id=10)
-    other_process = sqlite3.connect(harness.db_path, isolation_level=None)
-    other_process.execute("BEGIN IMMEDIATE")  # longer than a reply may wait (a second), shorter than Discord's window
+    other_process = await harness.locked()  # longer than a reply may wait (a second), shorter than Discord's window
     sending = await fake.submit_modal(
         modal, form("Clúster Fénix", "El del equipo A."), permissions=MODERATOR, user_id=10
     )
@@ -56,8 +54,7 @@ async def test_a_form_waits_for_a_database_another_process_holds(fake, bot, harn
 async def test_a_form_the_database_never_takes_gives_back_what_was_typed(fake, bot, harness, monkeypatch):
     monkeypatch.setattr(forms, "SAVE_WAIT", 0.5)  # (in service a minute: Discord's window is 15)
     modal = await open_form(fake, NEW, user_id=10)
-    other_process = sqlite3.connect(harness.db_path, isolation_level=None)
-    other_process.execute("BEGIN IMMEDIATE")
+    other_process = await harness.locked()
     try:
         typed = form("Clúster Fénix", "El clúster del equipo A, con 32 GPUs H100 en su sala propia.")
         answer = await submit(fake, modal, typed, user_id=10)

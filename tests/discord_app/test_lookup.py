@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import sqlite3
 
 import pytest
 
@@ -200,8 +199,7 @@ async def test_cooldown_is_polite(fake, bot):
 
 
 async def test_a_locked_database_does_not_break_replies_and_the_miss_lands_later(fake, bot, harness):
-    locker = sqlite3.connect(harness.db_path, timeout=0)
-    locker.execute("BEGIN EXCLUSIVE")
+    locker = await harness.locked("EXCLUSIVE")
     try:
         reply = await fake.response(await fake.command("termino", {"termino": "aprendizaje por refuerzo"}), timeout=3)
         assert "todavía no está" in reply["data"]["content"]
