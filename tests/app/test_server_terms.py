@@ -85,6 +85,44 @@ async def test_edit_keeps_every_version_and_retire_stops_the_answers(app):
     assert await app.server_terms.retire(GUILD, 44, saved.term.id) is False  # already retired
 
 
+async def test_a_read_of_a_servers_terms_that_ends_after_an_edit_never_replaces_the_edited_terms(app):
+    """A read of the terms begun before an edit (or before the server's terms were forgotten: a member erased) and
+    ended after it is never kept: the server keeps the edited terms, and with them its newer question index
+    (bot/app/questions/servers.py, where an older overlay is answered by name)."""
+    saved = await app.server_terms.save(GUILD, 42, NEBULA)
+    store, held, release = app.server_terms.store, asyncio.Event(), asyncio.Event()
+
+    class Slow:  # the real store; a read of the terms returns what it read only when released
+        def __getattr__(self, name):
+            return getattr(store, name)
+
+        async def terms(self, guild_id):
+            rows = await store.terms(guild_id)
+            if not held.is_set():
+                held.set()
+                await release.wait()
+            return rows
+
+    app.server_terms.store = Slow()
+    app.server_terms.forget_cached(GUILD)
+    before = asyncio.create_task(app.server_terms.prepare(GUILD))  # reads the terms as they are…
+    await held.wait()
+    edited = TermFields(**{**NEBULA.to_dict(), "definition": "El clúster de GPUs del equipo (128 A100)."})
+    assert isinstance(await app.server_terms.save(GUILD, 43, edited, previous_id=saved.term.id), Saved)
+    release.set()  # …and ends after the edit
+    kept = app.server_terms.cached(GUILD)
+    assert await before is kept and "128 A100" in kept.glossary.terms[0].definition  # (its reply: the newer one)
+    assert "128 A100" in (await ask(app, GUILD, "nebula")).result.term.definition
+    held.clear()
+    release.clear()
+    app.server_terms.forget_cached(GUILD)
+    before = asyncio.create_task(app.server_terms.prepare(GUILD))
+    await held.wait()
+    app.server_terms.forget_cached(GUILD)  # (a member erased meanwhile: their name leaves the cards)
+    release.set()
+    assert (await before).version < (await app.server_terms.prepare(GUILD)).version  # read again, not kept
+
+
 async def test_a_restart_keeps_the_servers_terms(tmp_path):
     first = await open_app(tmp_path)
     await first.server_terms.save(GUILD, 42, NEBULA)

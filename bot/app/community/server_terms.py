@@ -5,6 +5,7 @@ small overlay index of their own, built on first use and kept for the most recen
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
@@ -52,6 +53,8 @@ class Overlay:
     superseded: tuple[str, ...] = ()  # server terms a published term with the same name now replaces
     aliases: dict[str, str] = field(default_factory=dict)  # accepted spellings of published terms → term id
     set_aside: tuple[str, ...] = ()  # names of stored terms that no longer pass the checks (a rule changed): unserved
+    guild_id: int = 0  # the server whose terms these are
+    version: int = 0  # of two overlays of a server, the one read later has the larger (its question index wins)
 
     def alias(self, query: str) -> str | None:
         """The term a server alias names, for a question spelt that way (as normalised, or without spaces)."""
@@ -100,7 +103,10 @@ class ServerTerms:
         self, store: ServerTermStore, catalog: CatalogHolder, gaps: GapStore, clock: Callable[[], datetime]
     ) -> None:
         self.store, self.catalog, self.gaps, self.clock = store, catalog, gaps, clock
-        self._overlays: OrderedDict[int, tuple[Catalog, Overlay | None]] = OrderedDict()
+        # by server: the catalog it was read against, the overlay, the number of the read that made it
+        self._overlays: OrderedDict[int, tuple[Catalog, Overlay | None, int]] = OrderedDict()
+        self._reads = itertools.count(1)  # each read of a server's terms numbered as it starts (Overlay.version)
+        self._stale_before = 0  # a read numbered lower began before some server's terms changed: never kept
 
     # -- serving ----------------------------------------------------------------------------------------
     def cached(self, guild_id: int) -> Overlay | None:
@@ -119,6 +125,7 @@ class ServerTerms:
         if found is not None and found[0] is self.catalog.current:
             self._overlays.move_to_end(guild_id)
             return found[1]
+        version = next(self._reads)
         try:
             rows = await self.store.terms(guild_id)
             accepted = await self.store.aliases(guild_id)
@@ -130,8 +137,17 @@ class ServerTerms:
         # The checks and the index are CPU work (a second for thousands of terms): off the event loop. An error
         # there is a bug, not the database: it reaches the member's apology and the log.
         catalog = self.catalog.current
-        overlay = await asyncio.to_thread(_overlay, catalog, rows, accepted, guild_id) if rows or accepted else None
-        self._overlays[guild_id] = (catalog, overlay)
+        overlay = None
+        if rows or accepted:
+            overlay = await asyncio.to_thread(_overlay, catalog, rows, accepted, guild_id, version)
+        # Two reads at once: the one begun later stands, whichever ends last (its question index wins, and an older
+        # overlay kept here would have its server's questions answered by name, bot/app/questions/servers.py).
+        found = self._overlays.get(guild_id)
+        if found is not None and found[0] is catalog and found[2] > version:
+            return found[1]
+        if version < self._stale_before:  # (read before the terms changed: good for this reply only)
+            return overlay
+        self._overlays[guild_id] = (catalog, overlay, version)
         self._overlays.move_to_end(guild_id)
         while len(self._overlays) > self.MAX_OVERLAYS:
             self._overlays.popitem(last=False)
@@ -152,7 +168,7 @@ class ServerTerms:
             # Only the write waits as long as the reply may (DatabaseBusy, with nothing saved): the rebuild may not.
             write = partial(self.store.save, guild_id, term.id, fields.to_dict(), user_id, at)
             written = await within_reply_wait(partial(write, previous_id=previous_id))
-            self._overlays.pop(guild_id, None)
+            self.forget_cached(guild_id)
             if written:
                 break
         else:
@@ -262,18 +278,20 @@ class ServerTerms:
             await within_reply_wait(lambda: self.store.add_alias(guild_id, normalized, spelling, term_id, user_id, at))
             term = published
         await self.gaps.resolve_asked_as(guild_id, normalized, term_id)
-        self._overlays.pop(guild_id, None)
+        self.forget_cached(guild_id)
         return term
 
     async def retire(self, guild_id: int, user_id: int, term_id: str) -> bool:
         """The term stops answering; its history stays."""
         at = self.clock().isoformat(timespec="seconds")
         done = await within_reply_wait(lambda: self.store.retire(guild_id, term_id, user_id, at))
-        self._overlays.pop(guild_id, None)
+        self.forget_cached(guild_id)
         return done
 
     def forget_cached(self, guild_id: int | None = None) -> None:
-        """Drop a server's overlay (every server's, without one): read again from the database on next use."""
+        """Drop a server's overlay (every server's, without one): read again from the database on next use; a read
+        under way keeps what it read to itself."""
+        self._stale_before = next(self._reads)
         if guild_id is None:
             self._overlays.clear()
         else:
@@ -325,7 +343,9 @@ def _resolve(name: str, published: SearchIndex, overlay: Overlay | None) -> str 
     return found.id if found else None
 
 
-def _overlay(published: Catalog, rows: list[ServerTermRow], accepted: list[ServerAlias], guild_id: int) -> Overlay:
+def _overlay(
+    published: Catalog, rows: list[ServerTermRow], accepted: list[ServerAlias], guild_id: int, version: int = 0
+) -> Overlay:
     """A server's overlay: its terms (checked again, as the term files are at every load), those a published term
     with the same name now replaces set aside, related names resolved, one small index."""
     aliases = {}
@@ -352,7 +372,9 @@ def _overlay(published: Catalog, rows: list[ServerTermRow], accepted: list[Serve
     meta = published.glossary
     glossary = Glossary(meta.title, meta.subtitle, meta.language, linked)
     authors = {term_id: Author(row.author_id, row.created_at) for term_id, row in by_id.items()}
-    return Overlay(glossary, SearchIndex(glossary), authors, tuple(superseded), aliases, tuple(set_aside))
+    return Overlay(
+        glossary, SearchIndex(glossary), authors, tuple(superseded), aliases, tuple(set_aside), guild_id, version
+    )
 
 
 def _with_related(term: Term, row: ServerTermRow, published: SearchIndex, own: dict[str, str]) -> Term:
