@@ -4,6 +4,7 @@ once for the module, serves every bot started here (loading it takes seconds).""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -114,6 +115,35 @@ async def test_a_servers_own_term_is_found_by_meaning_in_that_server_only(fake, 
     fake.guilds.append(other)
     there = await ask(fake, "glosario pregunta", question, guild=other)
     assert "Nebula" not in str(there)
+
+
+async def test_while_a_servers_first_question_builds_its_index_other_servers_are_answered_by_meaning(
+    fake, harness, encoder, monkeypatch
+):
+    from bot.discord_app.lookup import meaning
+    from tests.app.test_question_server_index import ABOUT_ORION, HeldFor
+
+    monkeypatch.setattr(meaning, "WAIT_SECONDS", 60.0)  # (the held server's question waits for its index)
+    held = HeldFor(encoder, "orion")  # embedding the other server's terms is held until released
+    bot = await harness.start(questions=held)
+    await eventually(lambda: bot.app.questions_ready, timeout=60)
+    other = Guild(id=int(snowflake()), name="Laboratorio")
+    fake.guilds.append(other)
+    await submit(fake, await open_form(fake), FORM)  # "Clúster Nebula", here
+    orion = dict(FORM, **{"Nombre": "Granja Orion", "Alias, separados por comas (opcional)": "orion"})
+    orion["Definición"] = "La granja de servidores de CPU del laboratorio donde se preprocesan los datos cada noche."
+    orion["Nombre en inglés (opcional)"] = orion["Términos relacionados, por comas (opcional)"] = ""
+    await submit(fake, await open_form(fake, guild=other), orion, guild=other)
+    assert (await ask(fake, "glosario pregunta", CONFIDENT, user_id=61))["embeds"]  # (this server's index: built)
+    try:
+        first = await fake.command("glosario pregunta", {"texto": ABOUT_ORION}, guild=other, user_id=62)
+        assert await asyncio.to_thread(held.held.wait, 10)  # the other server's index being built, held
+        here = await ask(fake, "glosario pregunta", f"{CONFIDENT} y gpus", user_id=63)
+        assert here["content"] == t("es", "best_match", term="Horovod")  # by meaning, not by name
+        assert not fake.responses.get(first)  # (the other server's question still waits for its index)
+    finally:
+        held.release.set()
+    assert (await fake.response(first))["data"]["content"] == t("es", "best_match", term="Granja Orion")
 
 
 async def test_question_gaps_are_marked_in_the_pending_list(fake, bot, harness):

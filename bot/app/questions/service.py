@@ -12,7 +12,8 @@ From /termino, after the name matcher: `should_ask(result, query)` says whether 
 come from the cache folder when their text is unchanged (a file mapped, no work per term beyond hashing its
 text); many new texts are embedded by a child process (bot/app/questions/cache.py), a few in a worker thread, in
 batches. `close()` (or cancelling `prepare`) stops a build between two batches. A server's index is built on
-its first question. The name path never waits for any of it.
+its first question, as a job of its own (bot/app/questions/servers.py): other servers' questions are answered
+meanwhile. The name path never waits for any of it.
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -41,6 +41,7 @@ from bot.app.questions.cache import (
     write_job,
 )
 from bot.app.questions.sentence_model import Encoder, SentenceModel
+from bot.app.questions.servers import ServerIndexes
 from bot.app.questions.vectors import QuestionVectors
 from bot.core.model import Glossary
 from bot.core.normalize import valid_text
@@ -87,6 +88,7 @@ class _Plan:
 
 class Questions:
     MAX_SERVER_INDEXES = 256  # servers whose question index stays in memory (the least recently used are dropped)
+    MAX_SERVER_BUILDS = 64  # servers' indexes waiting to be built at most; one more server's question: by name
     IN_PROCESS = 64  # at most this many texts to embed are embedded here (a worker thread); more by a child process
     IN_PROCESS_TERMS = 2_000  # the BM25 arrays of a larger glossary are built by the child process too (~1 s, 30 MB)
     # Asking (bot/app/questions/batcher.py): the first question waits this long for others to share its batch…
@@ -103,7 +105,9 @@ class Questions:
         self._server_cache = VectorCache(cache_dir, self.encoder.name, "servers")
         self._lexical_cache = LexicalCache(cache_dir, "published")
         self._published: tuple[Catalog, QuestionIndex] | None = None
-        self._servers: OrderedDict[int, tuple[Glossary, QuestionIndex]] = OrderedDict()
+        self._servers = ServerIndexes(
+            self._server_index, self._between_batches, kept=self.MAX_SERVER_INDEXES, max_waiting=self.MAX_SERVER_BUILDS
+        )
         self._building = threading.Lock()
         self._stop = threading.Event()
         self._child: asyncio.subprocess.Process | None = None
@@ -166,6 +170,7 @@ class Questions:
         at once; questions still waiting get no answer (None). What was embedded stays cached."""
         self._stop.set()
         self._batcher.close()
+        self._servers.close()
         child = self._child
         if child is None or child.returncode is not None:
             return
@@ -259,12 +264,8 @@ class Questions:
         words = WordSpace.of(plan.words, vectors[len(plan.texts) :])
         return QuestionIndex(glossary, vectors[: len(plan.texts)], lexical=lexical, mentions=mentions, words=words)
 
-    def _server_index(self, glossary: Glossary) -> QuestionIndex:
-        key = id(glossary)
-        found = self._servers.get(key)
-        if found is not None and found[0] is glossary:
-            self._servers.move_to_end(key)
-            return found[1]
+    def _server_index(self, glossary: Glossary, between_batches: Callable[[], None] | None = None) -> QuestionIndex:
+        """In a worker thread: the question index of a server's own terms (kept by `self._servers`)."""
         published = self.catalog.glossary
         texts, fields = [], []
         for term in glossary:
@@ -272,13 +273,9 @@ class Questions:
             texts.append(embedding_text(term, related))
             fields.append(lexical_fields(term, related))
         words = glossary_words(fields)
-        vectors = self._server_cache.vectors([*texts, *words], self.encoder, self._between_batches)
+        vectors = self._server_cache.vectors([*texts, *words], self.encoder, between_batches or self._between_batches)
         space = WordSpace.of(words, vectors[len(texts) :])
-        index = QuestionIndex(glossary, vectors[: len(texts)], context=published, words=space)
-        self._servers[key] = (glossary, index)
-        while len(self._servers) > self.MAX_SERVER_INDEXES:
-            self._servers.popitem(last=False)
-        return index
+        return QuestionIndex(glossary, vectors[: len(texts)], context=published, words=space)
 
     # -- asking -------------------------------------------------------------------------------------------
     def ask_now(self, text: str, overlay=None) -> Answer:
@@ -288,7 +285,8 @@ class Questions:
     async def ask(self, text: str, overlay=None) -> Answer | None:
         """The terms of the published glossary (and of `overlay`, a server's own terms from
         `ServerTerms.prepare(guild_id)`) that best answer `text`, and how certain the best one is. None when
-        too many questions are waiting already: the caller answers by name."""
+        too many questions are waiting already, or the index of `overlay`'s terms cannot be had for it
+        (bot/app/questions/servers.py): the caller answers by name."""
         return await self._ask(_Asked(text, overlay))
 
     @staticmethod
@@ -310,7 +308,12 @@ class Questions:
     async def _ask(self, asked: _Asked) -> Answer | None:
         if not asked.text.strip():
             return NO_ANSWER
-        indexes = self._built(asked.overlay)
+        if _has_terms(asked.overlay):  # (its index built apart, not in the batch: other servers' questions go on)
+            server = await self._servers.index(asked.overlay)
+            if server is None:
+                return None  # (too many servers' indexes waiting to be built, or older terms): answered by name
+            asked = replace(asked, server=server)
+        indexes = self._built(asked)
         if indexes is not None:  # decided here, without a thread, when the text cannot be a question
             said = self._gate(asked, indexes)
             if said is not Gate.ASK:
@@ -318,20 +321,20 @@ class Questions:
             asked = replace(asked, gated=True)
         return await self._batcher.submit(asked)
 
-    def _built(self, overlay) -> list[QuestionIndex] | None:
-        """The indexes a question about `overlay` reads, if they are built already (None: a worker builds them)."""
+    def _built(self, asked: _Asked) -> list[QuestionIndex] | None:
+        """The indexes `asked` reads, if they are built already (None: the worker builds the published one)."""
         published = self._published
         if not self._gate_ready or published is None or published[0] is not self.catalog.current:
             return None
-        if overlay is None or not len(overlay.glossary):
-            return [published[1]]
-        server = self._servers.get(id(overlay.glossary))
-        return None if server is None or server[0] is not overlay.glossary else [published[1], server[1]]
+        return [published[1]] if asked.server is None else [published[1], asked.server]
 
-    def _indexes(self, overlay) -> list[QuestionIndex]:
+    def _indexes(self, asked: _Asked) -> list[QuestionIndex]:
         indexes = [self._published_index()]
-        if overlay is not None and len(overlay.glossary):
-            indexes.append(self._server_index(overlay.glossary))
+        if asked.server is not None:
+            indexes.append(asked.server)
+        elif _has_terms(asked.overlay):  # (`ask_now`: built here, in the calling thread, and not kept)
+            kept = self._servers.kept(asked.overlay)
+            indexes.append(kept if kept is not None else self._server_index(asked.overlay.glossary))
         return indexes
 
     def _gate(self, asked: _Asked, indexes: list[QuestionIndex]) -> Gate:
@@ -349,7 +352,7 @@ class Questions:
         answers: list[Answer | None] = [NO_ANSWER] * len(batch)
         asking: list[tuple[int, list[QuestionIndex]]] = []
         for i, asked in enumerate(batch):
-            indexes = self._indexes(asked.overlay) if asked.text.strip() else []
+            indexes = self._indexes(asked) if asked.text.strip() else []
             said = Gate.ASK if asked.gated else self._gate(asked, indexes) if indexes else Gate.UNKNOWN
             if said is Gate.ASK:
                 asking.append((i, indexes))
@@ -375,6 +378,7 @@ class _Asked:
     overlay: object | None = None  # a server's own terms (ServerTerms.prepare), read beside the published ones
     description: bool = False  # /termino: the text has to read as a description (bot/core/question_gate.py)
     gated: bool = False  # the gate said ASK already (on the event loop)
+    server: QuestionIndex | None = None  # the index of `overlay`'s terms, built already (bot/app/questions/servers.py)
 
     def __post_init__(self) -> None:
         # What the ranking reads: the gate and the encoder read no more; a lone surrogate (a command line's
@@ -382,6 +386,10 @@ class _Asked:
         text = valid_text(self.text[:MAX_QUESTION])
         if text is not self.text:
             object.__setattr__(self, "text", text)
+
+
+def _has_terms(overlay) -> bool:
+    return overlay is not None and len(overlay.glossary) > 0
 
 
 def _cosines(asking: Sequence[list[QuestionIndex]], vectors: Sequence[np.ndarray]) -> list[list[np.ndarray | None]]:

@@ -1,0 +1,163 @@
+"""Each server's question index over its own terms, built on its first question (and again when its terms
+change) as a job of its own, in a worker thread of its own: the questions of servers whose index is ready keep
+being answered in their batches meanwhile (bot/app/questions/batcher.py), and only the server whose index is
+being built waits for it, within its reply's deadline.
+
+One build at a time, in the order they were asked for; at most `max_waiting` builds queued or running, past which a
+server's question is answered by name at once (None). A question whose member stopped waiting leaves its build
+running: the server's next question finds the index ready. Of a server's overlays (ServerTerms.prepare), the one
+read last wins: asking with it stops a build of an older one between two batches (what that build embedded stays
+cached, so the newer one reuses it), an older one's index is never kept, and a question asked with an older
+overlay than the one kept or being built is answered by name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from bot.app.questions.cache import BuildStopped
+from bot.core.model import Glossary
+from bot.core.questions import QuestionIndex
+
+log = logging.getLogger(__name__)
+
+Build = Callable[[Glossary, Callable[[], None]], QuestionIndex]
+
+
+@dataclass(eq=False)
+class _Job:
+    key: tuple[str, int]
+    glossary: Glossary
+    version: int
+    stop: threading.Event = field(default_factory=threading.Event)  # set when a newer overlay of the server asks
+    task: asyncio.Task | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    glossary: Glossary
+    version: int
+    index: QuestionIndex
+
+
+class ServerIndexes:
+    """`await index(overlay)`: the question index of a server's own terms, built by `build(glossary,
+    between_batches)` in a worker thread of its own; None when it cannot be had for this question."""
+
+    def __init__(
+        self,
+        build: Build,
+        between_batches: Callable[[], None],
+        *,
+        kept: int = 256,
+        max_waiting: int = 64,
+        name: str = "server-index",
+    ) -> None:
+        self.build, self.between_batches, self.max_kept, self.max_waiting = build, between_batches, kept, max_waiting
+        self.name = name
+        self._kept: OrderedDict[tuple[str, int], _Kept] = OrderedDict()
+        self._jobs: dict[tuple[str, int], _Job] = {}  # builds queued or running, by server
+        self._executor: ThreadPoolExecutor | None = None
+        self.built = 0  # indexes built so far, for logs and tests
+        self.refused = 0  # questions answered by name because too many builds were waiting
+
+    def ready(self, overlay) -> QuestionIndex | None:
+        """The index of `overlay`'s terms if it is built (no waiting: for the event loop)."""
+        kept = self._kept.get(_key(overlay))
+        if kept is None or kept.glossary is not overlay.glossary:
+            return None
+        self._kept.move_to_end(_key(overlay))
+        return kept.index
+
+    def kept(self, overlay) -> QuestionIndex | None:
+        """The index of `overlay`'s terms if it is built, read from any thread (the least recently used order is
+        left alone)."""
+        kept = self._kept.get(_key(overlay))
+        return kept.index if kept is not None and kept.glossary is overlay.glossary else None
+
+    async def index(self, overlay) -> QuestionIndex | None:
+        """The index of `overlay`'s terms: at once when built, else once its build (started now, or joined) has
+        run. None when too many builds are waiting, when `overlay` is older than the server's overlay kept or being
+        built, or when its build stopped or failed: the caller answers by name. Cancelled, the build goes on."""
+        found = self.ready(overlay)
+        if found is not None:
+            return found
+        key, version = _key(overlay), _version(overlay)
+        kept = self._kept.get(key)
+        if kept is not None and kept.version > version:
+            return None  # (a reply that began before the server's terms changed)
+        job = self._jobs.get(key)
+        if job is not None and job.glossary is not overlay.glossary:
+            if job.version > version:
+                return None
+            log.info("%s: the terms of %s changed while their index was built: building the newer ones", self.name, key)
+            job.stop.set()  # (its entry is replaced below; what it embedded stays cached)
+            job = None
+        if job is None:
+            if len(self._jobs) >= self.max_waiting:
+                self.refused += 1
+                log.info("%s: %d builds waiting already, a question answered by name", self.name, len(self._jobs))
+                return None
+            job = self._jobs[key] = _Job(key, overlay.glossary, version)
+            job.task = asyncio.get_running_loop().create_task(self._run(job), name=f"glosario-{self.name}")
+        return await asyncio.shield(job.task)
+
+    def _stopping(self, job: _Job) -> Callable[[], None]:
+        def between_batches() -> None:
+            if job.stop.is_set():
+                raise BuildStopped
+            self.between_batches()
+
+        return between_batches
+
+    def _build(self, job: _Job) -> QuestionIndex:
+        between_batches = self._stopping(job)
+        between_batches()  # (superseded or stopping while it waited its turn: nothing to do)
+        return self.build(job.glossary, between_batches)
+
+    async def _run(self, job: _Job) -> QuestionIndex | None:
+        """The job's build in the worker thread; kept unless a newer overlay of the server asked meanwhile."""
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix=f"glosario-{self.name}")
+        try:
+            index = await asyncio.get_running_loop().run_in_executor(self._executor, self._build, job)
+        except BuildStopped:
+            log.info("%s: the build for %s stopped when asked", self.name, job.key)
+            return None
+        except Exception:  # (its waiting questions are answered by name; the next question builds again)
+            log.exception("%s: building the question index of %s failed", self.name, job.key)
+            return None
+        finally:
+            if self._jobs.get(job.key) is job:
+                del self._jobs[job.key]
+        self.built += 1
+        if not job.stop.is_set():  # (else its own questions read it, but it is kept nowhere)
+            self._kept[job.key] = _Kept(job.glossary, job.version, index)
+            self._kept.move_to_end(job.key)
+            while len(self._kept) > self.max_kept:
+                self._kept.popitem(last=False)
+        return index
+
+    def close(self) -> None:
+        """Stop every build between two batches (those queued stop before they start); their questions get None."""
+        for job in self._jobs.values():
+            job.stop.set()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False)
+            self._executor = None
+
+
+def _key(overlay) -> tuple[str, int]:
+    """A server's overlay (ServerTerms.prepare) by its server; any other by its glossary."""
+    guild = getattr(overlay, "guild_id", 0)
+    return ("guild", guild) if guild else ("glossary", id(overlay.glossary))
+
+
+def _version(overlay) -> int:
+    return getattr(overlay, "version", 0)
