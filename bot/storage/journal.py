@@ -331,15 +331,20 @@ def write_atomically(path: Path, lines: list[str]) -> None:
     replace_whole(path, "\n".join(lines) + "\n")
 
 
-def replace_whole(path: Path, text: str, mode: int | None = None) -> None:
-    """Replace a file by `text`, whole or not at all: written beside it, synced, renamed over it; the temp file is
-    removed if anything fails. `mode`: its permissions (by default the owner's only, as the temp file is made)."""
+def replace_whole(path: Path, content: str | Callable[[IO[bytes]], None], mode: int | None = None) -> None:
+    """Replace a file by `content`, whole or not at all: written beside it, synced, renamed over it; the temp file is
+    removed if anything fails. `content`: a text (UTF-8), or a function that writes the bytes into the binary file
+    it is given (numpy's arrays). `mode`: its permissions (by default the owner's only, as the temp file is made)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            _write_text(Path(tmp), fh, text)
-            fh.flush()
-            os.fsync(fh.fileno())
+        if isinstance(content, str):
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                _write_text(Path(tmp), fh, content)
+                _sync(fh)
+        else:
+            with os.fdopen(fd, "wb") as fh:
+                content(fh)
+                _sync(fh)
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
@@ -347,3 +352,8 @@ def replace_whole(path: Path, text: str, mode: int | None = None) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _sync(fh: IO[Any]) -> None:
+    fh.flush()
+    os.fsync(fh.fileno())

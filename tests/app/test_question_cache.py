@@ -228,6 +228,25 @@ def test_vectors_are_cached_by_text(tmp_path):
     assert encoder.texts[-1] == "uno"
 
 
+def test_a_cache_write_that_fails_halfway_leaves_the_old_file_and_no_temp_file(tmp_path, monkeypatch):
+    """The cache is written as every whole file is (`replace_whole`, bot/storage/journal.py): a disk that fills
+    halfway through leaves the last good file as it was, and nothing beside it; the answers go on."""
+    encoder = CountingEncoder()
+    vectors = VectorCache(tmp_path, encoder.name)
+    first = vectors.vectors(["uno"], encoder)
+    before = vectors.path.read_bytes()
+
+    def full_disk(fh, *args, **kwargs):
+        fh.write(b"\x93NUMPY half a file")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(np, "save", full_disk)
+    found = VectorCache(tmp_path, encoder.name).vectors(["uno", "dos"], encoder)
+    assert np.array_equal(found[0], first[0]) and encoder.texts == ["uno", "dos"]  # answered all the same
+    assert vectors.path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [vectors.path.name]
+
+
 @pytest.mark.parametrize("tear", ["empty", "truncated", "one byte flipped"])
 def test_a_torn_cache_file_is_built_again_whatever_numpy_raises(tmp_path, tear):
     """A disk that filled, a copy cut short, a flipped bit: numpy and zipfile raise EOFError or BadZipFile for

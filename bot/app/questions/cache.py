@@ -33,6 +33,7 @@ from bot.core import normalize as normalize_module
 from bot.core import question_words as words_module
 from bot.core import questions as questions_module
 from bot.core.questions import Lexical, build_lexical, text_key
+from bot.storage.journal import replace_whole
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +61,7 @@ class VectorCache:
     """Vectors by `text_key` (a hash of the model and the embedded text) in one file of the cache folder per
     scope ("published", "servers"): a NumPy array of (key, float16 vector) records, mapped rather than read, so a
     start with every text cached copies only the rows it needs, with no work per term beyond hashing its text.
-    Rewritten atomically when new vectors were computed; an unreadable file is rebuilt, never trusted."""
+    Rewritten whole (`replace_whole`) when new vectors were computed; an unreadable file is rebuilt, never trusted."""
 
     _ROW = np.dtype([("key", "S32"), ("vector", "<f2", (DIMENSIONS,))])
 
@@ -174,7 +175,8 @@ class VectorCache:
         out["key"][len(kept) :] = list(fresh)
         out["vector"][len(kept) :] = np.stack(list(fresh.values()))
         try:
-            write_atomically(self.path, lambda fh: np.save(fh, out, allow_pickle=False))
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            replace_whole(self.path, lambda fh: np.save(fh, out, allow_pickle=False))
         except OSError:  # a cache is an optimisation: a read-only or full disk must not stop the answers
             log.warning("could not write the vector cache %s", self.path, exc_info=True)
 
@@ -220,7 +222,8 @@ class LexicalCache:
         self.built += 1
         lexical = build()
         try:
-            write_atomically(path, lambda fh: np.savez(fh, **lexical.arrays()))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            replace_whole(path, lambda fh: np.savez(fh, **lexical.arrays()))
             for older in path.parent.glob(f"lexical-{self.scope}-*.npz"):
                 if older != path:
                     older.unlink(missing_ok=True)
@@ -240,19 +243,6 @@ def _code_fingerprint() -> bytes:
         except (OSError, TypeError):  # no source file: a fresh build each start is still correct
             parts.append(os.urandom(16))
     return b"\0".join(parts)
-
-
-def write_atomically(path: Path, write) -> None:
-    """Write through a temporary file in the same folder, then rename: readers see the old file or the new."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 # -- the child process ---------------------------------------------------------------------------------------
