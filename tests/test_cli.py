@@ -1011,9 +1011,15 @@ def test_json_lines_and_yaml_escape_what_a_terminal_would_obey_or_yaml_refuse(ca
 
 
 def test_a_database_path_that_is_a_folder_or_too_long_is_said_plainly(capsys, tmp_path, monkeypatch):
+    from bot.core.problems import said
+
     monkeypatch.setenv("GLOSARIO_DB", str(tmp_path))
     code, _, err = run(capsys, "gaps")
-    assert code == 1 and err.startswith(f"{tmp_path} es una carpeta, no una base de datos. Si la base de datos")
+    folder = said("db_is_a_folder").text("es")  # (one sentence: the editors' commands say it as the bot does)
+    say = Words("es")
+    assert code == 1 and err == f"{say('database_path_unusable', path=tmp_path, error=folder)} {say('elsewhere')}\n"
+    code, _, err = run(capsys, "migrate")
+    assert code != 0 and f"{tmp_path}: {folder}. " in err
     monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / ("a" * 300)))
     code, _, err = run(capsys, "gaps")
     assert code == 1 and err.startswith("No se puede usar la ruta de la base de datos") and "Traceback" not in err

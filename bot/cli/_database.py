@@ -16,6 +16,7 @@ from bot.cli._words import Words
 from bot.config import Settings
 from bot.core import daily
 from bot.core.model import Glossary
+from bot.core.problems import said
 from bot.core.status import GapStatus, Vote
 from bot.storage import Stores, open_stores
 from bot.storage.errors import StorageError
@@ -36,12 +37,16 @@ async def _open_existing(settings: Settings, missing: str, say: Words, *, read_o
     database = settings.database
     if isinstance(database, Path):  # (a PostgreSQL address is checked by connecting)
         try:
-            wrong = "database_is_a_folder" if database.is_dir() else None if database.exists() else missing
+            folder, present = database.is_dir(), database.exists()
         except OSError as exc:  # (a name too long for the system, say)
             print(say("database_path_unusable", path=database, error=os_said(exc, say)), file=sys.stderr)
             return None
-        if wrong is not None:
-            print(f"{say(wrong, path=database)} {say('elsewhere')}", file=sys.stderr)
+        if folder:  # (said as the bot says it: the storage's own sentence)
+            wrong = say("database_path_unusable", path=database, error=said("db_is_a_folder").text(say.lang))
+            print(f"{wrong} {say('elsewhere')}", file=sys.stderr)
+            return None
+        if not present:
+            print(f"{say(missing, path=database)} {say('elsewhere')}", file=sys.stderr)
             return None
     try:
         return await open_stores(database, read_only=read_only)

@@ -216,7 +216,7 @@ TEXT: dict[str, str] = {
     "db_not_writable": "Cannot write the database {path}: {problem}. Make it writable by the bot's user, or give "
     "another path with GLOSARIO_DB.",
     "db_folder_not_writable": "the folder {folder} is not writable ({why})",
-    "db_is_a_folder": "{path} is a folder",
+    "db_is_a_folder": "it is a folder, not a database",
     "db_path_unusable": "its path cannot be used ({why})",
     "os_other": "{error}",
     "os_ENOENT": "the path does not exist",

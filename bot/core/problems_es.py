@@ -218,7 +218,7 @@ TEXT: dict[str, str] = {
     "db_not_writable": "No se puede escribir en la base de datos {path}: {problem}. Da permiso de escritura al usuario "
     "del bot, o indica otra ruta con GLOSARIO_DB.",
     "db_folder_not_writable": "el directorio {folder} no admite escritura ({why})",
-    "db_is_a_folder": "{path} es un directorio",
+    "db_is_a_folder": "es una carpeta, no una base de datos",
     "db_path_unusable": "su ruta no se puede usar ({why})",
     "os_other": "{error}",
     "os_ENOENT": "la ruta no existe",

@@ -370,7 +370,7 @@ def _check_writable(path: Path) -> None:
         problem = said("db_folder_not_writable", folder=path.parent, why=os_reason(exc))
     try:
         if problem is None and path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
-            problem = said("db_is_a_folder", path=path) if path.is_dir() else said("db_read_only", path=path)
+            problem = said("db_is_a_folder") if path.is_dir() else said("db_read_only", path=path)
     except OSError as exc:  # (a name longer than the system takes, say)
         problem = said("db_path_unusable", why=os_reason(exc))
     if problem is not None:
