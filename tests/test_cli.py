@@ -351,6 +351,31 @@ def test_misses_formats_and_resolve_ignore_by_id(tmp_path, capsys, monkeypatch):
     assert code == 1 and "no es un término" in err
 
 
+def test_the_gaps_stubs_carry_the_glossary_s_own_title(tmp_path, capsys, monkeypatch):
+    """The title `site` gives the page (glossary.yaml's), not the shipped glossary's name whatever the glossary."""
+    import asyncio
+
+    import yaml
+
+    path = tmp_path / "g.db"
+    asyncio.run(_seed_misses(path))
+    monkeypatch.setenv("GLOSARIO_DB", str(path))
+    data = tmp_path / "propio"
+    data.mkdir()
+    (data / "glossary.yaml").write_text("title: Vocabulario de Robótica\nlanguage: es\n", encoding="utf-8")
+    (data / "c.yaml").write_text("category: C\nterms:\n  - term: Zeta\n    definition: Letra.\n", encoding="utf-8")
+    for lang in ("es", "en"):
+        say = Words(lang)
+        monkeypatch.setenv("LANG", "en_US.UTF-8" if lang == "en" else "es_ES.UTF-8")
+        code, out, _ = run(capsys, "--data", str(data), "gaps", "--format", "yaml", "--guild", "5")
+        title = say("export_title", glossary="Vocabulario de Robótica", where=say("export_guild", guild=5))
+        assert code == 0 and out.splitlines()[0] == f"# {title}" and "Glosario IA" not in out
+        assert [t["term"] for t in yaml.safe_load(out)["terms"]] == ["embeddings"]
+    code, _, err = run(capsys, "--data", str(tmp_path / "ninguno"), "gaps", "--format", "yaml")
+    assert code == 1 and "ninguno" in err  # (no glossary, no title: said, as every command on it says it)
+    assert run(capsys, "--data", str(tmp_path / "ninguno"), "gaps", "--format", "csv")[0] == 0  # (a list needs none)
+
+
 def test_data_works_before_and_after_the_command(tmp_path, capsys):
     data = tmp_path / "g"
     shutil.copytree(SHIPPED, data)

@@ -384,10 +384,16 @@ def _daily_recorded(glossary: Glossary, call: Call, day: date, history: list[dai
 async def gaps(call: Call) -> int:
     """`gaps [--guild ID] [--status S] [--json | --format F] [--limit N]`: the questions nobody could answer."""
     args, say = call.args, call.say
+    fmt = args.format or "table"
+    glossary = None
+    if fmt == "yaml":  # the stubs' title is the glossary's own (glossary.yaml), as the page's
+        glossary = load_or_report(call.data_dir, say)
+        if glossary is None:
+            return 1
     stores = await _open_existing(call.settings, "no_database_yet", say, read_only=True)
     if stores is None:
         return 1
-    fmt, gaps_store = args.format or "table", stores.gaps
+    gaps_store = stores.gaps
     status = None if args.status == EVERY_STATUS else GapStatus(args.status)  # (None: every status)
     try:
         total = await gaps_store.count(guild_id=args.guild, status=status)
@@ -398,9 +404,10 @@ async def gaps(call: Call) -> int:
         await stores.close()
     from bot.app.review.exports import gaps_csv, gaps_yaml  # (only for files: the table starts faster without it)
 
-    if fmt == "yaml":
+    if fmt == "yaml" and glossary is not None:
         where = say("export_guild", guild=args.guild) if args.guild is not None else say("export_everywhere")
-        print(gaps_yaml(gaps, picks, title=say("export_title", where=where), lang=say.lang), end="")
+        title = say("export_title", glossary=glossary.title, where=where)
+        print(gaps_yaml(gaps, picks, title=title, lang=say.lang), end="")
     elif fmt == "csv":
         text = gaps_csv(gaps)
         if sys.stdout.isatty():  # (read on a screen, not a file: members' control characters shown as escapes)

@@ -181,6 +181,24 @@ async def test_export_yaml_stubs_load_once_filled_and_csv_has_the_counts(fake, b
     assert len(lines) == 4
 
 
+async def test_the_exported_stubs_carry_the_glossary_s_own_title(fake, harness, tmp_path):
+    """The title of the glossary the bot serves (its glossary.yaml, as on the web page), in the moderator's
+    language, and the server's name: never the shipped glossary's name whatever the glossary."""
+    from bot.discord_app.kit.i18n import t
+
+    data = tmp_path / "glossary"
+    shutil.copytree(SHIPPED, data)
+    (data / "glossary.yaml").write_text("title: Vocabulario de Robótica\nlanguage: es\n", encoding="utf-8")
+    bot = await harness.start(data_dir=data)
+    await ask(fake, "zzz inexistente", user_id=7)
+    await harness.flushed(bot)
+    guild = fake.guilds[0].name
+    for locale in ("es-ES", "en-US"):
+        text = await export(fake, "yaml", locale=locale, user_id=901 if locale == "es-ES" else 902)
+        heading = t(locale, "export_title", glossary="Vocabulario de Robótica")
+        assert text.splitlines()[0] == f"# {heading} ({guild})" and "Glosario IA" not in text
+
+
 async def test_reload_broken_keeps_the_old_glossary_and_adding_a_term_resolves_its_gap(fake, harness, tmp_path):
     data = tmp_path / "glossary"
     shutil.copytree(SHIPPED, data)

@@ -52,7 +52,8 @@ async def _export(interaction: discord.Interaction, formato: str) -> Export:
     elif formato == "opiniones":  # votes and comments on the cards (feedback), a row each
         name, (text, count) = t(loc, "file_feedback"), await app.feedback.export_csv(guild_id)
     else:  # the open gaps, as term stubs (yaml) or a row each (csv)
-        title = f"{t(loc, 'export_title')} ({interaction.guild.name if interaction.guild else ''})"
+        heading = t(loc, "export_title", glossary=app.catalog.glossary.title)  # (its own title, as the page's)
+        title = f"{heading} ({interaction.guild.name if interaction.guild else ''})"
         name, (text, count) = (
             t(loc, "file_gaps", format=formato),
             await app.review.export(guild_id, formato, title, language(loc)),
