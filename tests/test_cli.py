@@ -922,6 +922,24 @@ def test_an_export_that_cannot_be_written_says_so_in_one_line(capsys, tmp_path):
     assert "la ruta está vacía" in refused(capsys, "site", "")
 
 
+def test_an_export_replaces_a_file_only_when_asked(capsys, tmp_path, monkeypatch):
+    """As `import` does: a file at --out is left as it was, said in the reader's language, unless --replace."""
+    out = tmp_path / "glosario.csv"
+    out.write_text("mío\n", encoding="utf-8")
+    for lang in ("es", "en"):
+        monkeypatch.setenv("LANG", "en_US.UTF-8" if lang == "en" else "es_ES.UTF-8")
+        for guild in ([], ["--guild", "8"]):  # (a server's own terms: refused before the database is opened)
+            code, stdout, err = run(capsys, "export", "--format", "csv", "--out", str(out), *guild)
+            assert (code, stdout, err) == (1, "", Words(lang)("export_exists", path=out) + "\n")
+            assert out.read_text(encoding="utf-8") == "mío\n"
+    link = tmp_path / "enlace.csv"
+    link.symlink_to(out)  # (a link to a file: the file it names is what would be replaced)
+    assert run(capsys, "export", "--format", "csv", "--out", str(link))[0] == 1
+    code, _, err = run(capsys, "export", "--format", "csv", "--out", str(out), "--replace")
+    assert code == 0 and out.read_text(encoding="utf-8").startswith("id,") and err.startswith("17 ")
+    assert link.is_symlink()
+
+
 def test_an_export_s_base_is_an_iri_a_term_s_id_can_follow(capsys):
     for base in ("no uri", "x", "http://a/<b>/"):
         assert f"'{base}' no es un URI base" in refused(capsys, "export", "--format", "skos", "--base", base)
@@ -1198,7 +1216,7 @@ def test_a_page_or_export_that_does_not_fit_on_the_disk_leaves_the_old_one_whole
         fill(web)  # (the new page and export, the whole glossary's, are larger than the old ones)
         code, _, err = run(capsys, "site", str(web))
         assert code == 1 and "el disco está lleno" in err
-        code, _, err = run(capsys, "export", "--format", "csv", "--out", str(web / "g.csv"))
+        code, _, err = run(capsys, "export", "--format", "csv", "--out", str(web / "g.csv"), "--replace")
         assert code == 1 and "el disco está lleno" in err
         assert {name: (web / name).read_bytes() for name in before} == before  # (were left cut short, or empty)
         assert sorted(p.name for p in web.iterdir()) == ["filler", "g.csv", "index.html"]  # no half-written file

@@ -75,6 +75,7 @@ def _validate_arguments(p: argparse.ArgumentParser, say: Words) -> None:
 def _export_arguments(p: argparse.ArgumentParser, say: Words) -> None:
     p.add_argument("--format", required=True, choices=FORMATS, help=say("export_format"))
     p.add_argument("--out", type=a_path(say), metavar=say("file_metavar"), help=say("export_out"))
+    p.add_argument("--replace", action="store_true", help=say("export_replace"))
     p.add_argument("--base", type=base_uri(say), default=None, metavar="URI", help=say("export_base"))
     p.add_argument("--guild", type=positive_int(say), metavar=say("guild_metavar"), help=say("export_guild_help"))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from bot.app.files import load_glossary
 from bot.cli._call import EXIT_FAIL, EXIT_OK, Call
@@ -102,13 +103,27 @@ def listing(call: Call, glossary: Glossary) -> int:
 
 
 def export(call: Call):
-    """`export --format F [--out FILE] [--guild ID]`: the published glossary (or a server's own terms) in a
-    terminology standard, a spreadsheet or JSON."""
+    """`export --format F [--out FILE [--replace]] [--guild ID]`: the published glossary (or a server's own terms)
+    in a terminology standard, a spreadsheet or JSON. A file that exists is replaced only when asked, as `import`
+    does."""
+    out = call.args.out
+    if out is not None and not call.args.replace and _is_file(out):
+        print(call.say("export_exists", path=out), file=sys.stderr)
+        return EXIT_FAIL
     if call.args.guild:  # a server's own terms: from the database
         from bot.cli._database import export_guild
 
         return export_guild(call)
     return _export(call)
+
+
+def _is_file(path: Path) -> bool:
+    """Whether `path` is a file (or a link to one); a folder, a device (/dev/stdout) or a path the system refuses
+    (its writer then says why) is not one an export would replace."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 @_on_the_glossary

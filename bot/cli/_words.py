@@ -137,6 +137,9 @@ TEXT: dict[str, dict[str, str]] = {
         "export_help": "el glosario en TBX-Basic, SKOS (Turtle, JSON-LD o RDF/XML), CSV o JSON",
         "export_format": "formato: tbx, skos (Turtle), skos-jsonld, skos-rdfxml (RDF/XML), csv o json",
         "export_out": "archivo donde escribirlo (por defecto, la salida estándar)",
+        "export_replace": "sobrescribe el archivo de --out si ya existe",
+        "export_exists": "{path} ya existe y no lo sobrescribo: usa --replace para reemplazarlo u otro archivo con "
+        "--out.",
         "export_base": "IRI base de los conceptos SKOS",
         "export_guild_help": "los términos propios de este servidor (de la base de datos) en lugar del glosario "
         "publicado",
@@ -403,6 +406,9 @@ TEXT: dict[str, dict[str, str]] = {
         "export_help": "the glossary as TBX-Basic, SKOS (Turtle, JSON-LD or RDF/XML), CSV or JSON",
         "export_format": "format: tbx, skos (Turtle), skos-jsonld, skos-rdfxml (RDF/XML), csv or json",
         "export_out": "file to write it to (standard output by default)",
+        "export_replace": "overwrite the --out file if it already exists",
+        "export_exists": "{path} already exists and I do not overwrite it: use --replace to replace it, or another "
+        "file with --out.",
         "export_base": "base IRI of the SKOS concepts",
         "export_guild_help": "this server's own terms (from the database) instead of the published glossary",
         "exported": "{count} terms written to {path}",
