@@ -459,6 +459,12 @@ def should_ask(result: LookupResult, query: str) -> bool:
     return not isinstance(result, Found) and reads_as_description(query)
 
 
+def names_alone(result: LookupResult, answer: Answer) -> bool:
+    """Whether the name matcher's suggestions are the whole answer: it offered some, and the question path has
+    nothing to say (NOTHING) beside them, however many low candidates it ranked."""
+    return isinstance(result, Ambiguous) and answer.verdict is Verdict.NOTHING
+
+
 def combine(result: LookupResult, answer: Answer) -> Answer:
     """One answer from the name matcher's result and the question path's, never worse for a misspelt name than
     the name matcher alone: its suggestions are all kept, first when one of them is close to the query. When the
@@ -473,7 +479,7 @@ def combine(result: LookupResult, answer: Answer) -> Answer:
         return answer
     if not named:
         return answer
-    if answer.verdict is Verdict.NOTHING:
+    if names_alone(result, answer):
         return Answer(Verdict.UNSURE, named)
     ids = {c.term.id for c in named}
     meant = tuple(c for c in answer.candidates if c.term.id not in ids)[: max(1, MAX_CANDIDATES - len(named))]

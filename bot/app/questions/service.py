@@ -57,11 +57,12 @@ from bot.core.questions import (
     combine,
     embedding_text,
     lexical_fields,
+    names_alone,
     read_question,
     related_names,
     should_ask,
 )
-from bot.core.search import Ambiguous, LookupResult
+from bot.core.search import LookupResult
 from bot.core.word_space import WordSpace, glossary_words, question_words
 
 log = logging.getLogger(__name__)
@@ -301,8 +302,8 @@ class Questions:
         if not should_ask(result, text):
             return None
         answer = await self._ask(_Asked(text, overlay, description=True))
-        if answer is None or (answer.verdict is Verdict.NOTHING and isinstance(result, Ambiguous)):
-            return None  # (nothing by meaning: the name matcher's own suggestions, exactly as with the path off)
+        if answer is None or names_alone(result, answer):
+            return None  # (the name matcher's own reply, its suggestions, exactly as with the path off)
         return combine(result, answer)
 
     async def _ask(self, asked: _Asked) -> Answer | None:
