@@ -131,6 +131,16 @@ def test_should_ask_only_for_descriptions_the_name_did_not_match(glossary):
     assert should_ask(Ambiguous((Suggestion(horovod, 80.0),)), "framework de uber para entrenar con mpi")
 
 
+def test_a_close_misspelling_stands_alone_before_any_timer(glossary):
+    """/termino sets no timer and enters no question path for a suggestion close enough to be a misspelt name,
+    however long the text; a weaker one, in a description, goes on to the question path."""
+    horovod = glossary.get("horovod")
+    text = "framework de uber para entrenar con mpi"
+    assert Questions.stands_alone(Ambiguous((Suggestion(horovod, 85.0),)), text)
+    assert not Questions.stands_alone(Ambiguous((Suggestion(horovod, 84.9),)), text)
+    assert Questions.stands_alone(NotFound(), "horovd")
+
+
 def test_combine_never_answers_a_misspelt_name_worse(glossary):
     ray, horovod, feast = (glossary.get(i) for i in ("ray", "horovod", "feast"))
     close = Ambiguous((Suggestion(ray, 90.0), Suggestion(feast, 75.0)))

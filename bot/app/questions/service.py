@@ -48,6 +48,7 @@ from bot.core.normalize import valid_text
 from bot.core.question_gate import Gate, gate
 from bot.core.question_words import MAX_QUESTION
 from bot.core.questions import (
+    NAME_CLOSE,
     NO_ANSWER,
     Answer,
     QuestionIndex,
@@ -62,7 +63,7 @@ from bot.core.questions import (
     related_names,
     should_ask,
 )
-from bot.core.search import LookupResult
+from bot.core.search import Ambiguous, LookupResult
 from bot.core.word_space import WordSpace, glossary_words, question_words
 
 log = logging.getLogger(__name__)
@@ -292,8 +293,11 @@ class Questions:
 
     @staticmethod
     def stands_alone(result: LookupResult, text: str) -> bool:
-        """For /termino: whether the name matcher's `result` stands alone (a name found, a text that does not read
-        as a description), said without awaiting anything, so that a caller sets no timer for it."""
+        """For /termino: whether the name matcher's `result` stands alone (a name found, a suggestion close enough
+        to be a misspelling of it, a text that does not read as a description), said without awaiting anything, so
+        that a caller sets no timer for it."""
+        if isinstance(result, Ambiguous) and result.candidates[0].score >= NAME_CLOSE:
+            return True  # a misspelt name: answered exactly as the name matcher answers it
         return not should_ask(result, text)
 
     async def ask_after_lookup(self, result: LookupResult, text: str, overlay=None) -> Answer | None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.app.lookup.lookups import Answer as NameAnswer
-from bot.core.search import Ambiguous, LookupResult
+from bot.core.search import LookupResult
 from bot.discord_app.cards import OpenButton
 from bot.discord_app.kit.buttons import ButtonsView, asker, button_payload
 from bot.discord_app.kit.embeds import echo
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 WAIT_SECONDS = 1.5  # the most a reply waits for the question path (Discord gives an interaction 3 s)
-NAME_CLOSE = 85.0  # a name suggestion this alike is a misspelling: the name matcher's suggestions stand alone
 
 
 async def ask(bot: Services, text: str, overlay, result: LookupResult | None = None) -> Answer | None:
@@ -35,11 +34,9 @@ async def ask(bot: Services, text: str, overlay, result: LookupResult | None = N
     it is not ready, does not apply (a name, a close misspelling, too few words) or takes too long."""
     if not bot.app.questions_ready:
         return None
-    if isinstance(result, Ambiguous) and result.candidates[0].score >= NAME_CLOSE:
-        return None  # a misspelt name: answered exactly as the name matcher answers it
     questions = bot.app.questions
     if result is not None and questions.stands_alone(result, text):
-        return None  # (most typos and misses: no timer set, no question path entered)
+        return None  # (a close misspelling, most typos and misses: no timer set, no question path entered)
     try:
         async with asyncio.timeout(WAIT_SECONDS):  # (not wait_for: no task of its own for a text the gate refuses)
             if result is None:
