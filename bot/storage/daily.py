@@ -12,7 +12,7 @@ from bot.storage.records import DailyPost, DailySettings, DigestSettings
 
 _SETTINGS = (
     "guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz, daily_days, daily_error, "
-    "daily_error_at, daily_server_terms"
+    "daily_error_at, daily_server_terms, daily_language"
 )
 
 
@@ -36,19 +36,25 @@ class SqlDailyStore:
         return [_settings(row) for row in rows]
 
     async def configure(
-        self, guild_id: int, channel_id: int, schedule: Schedule, *, server_terms: bool = False
+        self,
+        guild_id: int,
+        channel_id: int,
+        schedule: Schedule,
+        *,
+        server_terms: bool = False,
+        language: str | None = None,
     ) -> None:
         async with self.db.transaction():
             await self.db.conn.execute(
                 """
                 INSERT INTO guild_settings
                     (guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz, daily_days,
-                     daily_server_terms)
-                VALUES (?, 1, ?, ?, ?, ?, ?, ?)
+                     daily_server_terms, daily_language)
+                VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (guild_id) DO UPDATE SET daily_enabled = 1, daily_channel_id = excluded.daily_channel_id,
                     daily_hour = excluded.daily_hour, daily_minute = excluded.daily_minute,
                     daily_tz = excluded.daily_tz, daily_days = excluded.daily_days,
-                    daily_server_terms = excluded.daily_server_terms,
+                    daily_server_terms = excluded.daily_server_terms, daily_language = excluded.daily_language,
                     daily_error = NULL, daily_error_at = NULL
                 """,
                 (
@@ -59,6 +65,7 @@ class SqlDailyStore:
                     schedule.tz,
                     str(schedule.days),
                     int(server_terms),
+                    language,
                 ),
             )
 
@@ -166,9 +173,9 @@ class SqlDailyStore:
 
 
 def _settings(row: tuple) -> DailySettings:
-    guild_id, enabled, channel_id, hour, minute, tz, days, error, error_at, server_terms = row
+    guild_id, enabled, channel_id, hour, minute, tz, days, error, error_at, server_terms, language = row
     schedule = Schedule(hour, minute, tz, Days(days)) if hour is not None and minute is not None else None
-    return DailySettings(guild_id, bool(enabled), channel_id, schedule, error, error_at, bool(server_terms))
+    return DailySettings(guild_id, bool(enabled), channel_id, schedule, error, error_at, bool(server_terms), language)
 
 
 class SqlRoleStore:
@@ -192,7 +199,7 @@ class SqlRoleStore:
             )
 
 
-_DIGEST = "guild_id, digest_channel_id, digest_weekday, digest_last"
+_DIGEST = "guild_id, digest_channel_id, digest_weekday, digest_last, digest_language"
 
 
 def _digest(row: tuple) -> DigestSettings:
@@ -205,13 +212,14 @@ class SqlDigestStore:
     def __init__(self, db: Database):
         self.db = db
 
-    async def configure(self, guild_id: int, channel_id: int, weekday: int) -> None:
+    async def configure(self, guild_id: int, channel_id: int, weekday: int, language: str | None = None) -> None:
         async with self.db.transaction():
             await self.db.conn.execute(
-                "INSERT INTO guild_settings (guild_id, digest_channel_id, digest_weekday) VALUES (?, ?, ?) "
+                "INSERT INTO guild_settings (guild_id, digest_channel_id, digest_weekday, digest_language) "
+                "VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET digest_channel_id = excluded.digest_channel_id, "
-                "digest_weekday = excluded.digest_weekday",
-                (guild_id, channel_id, weekday),
+                "digest_weekday = excluded.digest_weekday, digest_language = excluded.digest_language",
+                (guild_id, channel_id, weekday, language),
             )
 
     async def disable(self, guild_id: int) -> bool:

@@ -150,7 +150,13 @@ class DailyStore(Protocol):
     async def enabled(self) -> list[DailySettings]: ...
 
     async def configure(
-        self, guild_id: int, channel_id: int, schedule: Schedule, *, server_terms: bool = False
+        self,
+        guild_id: int,
+        channel_id: int,
+        schedule: Schedule,
+        *,
+        server_terms: bool = False,
+        language: str | None = None,
     ) -> None: ...
 
     async def disable(self, guild_id: int) -> bool: ...
@@ -242,7 +248,7 @@ class ProposalStore(Protocol):
 class DigestStore(Protocol):
     """Where and when each server wants the moderators' weekly digest, and which week it last had."""
 
-    async def configure(self, guild_id: int, channel_id: int, weekday: int) -> None: ...
+    async def configure(self, guild_id: int, channel_id: int, weekday: int, language: str | None = None) -> None: ...
 
     async def disable(self, guild_id: int) -> bool: ...
 

@@ -250,6 +250,7 @@ class DailySettings:
     error: str | None
     error_at: str | None
     server_terms: bool = False  # the server's own terms may be the term of the day
+    language: str | None = None  # of the posts, "es" or "en" (None: set up before it was kept, the server's own)
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +282,7 @@ class DigestSettings:
     channel_id: int
     weekday: int  # 0 Monday … 6 Sunday (UTC)
     last_week: str | None  # the ISO week of the last digest ("2026-W49")
+    language: str | None = None  # of the digest, "es" or "en" (None: set up before it was kept, the server's own)
 
 
 @dataclass(frozen=True, slots=True)

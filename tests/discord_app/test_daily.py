@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.app.daily.posts import CLAIM_LEASE
-from bot.discord_app.kit.i18n import t
+from bot.discord_app.kit.i18n import long_date, t
 from tests.fake_discord.server import (
     MANAGE_GUILD,
     MANAGE_MESSAGES,
@@ -269,3 +269,47 @@ def test_a_problem_an_older_version_kept_as_text_is_shown_as_it_is():
     missing = PostProblem(Problem.MISSING_PERMISSIONS, 5, permissions=("send_messages",)).stored()
     perms = t("en", "perm_send_messages")
     assert problem_text(missing, "en-US") == t("en", "daily_err_perms", perms=perms, channel="<#5>")
+
+
+async def test_the_post_speaks_the_language_it_was_set_up_in_not_the_servers(fake, harness):
+    english_server = fake.guilds[0]
+    english_server.locale = "en-US"  # Discord's default for a community server nobody changed
+    spanish_server = Guild(id=int(snowflake()), name="Otro equipo")
+    fake.guilds.append(spanish_server)
+    bot = await harness.start(clock=lambda: NOW)
+    cog(bot).scheduler.cancel()  # the test ticks by hand
+    day = NOW.date()
+    in_spanish, in_english = english_server.channel_ids[1], spanish_server.channel_ids[1]
+    data = await configure(fake, in_spanish)  # a Spanish-speaking moderator, no language given: theirs
+    assert f"{t('es', 'daily_days_every_day')}, en {t('es', 'language_es')}." in data["content"]
+    options = {"canal": ChannelRef(in_english), "hora": "09:00", "zona": "Europe/Madrid", "idioma": "en"}
+    await fake.response(
+        await fake.command("glosario-admin diario configurar", options, guild=spanish_server, permissions=MODERATOR)
+    )
+    await fake.wait_for(lambda: all(str(c) in fake.channel_messages for c in (in_spanish, in_english)))
+    (spanish,), (english,) = (fake.channel_messages[str(c)] for c in (in_spanish, in_english))
+    assert spanish["embeds"][0]["author"]["name"] == t("es", "daily_heading", date=long_date("es", day))
+    assert english["embeds"][0]["author"]["name"] == t("en", "daily_heading", date=long_date("en", day))
+    readers = (("es-ES", english_server, "language_es"), ("en-US", spanish_server, "language_en"))
+    for locale, server, language in readers:
+        status = await fake.response(
+            await fake.command("glosario-admin diario estado", guild=server, permissions=MODERATOR, locale=locale)
+        )
+        content, name = status["data"]["content"], t(locale, language)
+        assert name in content and t(locale, "post_language_server", language=name) not in content  # (chosen)
+
+
+async def test_a_post_set_up_before_its_language_was_kept_follows_the_servers_locale(fake, harness):
+    from bot.core.daily import Schedule
+
+    guild, channel = fake.guilds[0], fake.guilds[0].channel_ids[1]
+    guild.locale = "en-US"
+    bot = await harness.start(clock=lambda: NOW)
+    cog(bot).scheduler.cancel()
+    await bot.app.stores.daily.configure(guild.id, channel, Schedule(9, 0, "Europe/Madrid"))  # (no language kept)
+    await cog(bot).tick()
+    (post,) = fake.channel_messages[str(channel)]
+    assert post["embeds"][0]["author"]["name"] == t("en", "daily_heading", date=long_date("en", NOW.date()))
+    status = await fake.response(await fake.command("glosario-admin diario estado", permissions=MODERATOR))
+    said = t("es", "post_language_server", language=t("es", "language_en"))
+    assert said in status["data"]["content"]

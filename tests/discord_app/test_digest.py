@@ -9,7 +9,15 @@ from PIL import Image
 
 from bot.app.insights.chart import HEIGHT, LINE, WIDTH
 from bot.discord_app.kit.i18n import t
-from tests.fake_discord.server import ATTACH_FILES, MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS, ChannelRef
+from tests.fake_discord.server import (
+    ATTACH_FILES,
+    MANAGE_GUILD,
+    MANAGE_MESSAGES,
+    MEMBER_PERMISSIONS,
+    ChannelRef,
+    Guild,
+    snowflake,
+)
 
 MONDAY = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 ADMIN = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES | MANAGE_GUILD)
@@ -79,3 +87,28 @@ async def test_a_channel_the_bot_cannot_post_in_is_named_and_a_refusal_is_not_se
         clock["now"] += timedelta(minutes=10)
     posts = [path for method, path, _ in fake.requests if method == "POST" and path == f"/channels/{channel}/messages"]
     assert len(posts) == 1  # refused once: not asked again every ten minutes all day
+
+
+async def test_the_digest_speaks_the_language_it_was_set_up_in_and_an_older_setting_the_servers(fake, harness):
+    chosen, older = fake.guilds[0], Guild(id=int(snowflake()), name="Otro equipo")
+    fake.guilds.append(older)
+    chosen.locale = older.locale = "en-US"  # Discord's default for a community server nobody changed
+    bot = await harness.start(clock=lambda: MONDAY)
+    cog = bot.get_cog("DigestCog")
+    cog.scheduler.cancel()  # the test ticks by hand
+    done = await fake.response(
+        await fake.command(
+            "glosario-admin resumen configurar", {"canal": ChannelRef(chosen.channel_ids[0])}, permissions=ADMIN
+        )
+    )  # a Spanish-speaking moderator, no language given: theirs
+    assert done["data"]["content"].endswith(f", en {t('es', 'language_es')}.")
+    await bot.app.stores.digests.configure(older.id, older.channel_ids[0], 0)  # as before languages were kept
+    await cog.tick()
+    (spanish,) = fake.channel_messages[str(chosen.channel_ids[0])]
+    (english,) = fake.channel_messages[str(older.channel_ids[0])]
+    assert spanish["embeds"][0]["title"] == t("es", "digest_title", week="2026-W49")
+    assert english["embeds"][0]["title"] == t("en", "digest_title", week="2026-W49")
+    options = {"canal": ChannelRef(chosen.channel_ids[0]), "idioma": "en"}  # chosen: whoever sets it up
+    done = await fake.response(await fake.command("glosario-admin resumen configurar", options, permissions=ADMIN))
+    assert done["data"]["content"].endswith(f", en {t('es', 'language_en')}.")
+    assert harness.rows("SELECT digest_language FROM guild_settings WHERE guild_id = ?", chosen.id) == [("en",)]

@@ -84,6 +84,7 @@ class Guild:
     channel_ids: list[int] = field(default_factory=lambda: [int(snowflake()), int(snowflake())])
     # channel id → permission overwrites, e.g. deny Send Messages to @everyone (the bot's only role)
     overwrites: dict[int, list[dict]] = field(default_factory=dict)
+    locale: str = "es-ES"  # the server's preferred locale ("Server Primary Language"; en-US is Discord's default)
 
     @property
     def editor_role_id(self) -> int:
@@ -139,7 +140,7 @@ class Guild:
             "mfa_level": 0,
             "nsfw_level": 0,
             "premium_tier": 0,
-            "preferred_locale": "es-ES",
+            "preferred_locale": self.locale,
             "features": [],
             "roles": [
                 {
@@ -371,7 +372,7 @@ class FakeDiscord:
             "token": f"itok-{snowflake()}",
             "version": 1,
             "locale": locale,
-            "guild_locale": "es-ES",
+            "guild_locale": guild.locale,
             "guild_id": str(guild.id),
             "channel_id": str(guild.channel_ids[0]),
             "channel": {

@@ -10,9 +10,10 @@ import pytest
 from bot.app.daily.posts import CLAIM_LEASE, DailyPosts, PostProblem, Problem
 from bot.core.daily import Schedule
 from bot.core.status import DailyPostStatus
+from bot.storage import open_stores
 from bot.storage.daily import SqlDailyStore
-from bot.storage.db import Database
-from tests.storage.schemas import sqlite_at
+from bot.storage.db import SCHEMA_VERSION, Database
+from tests.storage.schemas import postgres_at, sqlite_at
 
 G, CHANNEL = 424242424242424242, 434343434343434343  # real snowflakes' size: more than 32 bits
 AFTER_NINE = datetime(2026, 12, 2, 9, 1, tzinfo=UTC)  # a 09:00 (UTC) slot has passed today
@@ -131,3 +132,42 @@ async def test_setting_it_up_again_frees_a_failed_day_and_only_that(db):
     await posts.configure(G, CHANNEL, Schedule(9, 0))
     assert await posts.claim_if_due(await SqlDailyStore(db).settings(G)) is None  # posted stays posted
     assert (await SqlDailyStore(db).last_post(G)).message_id == 555
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "postgresql"])
+async def test_settings_made_before_languages_were_kept_have_none_and_only_spanish_or_english_is_kept(
+    dialect, tmp_path, request
+):
+    """Migration 12: a daily post and a digest set up by version 11 keep following the server's locale (no language
+    of their own) until a moderator sets them up again, in Spanish or English."""
+    settings = (
+        "INSERT INTO guild_settings (guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, "
+        "digest_channel_id, digest_weekday) VALUES ({}, 1, {}, 9, 0, {}, 2)"
+    )
+    if dialect == "sqlite":
+        where = tmp_path / "g.db"
+        with sqlite_at(where, 11) as conn:
+            conn.execute(settings.format("?", "?", "?"), (G, CHANNEL, CHANNEL))
+    else:
+        import asyncpg
+
+        where = request.getfixturevalue("postgres_url")
+        await postgres_at(where, 11)
+        conn = await asyncpg.connect(where)
+        await conn.execute(settings.format("$1", "$2", "$3"), G, CHANNEL, CHANNEL)
+        await conn.close()
+    stores = await open_stores(where)
+    try:
+        assert stores.migrated == tuple(range(12, SCHEMA_VERSION + 1))
+        daily, digest = await stores.daily.settings(G), await stores.digests.settings(G)
+        assert (daily.language, daily.schedule, daily.channel_id) == (None, Schedule(9, 0), CHANNEL)
+        assert (digest.language, digest.weekday) == (None, 2)
+        await stores.daily.configure(G, CHANNEL, Schedule(9, 0), language="en")
+        await stores.digests.configure(G, CHANNEL, 2, "es")
+        assert ((await stores.daily.settings(G)).language, (await stores.digests.settings(G)).language) == ("en", "es")
+        with pytest.raises(Exception) as refused:
+            await stores.digests.configure(G, CHANNEL, 2, "fr")
+        assert stores.database.refuses_content(refused.value)  # the schema's own check, not a busy database
+        assert (await stores.digests.settings(G)).language == "es"
+    finally:
+        await stores.close()

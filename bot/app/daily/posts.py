@@ -132,12 +132,18 @@ class DailyPosts:
         return DailyPick(glossary.get(entry.term_id) or term, entry, glossary)
 
     async def configure(
-        self, guild_id: int, channel_id: int, schedule: Schedule, *, server_terms: bool = False
+        self,
+        guild_id: int,
+        channel_id: int,
+        schedule: Schedule,
+        *,
+        server_terms: bool = False,
+        language: str | None = None,
     ) -> datetime:
-        """Post every day (or weekday) at the schedule's time in a channel (the server's own terms among the
-        published ones, if it wants). Returns when the next post is. A post that failed today is tried again:
-        setting it up again is how a moderator fixes what it failed on (a deleted channel, a permission)."""
-        await self.store.configure(guild_id, channel_id, schedule, server_terms=server_terms)
+        """Post every day (or weekday) at the schedule's time in a channel, in `language` ("es", "en"; None: the
+        server's own), the server's own terms among the published ones if it wants. Returns when the next post is.
+        A post that failed today is tried again: setting it up again is how a moderator fixes what it failed on."""
+        await self.store.configure(guild_id, channel_id, schedule, server_terms=server_terms, language=language)
         await self.store.retry_failed(guild_id, daily.local_date(self.clock(), schedule))
         last = await self.store.last_post(guild_id)
         return daily.next_post(self.clock(), schedule, last.day if last else None)

@@ -105,8 +105,10 @@ class Digests:
         """The trend as a PNG, drawn in a worker thread (milliseconds of CPU; the first chart also imports Pillow)."""
         return await asyncio.to_thread(trend_png, trend.days, trend.rates, title=title, ylabel=ylabel)
 
-    async def configure(self, guild_id: int, channel_id: int, weekday: int) -> None:
-        await self.store.configure(guild_id, channel_id, weekday)
+    async def configure(self, guild_id: int, channel_id: int, weekday: int, language: str | None = None) -> None:
+        """Post the digest every week on `weekday` (0 Monday, UTC) in a channel, in `language` ("es", "en"; None:
+        the server's own)."""
+        await self.store.configure(guild_id, channel_id, weekday, language)
 
     async def disable(self, guild_id: int) -> bool:
         return await self.store.disable(guild_id)

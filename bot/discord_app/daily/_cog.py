@@ -19,7 +19,15 @@ from bot.core.daily import DailyEntry, Schedule
 from bot.core.status import DailyPostStatus, Days
 from bot.discord_app.cards import card_view
 from bot.discord_app.kit.embeds import term_embed
-from bot.discord_app.kit.groups import PostingCog, each_server, refused_for_good
+from bot.discord_app.kit.groups import (
+    LANGUAGE_CHOICES,
+    PostingCog,
+    chosen_language,
+    each_server,
+    language_text,
+    post_language,
+    refused_for_good,
+)
 from bot.discord_app.kit.i18n import long_date, t
 from bot.discord_app.kit.permissions import (
     manages_server,
@@ -75,8 +83,8 @@ def daily_card(
     return embed, card_view(term, glossary, locale)
 
 
-def status_text(status: DailyStatus, guild_id: int, loc: object) -> str:
-    """`/glosario-admin diario estado`: the schedule, the next post and how the last one went."""
+def status_text(status: DailyStatus, guild: discord.Guild, loc: object) -> str:
+    """`/glosario-admin diario estado`: the schedule, its language, the next post and how the last one went."""
     settings, schedule, last = status.settings, status.schedule, status.last
     if last is None:
         last_text = t(loc, "daily_last_none")
@@ -84,7 +92,7 @@ def status_text(status: DailyStatus, guild_id: int, loc: object) -> str:
         detail = problem_text(last.detail, loc) if last.detail else "?"
         last_text = t(loc, "daily_last_failed", date=long_date(loc, last.day), detail=detail)
     else:
-        link = f" — https://discord.com/channels/{guild_id}/{last.channel_id}/{last.message_id}"
+        link = f" — https://discord.com/channels/{guild.id}/{last.channel_id}/{last.message_id}"
         last_text = long_date(loc, last.day) + (link if last.message_id else "")
     text = t(
         loc,
@@ -94,6 +102,7 @@ def status_text(status: DailyStatus, guild_id: int, loc: object) -> str:
         time=f"{schedule.hour:02d}:{schedule.minute:02d}",
         zone=schedule.tz,
         days=t(loc, DAYS_NAMES[schedule.days]),
+        language=language_text(settings.language, guild, loc),
         next=_stamp(status.next_post) if status.next_post else "—",
         last=last_text,
     )
@@ -120,12 +129,14 @@ class DailyAdmin(app_commands.Group):
         zona="Zona horaria IANA (por defecto UTC)",
         dias="Qué días publicar",
         propios="Incluir los términos propios de este servidor",
+        idioma="Idioma de las publicaciones (por defecto, el tuyo en Discord)",
     )
     @app_commands.choices(
         dias=[
             app_commands.Choice(name="todos los días", value=Days.EVERY_DAY.value),
             app_commands.Choice(name="de lunes a viernes", value=Days.WEEKDAYS.value),
-        ]
+        ],
+        idioma=LANGUAGE_CHOICES,
     )
     async def configurar(
         self,
@@ -135,8 +146,9 @@ class DailyAdmin(app_commands.Group):
         zona: str = "UTC",
         dias: str = Days.EVERY_DAY.value,
         propios: bool = False,
+        idioma: str | None = None,
     ) -> None:
-        loc = interaction.locale
+        loc, language = interaction.locale, chosen_language(idioma, interaction)
         parsed, zone = daily.parse_time(hora), daily.parse_zone(zona)
         channel = interaction.guild.get_channel(canal.id) if interaction.guild else None
         if parsed is None:
@@ -153,11 +165,12 @@ class DailyAdmin(app_commands.Group):
             await interaction.response.send_message(problem, ephemeral=True)
             return
         schedule = Schedule(parsed[0], parsed[1], zone, Days(dias) if dias in set(Days) else Days.EVERY_DAY)
-        upcoming = await self.posts.configure(interaction.guild_id, channel.id, schedule, server_terms=propios)
-        time, days = f"{schedule.hour:02d}:{schedule.minute:02d}", t(loc, DAYS_NAMES[schedule.days])
-        text = t(
-            loc, "daily_configured", channel=channel.mention, time=time, zone=zone, days=days, next=_stamp(upcoming)
+        upcoming = await self.posts.configure(
+            interaction.guild_id, channel.id, schedule, server_terms=propios, language=language
         )
+        time, days = f"{schedule.hour:02d}:{schedule.minute:02d}", t(loc, DAYS_NAMES[schedule.days])
+        said = {"channel": channel.mention, "time": time, "zone": zone, "days": days, "next": _stamp(upcoming)}
+        text = t(loc, "daily_configured", **said, language=language_text(language, interaction.guild, loc))
         await interaction.response.send_message(text, ephemeral=True)
         settings = await self.posts.settings(interaction.guild_id)
         if settings is not None:
@@ -180,7 +193,7 @@ class DailyAdmin(app_commands.Group):
     async def estado(self, interaction: discord.Interaction) -> None:
         status = await self.posts.status(interaction.guild_id)
         loc = interaction.locale
-        text = status_text(status, interaction.guild_id, loc) if status else t(loc, "daily_not_configured")
+        text = status_text(status, interaction.guild, loc) if status else t(loc, "daily_not_configured")
         await interaction.response.send_message(text, ephemeral=True)
 
 
@@ -221,7 +234,7 @@ class DailyCog(PostingCog):
         if job is None:
             return False
         guild = self.bot.get_guild(job.guild_id)
-        locale = guild.preferred_locale if guild else "es-ES"
+        locale = post_language(settings.language, guild)  # (the settings of this tick: a change waits for the next)
         channel = guild.get_channel(job.channel_id) if guild else None
         if not isinstance(channel, discord.TextChannel):
             return await self._failed(job, PostProblem(Problem.CHANNEL_GONE, job.channel_id))

@@ -14,7 +14,15 @@ from bot.app.insights.statistics import percent
 from bot.discord_app.digest.chart import chart_file, show_chart
 from bot.discord_app.gaps import gap_label
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, fit, join_within
-from bot.discord_app.kit.groups import PostingCog, each_server, refused_for_good
+from bot.discord_app.kit.groups import (
+    LANGUAGE_CHOICES,
+    PostingCog,
+    chosen_language,
+    each_server,
+    language_text,
+    post_language,
+    refused_for_good,
+)
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.permissions import (
     POSTING_WITH_FILES,
@@ -57,18 +65,28 @@ class DigestAdmin(app_commands.Group):
         return await moderator_or_denied(interaction) and await manages_server(interaction)
 
     @app_commands.command(name="configurar", description="Publica cada semana un resumen de consultas y propuestas")
-    @app_commands.describe(canal="Canal del resumen", dia="Día de la semana (UTC)")
-    @app_commands.choices(dia=[app_commands.Choice(name=name, value=n) for n, name in enumerate(DAY_NAMES)])
-    async def configurar(self, interaction: discord.Interaction, canal: discord.TextChannel, dia: int = 0) -> None:
+    @app_commands.describe(
+        canal="Canal del resumen",
+        dia="Día de la semana (UTC)",
+        idioma="Idioma de las publicaciones (por defecto, el tuyo en Discord)",
+    )
+    @app_commands.choices(
+        dia=[app_commands.Choice(name=name, value=n) for n, name in enumerate(DAY_NAMES)], idioma=LANGUAGE_CHOICES
+    )
+    async def configurar(
+        self, interaction: discord.Interaction, canal: discord.TextChannel, dia: int = 0, idioma: str | None = None
+    ) -> None:
         loc, weekday = interaction.locale, dia if 0 <= dia <= 6 else 0
+        language = chosen_language(idioma, interaction)
         channel = interaction.guild.get_channel(canal.id) if interaction.guild else None
         if not isinstance(channel, discord.TextChannel):
             text = t(loc, "post_bad_channel")
         elif missing := missing_permissions(channel, POSTING_WITH_FILES):  # (the chart is a file)
             text = t(loc, "post_missing_perms", channel=channel.mention, perms=permission_names(missing, loc))
         else:
-            await self.digests.configure(interaction.guild_id, channel.id, weekday)
-            text = t(loc, "digest_configured", channel=channel.mention, day=t(loc, WEEKDAYS[weekday]))
+            await self.digests.configure(interaction.guild_id, channel.id, weekday, language)
+            said = language_text(language, interaction.guild, loc)
+            text = t(loc, "digest_configured", channel=channel.mention, day=t(loc, WEEKDAYS[weekday]), language=said)
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="desactivar", description="Deja de publicar el resumen semanal")
@@ -103,7 +121,7 @@ class DigestCog(PostingCog):
             log.info("weekly digest for guild %s waits for %s in its channel", settings.guild_id, ", ".join(missing))
             await self.digests.release(settings, week)
             return False
-        locale = guild.preferred_locale
+        locale = post_language(settings.language, guild)
         digest = await self.digests.build(settings.guild_id)
         chart = await chart_file(self.digests, settings.guild_id, locale, digest.trend)
         embed = digest_embed(digest, locale)

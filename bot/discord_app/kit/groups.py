@@ -1,5 +1,5 @@
 """Shared pieces of the features: a command or group put under /glosario-admin or /glosario (owned by the admin
-and discover features), and the scheduler's walk over the servers that want a post."""
+and discover features), the scheduler's walk over the servers that want a post, and the language of those posts."""
 
 from __future__ import annotations
 
@@ -12,11 +12,34 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.app.background import each_tick_outlives_errors
+from bot.discord_app.kit.i18n import language, t
 
 log = logging.getLogger(__name__)
 ADMIN = "glosario-admin"
 GLOSARIO = "glosario"
 T = TypeVar("T")
+# The `idioma` option of a scheduled post's setup: its language, whatever the server's preferred locale says
+# (Discord gives community servers en-US unless someone changes it).
+LANGUAGE_CHOICES = [app_commands.Choice(name="Español", value="es"), app_commands.Choice(name="English", value="en")]
+LANGUAGE_NAMES = {"es": "language_es", "en": "language_en"}
+
+
+def chosen_language(option: str | None, interaction: discord.Interaction) -> str:
+    """The language a moderator sets a scheduled post up in: the one they chose, or else their own."""
+    return option if option in LANGUAGE_NAMES else language(interaction.locale)
+
+
+def post_language(stored: str | None, guild: discord.Guild | None) -> str:
+    """The language a scheduled post is written in: the one kept with its setting, or (a setting made before the
+    choice was kept) the server's preferred locale's."""
+    return stored if stored in LANGUAGE_NAMES else language(guild.preferred_locale if guild else None)
+
+
+def language_text(stored: str | None, guild: discord.Guild | None, locale: object) -> str:
+    """A scheduled post's language, for a status: named in the reader's language, and said to be the server's
+    when no choice was kept."""
+    name = t(locale, LANGUAGE_NAMES[post_language(stored, guild)])
+    return name if stored in LANGUAGE_NAMES else t(locale, "post_language_server", language=name)
 
 
 def attach(bot: commands.Bot, command: app_commands.Command | app_commands.Group, parent: str = ADMIN) -> None:
