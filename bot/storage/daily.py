@@ -199,7 +199,7 @@ class SqlRoleStore:
             )
 
 
-_DIGEST = "guild_id, digest_channel_id, digest_weekday, digest_last, digest_language"
+_DIGEST = "guild_id, digest_channel_id, digest_weekday, digest_last, digest_language, digest_since"
 
 
 def _digest(row: tuple) -> DigestSettings:
@@ -212,14 +212,18 @@ class SqlDigestStore:
     def __init__(self, db: Database):
         self.db = db
 
-    async def configure(self, guild_id: int, channel_id: int, weekday: int, language: str | None = None) -> None:
+    async def configure(
+        self, guild_id: int, channel_id: int, weekday: int, language: str | None = None, since: str | None = None
+    ) -> None:
         async with self.db.transaction():
             await self.db.conn.execute(
-                "INSERT INTO guild_settings (guild_id, digest_channel_id, digest_weekday, digest_language) "
-                "VALUES (?, ?, ?, ?) "
+                "INSERT INTO guild_settings (guild_id, digest_channel_id, digest_weekday, digest_language, "
+                "digest_since) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET digest_channel_id = excluded.digest_channel_id, "
-                "digest_weekday = excluded.digest_weekday, digest_language = excluded.digest_language",
-                (guild_id, channel_id, weekday, language),
+                "digest_weekday = excluded.digest_weekday, digest_language = excluded.digest_language, "
+                "digest_since = CASE WHEN guild_settings.digest_channel_id IS NULL THEN excluded.digest_since "
+                "ELSE guild_settings.digest_since END",
+                (guild_id, channel_id, weekday, language, since),
             )
 
     async def disable(self, guild_id: int) -> bool:

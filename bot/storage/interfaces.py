@@ -248,7 +248,12 @@ class ProposalStore(Protocol):
 class DigestStore(Protocol):
     """Where and when each server wants the moderators' weekly digest, and which week it last had."""
 
-    async def configure(self, guild_id: int, channel_id: int, weekday: int, language: str | None = None) -> None: ...
+    async def configure(
+        self, guild_id: int, channel_id: int, weekday: int, language: str | None = None, since: str | None = None
+    ) -> None:
+        """Set the digest up; `since` (when it is turned on) is kept only if it was off: changing where, when or in
+        which language keeps the first."""
+        ...
 
     async def disable(self, guild_id: int) -> bool: ...
 

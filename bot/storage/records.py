@@ -283,6 +283,7 @@ class DigestSettings:
     weekday: int  # 0 Monday … 6 Sunday (UTC)
     last_week: str | None  # the ISO week of the last digest ("2026-W49")
     language: str | None = None  # of the digest, "es" or "en" (None: set up before it was kept, the server's own)
+    since: str | None = None  # when it was turned on, ISO time in UTC (None: before that was kept)
 
 
 @dataclass(frozen=True, slots=True)

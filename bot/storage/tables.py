@@ -18,7 +18,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "guild_settings": ("guild_id", "daily_enabled", "daily_channel_id", "daily_hour", "daily_minute", "daily_tz",
                        "daily_days", "daily_error", "daily_error_at", "editor_role_id", "daily_server_terms",
                        "proposals_enabled", "digest_channel_id", "digest_weekday", "digest_last",
-                       "daily_language", "digest_language"),
+                       "daily_language", "digest_language", "digest_since"),
     "daily_picks": ("guild_id", "day", "term_id", "cycle"),
     "daily_posts": ("guild_id", "day", "channel_id", "status", "message_id", "detail", "at", "claimed_until"),
     "server_terms": ("guild_id", "term_id", "fields", "author_id", "created_at", "updated_by", "updated_at",

@@ -112,3 +112,51 @@ async def test_the_digest_speaks_the_language_it_was_set_up_in_and_an_older_sett
     done = await fake.response(await fake.command("glosario-admin resumen configurar", options, permissions=ADMIN))
     assert done["data"]["content"].endswith(f", en {t('es', 'language_en')}.")
     assert harness.rows("SELECT digest_language FROM guild_settings WHERE guild_id = ?", chosen.id) == [("en",)]
+
+
+def titles(fake, channel: int) -> list[str]:
+    return [post["embeds"][0]["title"] for post in fake.channel_messages.get(str(channel), [])]
+
+
+async def test_a_digest_missed_on_its_day_is_posted_later_that_week_once_and_an_older_week_never(fake, harness):
+    channel = fake.guilds[0].channel_ids[0]
+    clock = {"now": MONDAY - timedelta(days=1)}  # Sunday: set up for Mondays
+    bot = await harness.start(clock=lambda: clock["now"])
+    options = {"canal": ChannelRef(channel), "dia": 0}
+    await fake.response(await fake.command("glosario-admin resumen configurar", options, permissions=ADMIN))
+    await harness.stop(bot)  # … and no bot is up all Monday
+    clock["now"] = MONDAY + timedelta(days=1, hours=3)  # Tuesday
+    bot = await harness.start(clock=lambda: clock["now"])
+    cog = bot.get_cog("DigestCog")
+    cog.scheduler.cancel()  # the test ticks by hand
+    await cog.tick()
+    assert titles(fake, channel) == [t("es", "digest_title", week="2026-W49")]  # late, at the first look
+    for days in (1, 4, 6):  # the rest of that week (Sunday's last hours too): posted once
+        clock["now"] = MONDAY + timedelta(days=days, hours=14)
+        await cog.tick()
+    assert len(titles(fake, channel)) == 1
+    clock["now"] = MONDAY + timedelta(days=16)  # back after a long outage: two Mondays missed (weeks 50 and 51)
+    await cog.tick()
+    await cog.tick()
+    assert titles(fake, channel)[1:] == [t("es", "digest_title", week="2026-W51")]  # only this week's, once
+
+
+async def test_a_digest_turned_on_after_its_day_waits_for_the_next_week(fake, harness):
+    channel = fake.guilds[0].channel_ids[0]
+    clock = {"now": MONDAY + timedelta(days=2)}  # Wednesday: set up for Mondays
+    bot = await harness.start(clock=lambda: clock["now"])
+    cog = bot.get_cog("DigestCog")
+    cog.scheduler.cancel()
+    options = {"canal": ChannelRef(channel), "dia": 0}
+    await fake.response(await fake.command("glosario-admin resumen configurar", options, permissions=ADMIN))
+    for days in (2, 3, 6):
+        clock["now"] = MONDAY + timedelta(days=days, hours=1)
+        await cog.tick()
+    assert titles(fake, channel) == []  # this week's Monday came before it was turned on: no late digest
+    options = {"canal": ChannelRef(channel), "dia": 0, "idioma": "en"}  # changed since: still not owed
+    await fake.response(await fake.command("glosario-admin resumen configurar", options, permissions=ADMIN))
+    await cog.tick()
+    assert titles(fake, channel) == []
+    clock["now"] = MONDAY + timedelta(days=7)
+    await cog.tick()
+    assert titles(fake, channel) == [t("en", "digest_title", week="2026-W50")]

@@ -11,7 +11,7 @@ from bot.app.daily.posts import CLAIM_LEASE, DailyPosts, PostProblem, Problem
 from bot.core.daily import Schedule
 from bot.core.status import DailyPostStatus
 from bot.storage import open_stores
-from bot.storage.daily import SqlDailyStore
+from bot.storage.daily import SqlDailyStore, SqlDigestStore
 from bot.storage.db import SCHEMA_VERSION, Database
 from tests.storage.schemas import postgres_at, sqlite_at
 
@@ -169,5 +169,28 @@ async def test_settings_made_before_languages_were_kept_have_none_and_only_spani
             await stores.digests.configure(G, CHANNEL, 2, "fr")
         assert stores.database.refuses_content(refused.value)  # the schema's own check, not a busy database
         assert (await stores.digests.settings(G)).language == "es"
+    finally:
+        await stores.close()
+
+
+async def test_the_digest_keeps_when_it_was_turned_on_through_changes_until_it_is_turned_off(db):
+    store = SqlDigestStore(db)
+    await store.configure(G, CHANNEL, 0, "es", "2026-12-02T10:00:00+00:00")
+    await store.configure(G, CHANNEL + 1, 3, "en", "2026-12-03T10:00:00+00:00")  # another channel, day, language
+    assert (await store.settings(G)).since == "2026-12-02T10:00:00+00:00"
+    assert await store.disable(G)
+    await store.configure(G, CHANNEL, 0, "es", "2026-12-09T10:00:00+00:00")  # on again: from now
+    assert (await store.settings(G)).since == "2026-12-09T10:00:00+00:00"
+
+
+async def test_a_digest_turned_on_before_migration_13_owes_every_week(tmp_path):
+    path = tmp_path / "g.db"
+    with sqlite_at(path, 12) as conn:
+        conn.execute(
+            "INSERT INTO guild_settings (guild_id, digest_channel_id, digest_weekday) VALUES (?, ?, 0)", (G, 5)
+        )
+    stores = await open_stores(path)
+    try:
+        assert (await stores.digests.settings(G)).since is None
     finally:
         await stores.close()

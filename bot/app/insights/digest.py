@@ -1,13 +1,13 @@
 """The moderators' weekly digest: new gaps, the most asked, proposals waiting, the answer rate and its trend (as
 a chart), and the definitions members found least helpful. Once per server and ISO week, on the weekday the
-server chose (UTC); posting is the surface's job."""
+server chose (UTC), or later that week when no bot was up on that day; posting is the surface's job."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.app.insights.chart import trend_png
@@ -53,6 +53,13 @@ class Digest:
     trend: Trend
     feedback: WeekOfFeedback | None = None  # terms among the least helpful; votes and comments of the week
     by_meaning: int = 0  # questions answered by meaning in the last 7 days (not gaps)
+
+
+def _turned_on_after(since: str | None, day: date) -> bool:
+    try:
+        return since is not None and datetime.fromisoformat(since).date() > day
+    except ValueError:  # (not a time this version wrote: owed, as before it was kept)
+        return False
 
 
 def iso_week(day: date) -> str:
@@ -108,7 +115,8 @@ class Digests:
     async def configure(self, guild_id: int, channel_id: int, weekday: int, language: str | None = None) -> None:
         """Post the digest every week on `weekday` (0 Monday, UTC) in a channel, in `language` ("es", "en"; None:
         the server's own)."""
-        await self.store.configure(guild_id, channel_id, weekday, language)
+        since = self.clock().astimezone(UTC).isoformat(timespec="seconds")
+        await self.store.configure(guild_id, channel_id, weekday, language, since)
 
     async def disable(self, guild_id: int) -> bool:
         return await self.store.disable(guild_id)
@@ -117,10 +125,12 @@ class Digests:
         return await self.store.enabled()
 
     async def claim_if_due(self, settings: DigestSettings) -> str | None:
-        """This week's digest of a server, if today is its day and nobody posted it yet (claimed now)."""
-        today = self.clock().date()
-        week = iso_week(today)
-        if today.weekday() != settings.weekday or settings.last_week == week:
+        """This week's digest of a server, if its day has come this week and nobody posted it yet (claimed now).
+        Missed on its day (no bot was up), it is posted at the first look later that week; a week whose day came
+        before the digest was turned on is not owed, and an earlier week never is (its figures would be old)."""
+        today = self.clock().astimezone(UTC).date()
+        week, day = iso_week(today), today + timedelta(days=settings.weekday - today.weekday())
+        if day > today or settings.last_week == week or _turned_on_after(settings.since, day):
             return None
         return week if await self.store.claim(settings.guild_id, week) else None
 
