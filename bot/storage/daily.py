@@ -199,7 +199,10 @@ class SqlRoleStore:
             )
 
 
-_DIGEST = "guild_id, digest_channel_id, digest_weekday, digest_last, digest_language, digest_since"
+_DIGEST = (
+    "guild_id, digest_channel_id, digest_weekday, digest_last, digest_language, digest_since, digest_posted_at, "
+    "digest_error, digest_error_at"
+)
 
 
 def _digest(row: tuple) -> DigestSettings:
@@ -222,7 +225,8 @@ class SqlDigestStore:
                 "ON CONFLICT (guild_id) DO UPDATE SET digest_channel_id = excluded.digest_channel_id, "
                 "digest_weekday = excluded.digest_weekday, digest_language = excluded.digest_language, "
                 "digest_since = CASE WHEN guild_settings.digest_channel_id IS NULL THEN excluded.digest_since "
-                "ELSE guild_settings.digest_since END",
+                "ELSE guild_settings.digest_since END, digest_error = NULL, digest_error_at = NULL, "
+                "digest_last = CASE WHEN guild_settings.digest_error IS NULL THEN guild_settings.digest_last END",
                 (guild_id, channel_id, weekday, language, since),
             )
 
@@ -258,4 +262,19 @@ class SqlDigestStore:
             await self.db.conn.execute(
                 "UPDATE guild_settings SET digest_last = ? WHERE guild_id = ? AND digest_last = ?",
                 (previous, guild_id, week),
+            )
+
+    async def posted(self, guild_id: int, week: str, at: str) -> None:
+        async with self.db.transaction():
+            await self.db.conn.execute(
+                "UPDATE guild_settings SET digest_last = ?, digest_posted_at = ?, digest_error = NULL, "
+                "digest_error_at = NULL WHERE guild_id = ?",
+                (week, at, guild_id),
+            )
+
+    async def report_error(self, guild_id: int, detail: str, at: str) -> None:
+        async with self.db.transaction():
+            await self.db.conn.execute(
+                "UPDATE guild_settings SET digest_error = ?, digest_error_at = ? WHERE guild_id = ?",
+                (detail, at, guild_id),
             )

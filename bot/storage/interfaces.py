@@ -252,7 +252,8 @@ class DigestStore(Protocol):
         self, guild_id: int, channel_id: int, weekday: int, language: str | None = None, since: str | None = None
     ) -> None:
         """Set the digest up; `since` (when it is turned on) is kept only if it was off: changing where, when or in
-        which language keeps the first."""
+        which language keeps the first. A week whose digest failed is owed again (its problem is forgotten):
+        setting it up again is how a moderator fixes what it failed on."""
         ...
 
     async def disable(self, guild_id: int) -> bool: ...
@@ -268,6 +269,12 @@ class DigestStore(Protocol):
     async def release(self, guild_id: int, week: str, previous: str | None) -> None:
         """A digest that could not be posted: this week's is free again."""
         ...
+
+    async def posted(self, guild_id: int, week: str, at: str) -> None:
+        """`week`'s digest went out at `at` (its problem, if it had one, is over)."""
+        ...
+
+    async def report_error(self, guild_id: int, detail: str, at: str) -> None: ...
 
 
 class ErasureStore(Protocol):

@@ -284,6 +284,9 @@ class DigestSettings:
     last_week: str | None  # the ISO week of the last digest ("2026-W49")
     language: str | None = None  # of the digest, "es" or "en" (None: set up before it was kept, the server's own)
     since: str | None = None  # when it was turned on, ISO time in UTC (None: before that was kept)
+    posted_at: str | None = None  # when the last digest was posted (ISO, UTC)
+    error: str | None = None  # its last problem since (a PostProblem as stored), and when
+    error_at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

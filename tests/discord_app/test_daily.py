@@ -262,7 +262,7 @@ def test_the_pacer_spaces_starts_evenly():
 
 def test_a_problem_an_older_version_kept_as_text_is_shown_as_it_is():
     from bot.app.daily.posts import PostProblem, Problem
-    from bot.discord_app.daily._cog import problem_text
+    from bot.discord_app.kit.groups import problem_text
 
     for kept in ("el canal <#5> ya no existe", "Discord: Missing Permissions", "400", '{"problem": "flood"}'):
         assert problem_text(kept, "en-US") == kept

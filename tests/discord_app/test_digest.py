@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 from datetime import UTC, datetime, timedelta
 
 from PIL import Image
@@ -18,8 +19,10 @@ from tests.fake_discord.server import (
     Guild,
     snowflake,
 )
+from tests.helpers import eventually
 
 MONDAY = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+EPHEMERAL = 64
 ADMIN = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES | MANAGE_GUILD)
 
 
@@ -160,3 +163,89 @@ async def test_a_digest_turned_on_after_its_day_waits_for_the_next_week(fake, ha
     clock["now"] = MONDAY + timedelta(days=7)
     await cog.tick()
     assert titles(fake, channel) == [t("en", "digest_title", week="2026-W50")]
+
+
+MODERATORS = itertools.count(500)  # (a new moderator each time: one asking this often would be told to wait)
+
+
+async def status(fake, *, permissions=ADMIN, locale="es-ES") -> dict:
+    iid = await fake.command(
+        "glosario-admin resumen estado", permissions=permissions, locale=locale, user_id=next(MODERATORS)
+    )
+    return (await fake.response(iid))["data"]
+
+
+async def test_resumen_estado_says_where_when_in_which_language_the_last_post_and_the_last_problem(fake, harness):
+    guild = fake.guilds[0]
+    first, second = guild.channel_ids
+    clock = {"now": MONDAY}
+    bot = await harness.start(clock=lambda: clock["now"])
+    cog = bot.get_cog("DigestCog")
+    cog.scheduler.cancel()  # the test ticks by hand
+    assert "es para moderadores" in (await status(fake, permissions=MEMBER_PERMISSIONS))["content"]
+    manage_messages_only = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES)
+    assert t("es", "admin_denied_guild") in (await status(fake, permissions=manage_messages_only))["content"]
+    none = await status(fake)
+    assert none["content"] == t("es", "digest_status_none") and none["flags"] & EPHEMERAL
+    await fake.response(
+        await fake.command("glosario-admin resumen configurar", {"canal": ChannelRef(first)}, permissions=ADMIN)
+    )
+    said = {"channel": f"<#{first}>", "day": t("es", "weekday_0"), "language": t("es", "language_es")}
+    assert (await status(fake))["content"] == t("es", "digest_status", **said, last=t("es", "daily_last_none"))
+    await cog.tick()
+    posted = f"<t:{int(MONDAY.timestamp())}:f>"
+    shown = await status(fake)
+    assert shown["content"] == t("es", "digest_status", **said, last=posted) and shown["flags"] & EPHEMERAL
+    await fake.delete_channel(guild, first)
+    await eventually(lambda: bot.get_guild(guild.id).get_channel(first) is None)  # the bot has heard of it
+    clock["now"] = MONDAY + timedelta(days=7)
+    await cog.tick()
+    for locale in ("es-ES", "en-US"):  # each moderator in their own language, whatever the digest's
+        said = {"channel": f"<#{first}>", "day": t(locale, "weekday_0"), "language": t(locale, "language_es")}
+        gone = t(locale, "daily_err_channel_gone", channel=f"<#{first}>")
+        problem = t(locale, "daily_error_line", at=f"<t:{int(clock['now'].timestamp())}:f>", detail=gone)
+        expected = t(locale, "digest_status", **said, last=posted) + problem
+        assert (await status(fake, locale=locale))["content"] == expected
+    await cog.tick()  # that week's is not tried again by itself …
+    await fake.response(
+        await fake.command("glosario-admin resumen configurar", {"canal": ChannelRef(second)}, permissions=ADMIN)
+    )
+    await cog.tick()  # … but setting it up again (another channel) is how a moderator fixes it: posted at once
+    await cog.tick()
+    assert titles(fake, second) == [t("es", "digest_title", week="2026-W50")]
+    said = {"channel": f"<#{second}>", "day": t("es", "weekday_0"), "language": t("es", "language_es")}
+    posted = f"<t:{int(clock['now'].timestamp())}:f>"
+    assert (await status(fake))["content"] == t("es", "digest_status", **said, last=posted)  # the problem is over
+
+
+async def test_a_channel_the_bot_lost_a_permission_in_is_the_last_problem_until_the_digest_goes_out(fake, harness):
+    guild = fake.guilds[0]
+    channel = guild.channel_ids[1]
+    clock = {"now": MONDAY - timedelta(days=1)}
+    bot = await harness.start(clock=lambda: clock["now"])
+    cog = bot.get_cog("DigestCog")
+    cog.scheduler.cancel()
+    await fake.response(
+        await fake.command("glosario-admin resumen configurar", {"canal": ChannelRef(channel)}, permissions=ADMIN)
+    )
+    await harness.stop(bot)
+    guild.deny_everyone(channel, ATTACH_FILES)  # taken away while the bot was down
+    clock["now"] = MONDAY
+    bot = await harness.start(clock=lambda: clock["now"])
+    cog = bot.get_cog("DigestCog")
+    cog.scheduler.cancel()
+    await cog.tick()
+    missing = t("es", "daily_err_perms", perms=t("es", "perm_attach_files"), channel=f"<#{channel}>")
+    assert missing in (await status(fake))["content"]
+    assert titles(fake, channel) == []
+    await harness.stop(bot)
+    guild.overwrites.clear()  # given back: the next look posts it, and the problem is over
+    clock["now"] = MONDAY + timedelta(hours=1)
+    bot = await harness.start(clock=lambda: clock["now"])
+    cog = bot.get_cog("DigestCog")
+    cog.scheduler.cancel()
+    await cog.tick()
+    assert titles(fake, channel) == [t("es", "digest_title", week="2026-W49")]
+    said = {"channel": f"<#{channel}>", "day": t("es", "weekday_0"), "language": t("es", "language_es")}
+    posted = f"<t:{int(clock['now'].timestamp())}:f>"
+    assert (await status(fake))["content"] == t("es", "digest_status", **said, last=posted)  # no problem line

@@ -183,14 +183,45 @@ async def test_the_digest_keeps_when_it_was_turned_on_through_changes_until_it_i
     assert (await store.settings(G)).since == "2026-12-09T10:00:00+00:00"
 
 
-async def test_a_digest_turned_on_before_migration_13_owes_every_week(tmp_path):
+async def test_a_digest_set_up_before_migrations_13_and_14_owes_every_week_and_keeps_its_last_week(tmp_path):
     path = tmp_path / "g.db"
     with sqlite_at(path, 12) as conn:
         conn.execute(
-            "INSERT INTO guild_settings (guild_id, digest_channel_id, digest_weekday) VALUES (?, ?, 0)", (G, 5)
+            "INSERT INTO guild_settings (guild_id, digest_channel_id, digest_weekday, digest_last) "
+            "VALUES (?, ?, 0, '2026-W48')",
+            (G, CHANNEL),
         )
     stores = await open_stores(path)
     try:
-        assert (await stores.digests.settings(G)).since is None
+        settings = await stores.digests.settings(G)
+        assert (settings.since, settings.posted_at, settings.error, settings.last_week) == (
+            None,
+            None,
+            None,
+            "2026-W48",
+        )
     finally:
         await stores.close()
+
+
+async def test_the_digest_keeps_its_last_post_and_problem_and_setting_it_up_again_owes_a_failed_week(db):
+    store = SqlDigestStore(db)
+    await store.configure(G, CHANNEL, 0, "es", "2026-11-29T10:00:00+00:00")
+    assert await store.claim(G, "2026-W49")
+    await store.posted(G, "2026-W49", "2026-11-30T09:00:00+00:00")
+    assert await store.claim(G, "2026-W50")
+    await store.report_error(G, '{"problem":"channel_gone"}', "2026-12-07T09:00:00+00:00")  # that week goes without
+    settings = await store.settings(G)
+    assert (settings.posted_at, settings.error_at, settings.last_week) == (
+        "2026-11-30T09:00:00+00:00",
+        "2026-12-07T09:00:00+00:00",
+        "2026-W50",
+    )
+    assert not await store.claim(G, "2026-W50")
+    await store.configure(G, CHANNEL + 1, 0, "es", "2026-12-08T10:00:00+00:00")  # the moderator fixes it
+    settings = await store.settings(G)
+    assert (settings.error, settings.error_at, settings.last_week) == (None, None, None)
+    assert await store.claim(G, "2026-W50")  # owed again, once
+    await store.posted(G, "2026-W50", "2026-12-08T10:10:00+00:00")
+    await store.configure(G, CHANNEL + 1, 0, "en", "2026-12-08T11:00:00+00:00")  # no problem: a posted week stays
+    assert not await store.claim(G, "2026-W50")

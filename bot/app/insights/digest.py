@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from bot.app.daily.posts import PostProblem
 from bot.app.insights.chart import trend_png
 from bot.core.status import GapStatus, Outcome
 from bot.storage.interfaces import DigestStore, GapStore, ProposalStore, UsageStore
@@ -114,12 +115,15 @@ class Digests:
 
     async def configure(self, guild_id: int, channel_id: int, weekday: int, language: str | None = None) -> None:
         """Post the digest every week on `weekday` (0 Monday, UTC) in a channel, in `language` ("es", "en"; None:
-        the server's own)."""
-        since = self.clock().astimezone(UTC).isoformat(timespec="seconds")
-        await self.store.configure(guild_id, channel_id, weekday, language, since)
+        the server's own). This week's digest, if it failed, is tried again at the next look."""
+        await self.store.configure(guild_id, channel_id, weekday, language, self._now())
 
     async def disable(self, guild_id: int) -> bool:
         return await self.store.disable(guild_id)
+
+    async def settings(self, guild_id: int) -> DigestSettings | None:
+        """How the digest is set up in a server and how it last went (`resumen estado`); None when it is off."""
+        return await self.store.settings(guild_id)
 
     async def enabled(self) -> list[DigestSettings]:
         return await self.store.enabled()
@@ -134,5 +138,15 @@ class Digests:
             return None
         return week if await self.store.claim(settings.guild_id, week) else None
 
-    async def release(self, settings: DigestSettings, week: str) -> None:
-        await self.store.release(settings.guild_id, week, settings.last_week)
+    async def posted(self, settings: DigestSettings, week: str) -> None:
+        await self.store.posted(settings.guild_id, week, self._now())
+
+    async def failed(self, settings: DigestSettings, week: str, problem: PostProblem, *, retry: bool) -> None:
+        """The week's digest could not be posted: `retry` frees the week for the next look; otherwise that week
+        goes without. Either way the problem is kept for the moderators (`resumen estado`)."""
+        if retry:
+            await self.store.release(settings.guild_id, week, settings.last_week)
+        await self.store.report_error(settings.guild_id, problem.stored(), self._now())
+
+    def _now(self) -> str:
+        return self.clock().astimezone(UTC).isoformat(timespec="seconds")

@@ -26,15 +26,12 @@ from bot.discord_app.kit.groups import (
     each_server,
     language_text,
     post_language,
+    problem_text,
     refused_for_good,
+    stored_time,
 )
 from bot.discord_app.kit.i18n import long_date, t
-from bot.discord_app.kit.permissions import (
-    manages_server,
-    missing_permissions,
-    moderator_or_denied,
-    permission_names,
-)
+from bot.discord_app.kit.permissions import manages_server, missing_permissions, moderator_or_denied, permission_names
 from bot.discord_app.kit.services import services
 
 if TYPE_CHECKING:
@@ -43,36 +40,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 CHECK_EVERY_SECONDS = 30
 DAYS_NAMES = {Days.EVERY_DAY: "daily_days_every_day", Days.WEEKDAYS: "daily_days_weekdays"}
-PROBLEMS = {
-    Problem.CHANNEL_GONE: "daily_err_channel_gone",
-    Problem.MISSING_PERMISSIONS: "daily_err_perms",
-    Problem.DISCORD: "daily_err_discord",
-    Problem.NETWORK: "daily_err_network",
-}
 
 
 def _stamp(moment: datetime) -> str:
     ts = int(moment.timestamp())
     return f"<t:{ts}:F> (<t:{ts}:R>)"
-
-
-def problem_text(stored: str, locale: object) -> str:
-    """A post's problem as kept in the database, in the reader's language (a text kept by an older version: as
-    it is)."""
-    problem = PostProblem.read(stored)
-    if problem is None:
-        return stored
-    channel = f"<#{problem.channel_id}>"
-    perms = permission_names(problem.permissions, locale)
-    return t(locale, PROBLEMS[problem.problem], channel=channel, perms=perms, status=problem.status, text=problem.text)
-
-
-def _when(at: str) -> str:
-    """An ISO time kept in the database as a Discord timestamp (each reader's own time zone)."""
-    try:
-        return f"<t:{int(datetime.fromisoformat(at).timestamp())}:f>"
-    except ValueError:
-        return at
 
 
 def daily_card(
@@ -107,7 +79,7 @@ def status_text(status: DailyStatus, guild: discord.Guild, loc: object) -> str:
         last=last_text,
     )
     if settings.error:
-        at = _when(settings.error_at) if settings.error_at else "?"
+        at = stored_time(settings.error_at) if settings.error_at else "?"
         text += t(loc, "daily_error_line", at=at, detail=problem_text(settings.error, loc))
     return text
 

@@ -1,4 +1,4 @@
-"""/glosario-admin resumen configurar | desactivar, and the weekly post: new gaps, the most asked, proposals
+"""/glosario-admin resumen configurar | desactivar | estado, and the weekly post: new gaps, the most asked, proposals
 waiting, the answer rate and its trend (a chart). The figures are the application's (bot.app.insights.digest)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app.daily.posts import PostProblem, Problem
 from bot.app.insights.digest import Digest, Digests, DigestSettings
 from bot.app.insights.statistics import percent
 from bot.discord_app.digest.chart import chart_file, show_chart
@@ -21,7 +22,9 @@ from bot.discord_app.kit.groups import (
     each_server,
     language_text,
     post_language,
+    problem_text,
     refused_for_good,
+    stored_time,
 )
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.permissions import (
@@ -54,6 +57,29 @@ def digest_embed(digest: Digest, locale: object) -> discord.Embed:
         embed.add_field(name=t(locale, "fb_improvable"), value=value, inline=False)
     embed.set_footer(text=t(locale, "digest_footer"))
     return fit(embed)
+
+
+def status_text(settings: DigestSettings, guild: discord.Guild | None, loc: object) -> str:
+    """`/glosario-admin resumen estado`: where, when and in which language, when it was last posted, and its last
+    problem."""
+    if settings.posted_at:
+        last = stored_time(settings.posted_at)
+    elif settings.last_week and not settings.error:  # (posted before the time was kept)
+        last = t(loc, "digest_last_week", week=settings.last_week)
+    else:
+        last = t(loc, "daily_last_none")
+    text = t(
+        loc,
+        "digest_status",
+        channel=f"<#{settings.channel_id}>",
+        day=t(loc, WEEKDAYS[settings.weekday]),
+        language=language_text(settings.language, guild, loc),
+        last=last,
+    )
+    if settings.error:
+        at = stored_time(settings.error_at) if settings.error_at else "?"
+        text += t(loc, "daily_error_line", at=at, detail=problem_text(settings.error, loc))
+    return text
 
 
 class DigestAdmin(app_commands.Group):
@@ -94,6 +120,12 @@ class DigestAdmin(app_commands.Group):
         key = "digest_disabled" if await self.digests.disable(interaction.guild_id) else "digest_not_configured"
         await interaction.response.send_message(t(interaction.locale, key), ephemeral=True)
 
+    @app_commands.command(name="estado", description="Cómo está configurado el resumen semanal")
+    async def estado(self, interaction: discord.Interaction) -> None:
+        settings, loc = await self.digests.settings(interaction.guild_id), interaction.locale
+        text = status_text(settings, interaction.guild, loc) if settings else t(loc, "digest_status_none")
+        await interaction.response.send_message(text, ephemeral=True)
+
 
 class DigestCog(PostingCog):
     EVERY = CHECK_EVERY_SECONDS
@@ -107,20 +139,18 @@ class DigestCog(PostingCog):
         await each_server(self.digests.enabled, self.post_if_due, "weekly digest")
 
     async def post_if_due(self, settings: DigestSettings) -> bool:
-        if self.bot.get_guild(settings.guild_id) is None:  # another process's server (or one the bot left)
+        guild = self.bot.get_guild(settings.guild_id)
+        if guild is None:  # another process's server (or one the bot left)
             return False
         week = await self.digests.claim_if_due(settings)
         if week is None:
             return False
-        guild = self.bot.get_guild(settings.guild_id)
-        channel = guild.get_channel(settings.channel_id) if guild else None
-        if not isinstance(channel, discord.TextChannel):
-            log.warning("weekly digest for guild %s: channel %s is gone", settings.guild_id, settings.channel_id)
-            return False  # (claimed: not retried every ten minutes all day; the setting stays for the moderators)
+        channel = guild.get_channel(settings.channel_id)
+        if not isinstance(channel, discord.TextChannel):  # (not retried every ten minutes all week: `estado` says it)
+            return await self._failed(settings, week, PostProblem(Problem.CHANNEL_GONE, settings.channel_id))
         if missing := missing_permissions(channel, POSTING_WITH_FILES):  # no request: free it for the next tick
-            log.info("weekly digest for guild %s waits for %s in its channel", settings.guild_id, ", ".join(missing))
-            await self.digests.release(settings, week)
-            return False
+            problem = PostProblem(Problem.MISSING_PERMISSIONS, channel.id, permissions=missing)
+            return await self._failed(settings, week, problem, retry=True)
         locale = post_language(settings.language, guild)
         digest = await self.digests.build(settings.guild_id)
         chart = await chart_file(self.digests, settings.guild_id, locale, digest.trend)
@@ -128,15 +158,23 @@ class DigestCog(PostingCog):
         file = show_chart(embed, chart)
         try:
             await channel.send(embed=embed, file=file)
-        except (discord.HTTPException, OSError) as exc:
-            if isinstance(exc, discord.HTTPException) and refused_for_good(exc):
-                # refused (403, 400…): it would be refused again every ten minutes all day; this week's is skipped
-                log.warning("weekly digest for guild %s refused by Discord: %s", settings.guild_id, exc)
-                return False
-            log.warning("weekly digest for guild %s not posted (%s); retrying later", settings.guild_id, exc)
-            await self.digests.release(settings, week)
-            return False
+        except discord.HTTPException as exc:
+            # Discord trouble (5xx, 429) frees the week for the next tick; a refusal (403, 400…) would be refused again
+            # every ten minutes all week: this week's is skipped
+            problem = PostProblem(Problem.DISCORD, channel.id, status=exc.status, text=exc.text or str(exc))
+            return await self._failed(settings, week, problem, retry=not refused_for_good(exc))
+        except OSError:  # the network: free the week for the next tick
+            return await self._failed(settings, week, PostProblem(Problem.NETWORK, channel.id), retry=True)
+        await self.digests.posted(settings, week)
         return True
+
+    async def _failed(self, settings: DigestSettings, week: str, problem: PostProblem, *, retry: bool = False) -> bool:
+        await self.digests.failed(settings, week, problem, retry=retry)
+        detail = problem_text(problem.stored(), "en-US")
+        outcome = "will be retried" if retry else "skipped this week"
+        level = logging.INFO if problem.problem == Problem.MISSING_PERMISSIONS else logging.WARNING  # (theirs to give)
+        log.log(level, "weekly digest for guild %s %s: %s", settings.guild_id, outcome, detail)
+        return False
 
 
 async def setup(bot: commands.Bot) -> None:

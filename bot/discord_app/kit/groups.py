@@ -1,10 +1,12 @@
 """Shared pieces of the features: a command or group put under /glosario-admin or /glosario (owned by the admin
-and discover features), the scheduler's walk over the servers that want a post, and the language of those posts."""
+and discover features), the scheduler's walk over the servers that want a post, the language of those posts and
+their problems as moderators read them."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from datetime import datetime
 from typing import TypeVar
 
 import discord
@@ -12,7 +14,9 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.app.background import each_tick_outlives_errors
+from bot.app.daily.posts import PostProblem, Problem
 from bot.discord_app.kit.i18n import language, t
+from bot.discord_app.kit.permissions import permission_names
 
 log = logging.getLogger(__name__)
 ADMIN = "glosario-admin"
@@ -22,6 +26,12 @@ T = TypeVar("T")
 # (Discord gives community servers en-US unless someone changes it).
 LANGUAGE_CHOICES = [app_commands.Choice(name="Español", value="es"), app_commands.Choice(name="English", value="en")]
 LANGUAGE_NAMES = {"es": "language_es", "en": "language_en"}
+PROBLEMS = {
+    Problem.CHANNEL_GONE: "daily_err_channel_gone",
+    Problem.MISSING_PERMISSIONS: "daily_err_perms",
+    Problem.DISCORD: "daily_err_discord",
+    Problem.NETWORK: "daily_err_network",
+}
 
 
 def chosen_language(option: str | None, interaction: discord.Interaction) -> str:
@@ -93,6 +103,25 @@ class AttachedCog(commands.Cog):
         self.bot.remove_dynamic_items(*self.PERSISTENT)
         for command in self.attached:
             detach(self.bot, command, self.PARENT)
+
+
+def problem_text(stored: str, locale: object) -> str:
+    """A scheduled post's problem as kept in the database, in the reader's language (a text kept by an older
+    version: as it is)."""
+    problem = PostProblem.read(stored)
+    if problem is None:
+        return stored
+    channel = f"<#{problem.channel_id}>"
+    perms = permission_names(problem.permissions, locale)
+    return t(locale, PROBLEMS[problem.problem], channel=channel, perms=perms, status=problem.status, text=problem.text)
+
+
+def stored_time(at: str) -> str:
+    """An ISO time kept in the database as a Discord timestamp (each reader's own time zone)."""
+    try:
+        return f"<t:{int(datetime.fromisoformat(at).timestamp())}:f>"
+    except ValueError:
+        return at
 
 
 def refused_for_good(exc: discord.HTTPException) -> bool:
