@@ -108,6 +108,8 @@ class Application:
             proposals=self.proposals,
             server_terms=self.server_terms,
             applied=stores.applied,
+            lookups=self.lookups,
+            feedback=self.feedback,
         )
         self._flusher: asyncio.Task[None] | None = None
         self.questions_ready = False  # the question path (its model) loads in the background after start

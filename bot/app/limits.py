@@ -63,6 +63,10 @@ class GapBudget:
             self._seen = {k: v for k, v in self._seen.items() if v and now - max(v.values()) < self.per}
         return True
 
+    def forget(self, member: int) -> None:
+        """What a member asked within the window, gone (they asked to be forgotten): their budget is whole again."""
+        self._seen.pop(member, None)
+
     def has_room(self, member: int, normalized: str) -> bool:
         """Whether `allow` would say yes now, without counting anything (to not offer what would be refused)."""
         now = self._clock()

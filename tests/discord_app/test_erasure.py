@@ -185,3 +185,42 @@ async def test_forgetting_while_another_process_holds_the_database_says_so_and_p
     ((salt,),) = harness.rows("SELECT value FROM meta WHERE key = 'asker_salt'")
     journals = harness.settings().journal_file.parent.glob("*.jsonl")
     assert not any(asker_hash(salt, MEMBER) in path.read_text() for path in journals)  # nor journaled for later
+
+
+async def forget(fake, user_id: int) -> dict:
+    """/glosario olvidarme, confirmed: what the member reads at the end."""
+    prompt = await fake.response(await fake.command("glosario olvidarme", user_id=user_id), 1)
+    (button,) = [c for row in prompt["components"] for c in row["components"]]
+    return await fake.response(await fake.click(message_of(prompt), button["custom_id"], user_id=user_id), 1)
+
+
+async def test_what_the_bot_holds_of_a_member_in_memory_goes_with_them_too(fake, bot, harness):
+    from bot.app.limits import GapBudget, RateLimit
+    from tests.discord_app.test_feedback import card, vote
+    from tests.discord_app.test_server_terms import MODERATOR
+
+    bot.guard.rate = RateLimit(1000, 20)  # (this test is about what is kept, not the rate limit)
+    bot.app.lookups.budget, bot.app.feedback.budget = GapBudget(1, 3600), GapBudget(1, 3600)
+    await ask(fake, "xyzzy uno", user_id=EDITOR)
+    await ask(fake, "xyzzy dos", user_id=EDITOR)  # over their hourly budget of gaps: not logged
+    await vote(fake, await card(fake, "horovod", user_id=EDITOR), "down", user_id=EDITOR, comment="Falta un ejemplo")
+    over = await vote(fake, await card(fake, "allreduce", user_id=EDITOR), "down", user_id=EDITOR)
+    assert over["data"]["content"] == t(ES, "fb_thanks_unhelpful")  # over their comments' budget: no form offered
+    refused = await submit(fake, await open_form(fake), {**FORM, "Nombre": "Horovod"})  # kept for *Corregir*
+    (fix,) = [c for row in refused["components"] for c in row["components"]]
+    still_open = await open_form(fake)
+    await harness.flushed(bot)
+
+    done = await forget(fake, EDITOR)
+    assert done["content"].startswith(t(ES, "forget_done", summary="").strip())
+
+    await ask(fake, "xyzzy tres", user_id=EDITOR)  # a whole budget again: what they asked before is forgotten
+    offered = await vote(fake, await card(fake, "allreduce", user_id=EDITOR), "down", user_id=EDITOR)
+    assert offered["type"] == 9  # the "¿Qué faltaba?" form again
+    click = await fake.click(message_of(refused), fix["custom_id"], permissions=MODERATOR, user_id=EDITOR)
+    assert (await fake.response(click))["data"]["content"] == t(ES, "st_no_draft")  # what the refused form held
+    sent = await submit(fake, still_open, OTHER_FORM)  # a form they had open: closed, applies to nothing
+    assert sent["content"] == t(ES, "form_unknown") and OTHER_FORM["Definición"] in str(sent["embeds"])
+    await harness.flushed(bot)
+    assert harness.rows("SELECT sample FROM misses ORDER BY sample") == [("xyzzy tres",), ("xyzzy uno",)]
+    assert harness.rows("SELECT COUNT(*) FROM server_terms") == [(0,)]

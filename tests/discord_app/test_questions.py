@@ -106,6 +106,20 @@ async def test_not_this_makes_the_question_a_gap_once_per_person(fake, bot, harn
     assert harness.rows("SELECT sample, count, question FROM misses") == [(CONFIDENT, 1, 1)]  # (was 2)
 
 
+async def test_a_member_forgotten_is_no_longer_remembered_to_have_said_not_this(fake, bot, harness):
+    from tests.discord_app.test_erasure import forget
+
+    answer = await ask(fake, "termino", CONFIDENT, user_id=7)
+    not_it = [c for row in answer["components"] for c in row["components"]][-1]["custom_id"]
+    await fake.response(await fake.click(message_of(answer), not_it, user_id=7))
+    await harness.flushed(bot)
+    await forget(fake, 7)
+    assert harness.rows("SELECT COUNT(*) FROM miss_askers") == [(0,)]
+    await fake.response(await fake.click(message_of(answer), not_it, user_id=7))  # said again: counted again
+    await harness.flushed(bot)
+    assert harness.rows("SELECT COUNT(*) FROM miss_askers") == [(1,)]
+
+
 async def test_a_servers_own_term_is_found_by_meaning_in_that_server_only(fake, bot):
     await submit(fake, await open_form(fake), FORM)  # "Clúster Nebula", the team's GPU cluster
     question = "el cluster de gpus del equipo donde lanzamos los entrenamientos"

@@ -113,6 +113,11 @@ class Feedback:
         """Whether the member may say what was missing now (within their hourly allowance of comments)."""
         return self.budget.has_room(who.user_id, f"{who.guild_id}:{term_id}")
 
+    def forget_member(self, user_id: int) -> None:
+        """A member who asked to be forgotten: which terms they commented on this hour goes, and their allowance
+        is whole again."""
+        self.budget.forget(user_id)
+
     async def comment(self, who: Asker, term_id: str, text: str) -> Commented:
         """What a member said was missing from a term's definition (kept as typed, made valid, 500 characters at
         most); commenting on the same term again replaces it and costs nothing."""

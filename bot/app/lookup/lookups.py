@@ -184,6 +184,13 @@ class Lookups:
             self._gap(asker, key, term_id, GapKind.QUESTION)
         return True
 
+    def forget_member(self, user_id: int) -> None:
+        """What this process holds of a member who asked to be forgotten: their hourly budget of gaps (what they
+        asked), and their "No era esto" on the questions answered by meaning."""
+        self.budget.forget(user_id)
+        for _, _, said_no in self._answered.values():
+            said_no.discard(user_id)
+
     def search(self, asker: Asker, text: str) -> list[SearchHit]:
         """Terms whose text matches (the server's own too), best first; a search that finds nothing is a gap too."""
         hits = self.catalog.index.search(text)

@@ -1,7 +1,8 @@
 """Forgetting on request, as Discord's Developer Terms and Policy ask of an app that keeps data about people: a
 member (the command line's `forget-user`, and the member's own `/glosario olvidarme`) or a server (`forget-guild`,
-and a server that removed the bot, once its grace period is over). One action for every surface, over three places:
-the rows of the database, the write records still queued in this process, and those in the journals on disk."""
+and a server that removed the bot, once its grace period is over). One action for every surface, over the rows of the
+database, the write records still queued in this process and those in the journals on disk, and what this process
+holds in memory of the member."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from bot.storage.records import Erased
 if TYPE_CHECKING:
     from bot.app.community.proposals import Proposals
     from bot.app.community.server_terms import ServerTerms
+    from bot.app.feedback.votes import Feedback
+    from bot.app.lookup.lookups import Lookups
     from bot.storage.writer import WriteQueue
 
 log = logging.getLogger(__name__)
@@ -45,10 +48,13 @@ class Erasure:
         proposals: Proposals | None = None,
         server_terms: ServerTerms | None = None,
         applied: AppliedLog | None = None,
+        lookups: Lookups | None = None,
+        feedback: Feedback | None = None,
     ) -> None:
         self.store, self.salt, self.journals, self.clock, self.grace = store, salt, journals, clock, grace
         # (in the bot's process: its queue and what it keeps in memory; the command line has none of them)
         self.writer, self.proposals, self.server_terms, self.applied = writer, proposals, server_terms, applied
+        self.lookups, self.feedback = lookups, feedback
 
     async def forget_member(self, user_id: int, *, dry_run: bool = False) -> Erased:
         """Everything that names a member, in every server: their proposals removed (and with them the outcomes
@@ -66,6 +72,9 @@ class Erasure:
             log.info("forgot a member on request: %d row(s), %d pending write(s)", erased.total, erased.journaled)
             if self.proposals is not None:
                 self.proposals.to_tell.discard(user_id)
+            for memory in (self.lookups, self.feedback):
+                if memory is not None:
+                    memory.forget_member(user_id)  # their hourly budgets, their "No era esto"
             if self.server_terms is not None:
                 self.server_terms.forget_cached()  # their terms' cards say "un miembro" from now on
         return erased

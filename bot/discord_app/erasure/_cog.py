@@ -99,7 +99,10 @@ class ForgetButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer()  # (the queue and the journals may take a moment)
-        erased = await services(interaction).app.erasure.forget_member(self.user_id)
+        bot = services(interaction)
+        erased = await bot.app.erasure.forget_member(self.user_id)
+        bot.forms.forget(self.user_id)  # (what the Discord layer holds of them: open forms, refused forms' fields)
+        bot.drafts.forget(self.user_id)
         text = t(interaction.locale, "forget_done", summary=summary(erased, interaction.locale, done=True))
         await interaction.edit_original_response(content=text, view=None)
 

@@ -77,6 +77,14 @@ class OpenForms:
             oldest.stop()  # discord.py forgets it; a submission of it is answered by `closed`
         self._by_member[key] = forms
 
+    def forget(self, user_id: int) -> None:
+        """A member asked to be forgotten: their open forms close, in every server, remembered by nobody (one sent
+        later is answered as no longer open, with what was typed given back, and applies to nothing)."""
+        for key in [key for key in self._by_member if key[1] == user_id]:
+            for form in self._by_member.pop(key):
+                self._by_id.pop(form.custom_id, None)
+                form.stop()  # discord.py forgets it
+
     def count(self, guild_id: int, user_id: int) -> int:
         return len(self._still_open((guild_id, user_id)))
 

@@ -44,6 +44,8 @@ class FormsOpen(Protocol):
 
     def opened(self, form: Any) -> None: ...
 
+    def forget(self, user_id: int) -> None: ...
+
 
 class KeptDrafts(Protocol):
     """Forms a save refused, kept for their authors (bot.discord_app.kit.forms.Drafts)."""
@@ -51,6 +53,8 @@ class KeptDrafts(Protocol):
     def keep(self, guild_id: int, user_id: int, draft: Any) -> None: ...
 
     def take(self, guild_id: int, user_id: int) -> Any: ...
+
+    def forget(self, user_id: int) -> None: ...
 
 
 class Services(Protocol):

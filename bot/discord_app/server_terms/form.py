@@ -59,6 +59,10 @@ class Drafts:
             return None
         return found[1]
 
+    def forget(self, user_id: int) -> None:
+        """A member asked to be forgotten: what their refused forms held, in every server, goes."""
+        self._kept = {key: kept for key, kept in self._kept.items() if key[1] != user_id}
+
 
 class TermModal(BoundForm):
     """New term, edit, or a gap to define: one form, bound to the editor who opened it, in that server, for that
