@@ -112,3 +112,65 @@ def test_forget_user_and_forget_guild_on_postgresql_reach_its_journals_too(postg
     assert sql(postgres_url, f"SELECT COUNT(*) FROM misses WHERE guild_id = {G}") == [(0,)]
     assert sql(postgres_url, f"SELECT COUNT(*) FROM server_terms WHERE guild_id = {H}") == [(2,)]
     assert journal.read_text() == journal_line(H, theirs) + "\n"
+
+
+NEBULA = {"term": "Clúster Nebula", "definition": "El clúster de GPUs del equipo.", "related": "Horovod"}
+ORION = {"term": "Clúster Orión", "definition": "El clúster de CPUs del equipo, para preprocesar los datos."}
+
+
+def test_forget_guild_drops_its_vectors_from_the_question_cache_but_keeps_those_another_server_uses(
+    tmp_path, capsys, monkeypatch
+):
+    import numpy as np
+
+    from bot.app.catalog import CatalogHolder, load_catalog
+    from bot.app.community.server_terms import ServerTerms
+    from bot.app.questions.sentence_model import model_name
+    from bot.app.questions.service import Questions
+    from bot.core.questions import text_key
+    from tests.app.test_question_cache import CountingEncoder
+    from tests.conftest import SHIPPED
+
+    db, cache = tmp_path / "g.db", tmp_path / "cache"  # (the cache folder's default: beside the database)
+    model = CountingEncoder()
+    model.name = model_name()  # the bot's model, as far as the cache file is concerned
+
+    async def serve() -> dict[int, list[str]]:
+        """What a bot does when members ask in G and H: each server's texts embedded into the cache folder."""
+        stores = await open_stores(db)
+        try:
+            for guild, term_id, fields in ((G, "nebula", NEBULA), (H, "nebula", NEBULA), (G, "orion", ORION)):
+                await stores.server_terms.save(guild, term_id, fields, MEMBER, AT, previous_id=None)
+            catalog = CatalogHolder(load_catalog(SHIPPED))
+            terms = ServerTerms(stores.server_terms, catalog, stores.gaps, lambda: None)
+            questions = Questions(catalog, cache, encoder=model)
+
+            async def asked_in(guild: int) -> list[str]:
+                overlay = await terms.prepare(guild)
+                await asyncio.to_thread(questions.ask_now, "el cluster de gpus del equipo", overlay)
+                return questions.server_texts(overlay.glossary)
+
+            texts = {G: await asked_in(G), H: await asked_in(H)}
+            edited = {**ORION, "definition": "Los nodos de CPU del equipo."}  # (its first version's vector stays)
+            await stores.server_terms.save(G, "orion", edited, MEMBER, AT, previous_id="orion")
+            terms.forget_cached(G)
+            texts[G] += await asked_in(G)
+            return texts
+        finally:
+            await stores.close()
+
+    def cached() -> set[bytes]:
+        return set(np.load(cache / f"vectors-{model.name}-servers.npy")["key"].tolist())
+
+    def keys(texts: list[str]) -> set[bytes]:
+        return {text_key(text, model.name).encode("ascii") for text in texts}
+
+    texts = asyncio.run(serve())
+    assert cached() == keys(texts[G] + texts[H]) and keys(texts[G]) - keys(texts[H])
+    assert keys(texts[G]) & keys(texts[H])  # (Nebula's text, in both)
+    monkeypatch.setenv("GLOSARIO_DB", str(db))
+    assert main(["forget-guild", str(G)]) == 0
+    assert cached() == keys(texts[G] + texts[H])  # a dry run changes nothing
+    assert main(["forget-guild", str(G), "--yes"]) == 0
+    capsys.readouterr()
+    assert cached() == keys(texts[H])  # G's own went, its earlier version's too; Nebula's, which H has too, stays

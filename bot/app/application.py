@@ -110,6 +110,7 @@ class Application:
             applied=stores.applied,
             lookups=self.lookups,
             feedback=self.feedback,
+            questions=lambda: self.questions,
         )
         self._flusher: asyncio.Task[None] | None = None
         self.questions_ready = False  # the question path (its model) loads in the background after start

@@ -176,7 +176,8 @@ async def _forget(call: Call, *, member: bool) -> int:
     try:
         grace = timedelta(days=settings.forget_guild_after_days)
         salt = await stores.meta.existing_salt()
-        erasure = Erasure(stores.erasure, salt, settings.journal_files, lambda: datetime.now(UTC), grace=grace)
+        cache = {} if member or not args.yes else _question_cache(call, stores)
+        erasure = Erasure(stores.erasure, salt, settings.journal_files, lambda: datetime.now(UTC), grace=grace, **cache)
         forget = erasure.forget_member if member else erasure.forget_server
         erased = await forget(args.target, dry_run=not args.yes)
     except (DatabaseBusy, OSError) as exc:
@@ -196,6 +197,30 @@ async def _forget(call: Call, *, member: bool) -> int:
     if not args.yes:
         print(say("forget_then_yes"))
     return 0
+
+
+def _question_cache(call: Call, stores: Stores) -> dict:
+    """What forget-guild needs to drop a server's vectors from the question path's cache folder: the published
+    glossary (a server's texts name its terms' related published ones) and every server's terms."""
+    from bot.app.catalog import CatalogHolder, load_catalog
+    from bot.app.community.server_terms import ServerTerms
+    from bot.core.errors import GlossaryError
+
+    if call.settings.cache_dir is None:
+        return {}
+    try:
+        catalog = CatalogHolder(load_catalog(call.data_dir))
+    except GlossaryError as exc:  # (the rows still go; the vectors stay until a run with a valid glossary)
+        print(exc.report(lang=call.say.lang), file=sys.stderr)
+        return {}
+
+    def questions():
+        from bot.app.questions.service import Questions
+
+        return Questions(catalog, call.settings.cache_dir)
+
+    terms = ServerTerms(stores.server_terms, catalog, stores.gaps, lambda: datetime.now(UTC))
+    return {"server_terms": terms, "questions": questions}
 
 
 async def feedback(call: Call) -> int:

@@ -19,6 +19,11 @@ FIELD_NAMES = ("term", "definition", "en", "aliases", "related")
 _META = "title: Glosario IA\nsubtitle: Términos del servidor\nlanguage: es\n"
 
 
+def term_source(guild_id: int) -> str:
+    """The `source` of a server's terms: which server a term in memory belongs to (its question index too)."""
+    return f"servidor:{guild_id}"
+
+
 @dataclass(frozen=True, slots=True)
 class TermFields:
     """What the form holds, as typed (aliases and related terms comma-separated)."""

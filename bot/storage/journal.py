@@ -45,7 +45,7 @@ def append_lines(path: Path, lines: list[str], room: Reserve | None = None) -> N
     """Add whole lines at the end of a file, synced, under its lock. A write the disk refuses is cut back (each
     record is in the file whole or not at all); when the disk is full, `room` gives back what the lines need."""
     text = "\n".join(lines) + "\n"
-    with _locked(path):
+    with locked(path):
         while True:
             try:
                 _append(path, text)
@@ -159,8 +159,9 @@ def records_in_log(log_lines: Iterable[str]) -> tuple[list[dict[str, Any]], int]
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Hold a journal's lock file (`<journal>.lock`) for a moment: while it is read and replaced, or claimed."""
+def locked(path: Path) -> Iterator[None]:
+    """Hold a file's lock file (`<file>.lock`) for a moment: while it is read and replaced (a journal, the question
+    path's vector cache), or claimed."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
@@ -180,7 +181,7 @@ def claim(journal: Path) -> Path | None:
     claimed = journal.with_name(f"{journal.name}.replaying-{os.getpid()}-{secrets.token_hex(4)}")
     if not journal.exists():
         return None
-    with _locked(journal):
+    with locked(journal):
         try:
             os.rename(journal, claimed)
         except FileNotFoundError:
@@ -231,7 +232,7 @@ def scrub_journals(
                 found += _scrub_text(_read(copy), names)[0]
             continue
         if path.exists():  # (a journal nobody wrote gets no lock file, nor a folder, from here)
-            with _locked(path):
+            with locked(path):
                 found += _scrub_file(path, names)
         for copy in _claimed_copies(path):
             found += _scrub_claimed(copy, names, wait)

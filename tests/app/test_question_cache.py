@@ -244,7 +244,23 @@ def test_a_cache_write_that_fails_halfway_leaves_the_old_file_and_no_temp_file(t
     found = VectorCache(tmp_path, encoder.name).vectors(["uno", "dos"], encoder)
     assert np.array_equal(found[0], first[0]) and encoder.texts == ["uno", "dos"]  # answered all the same
     assert vectors.path.read_bytes() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == [vectors.path.name]
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # (its lock file stays, empty)
+
+
+def test_a_save_never_brings_back_what_another_process_dropped_from_the_file(tmp_path):
+    """An erasure (`keep_only`, from the command line or another bot) rewrites the file while this process embeds
+    from what it read before: its save adds to the file as it is then."""
+    from bot.core.questions import text_key
+
+    encoder = CountingEncoder()
+    here, elsewhere = VectorCache(tmp_path, encoder.name, "servers"), VectorCache(tmp_path, encoder.name, "servers")
+    here.vectors(["kept", "forgotten"], encoder)
+    found = here.lookup(["kept", "new"])  # read before the other process rewrites the file…
+    assert elsewhere.keep_only(["kept"]) == 1
+    here.vectors(["kept", "new"], encoder, found=found)  # …and saved after
+    saved = np.load(tmp_path / f"vectors-{encoder.name}-servers.npy")["key"].tolist()
+    assert sorted(saved) == sorted(text_key(t, encoder.name).encode("ascii") for t in ("kept", "new"))
+    assert elsewhere.keep_only(["kept", "new"]) == 0  # (nothing to drop: the file is left as it is)
 
 
 @pytest.mark.parametrize("tear", ["empty", "truncated", "one byte flipped"])

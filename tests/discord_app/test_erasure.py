@@ -224,3 +224,51 @@ async def test_what_the_bot_holds_of_a_member_in_memory_goes_with_them_too(fake,
     await harness.flushed(bot)
     assert harness.rows("SELECT sample FROM misses ORDER BY sample") == [("xyzzy tres",), ("xyzzy uno",)]
     assert harness.rows("SELECT COUNT(*) FROM server_terms") == [(0,)]
+
+
+def cached_keys(harness, model: str) -> set[bytes]:
+    """The text hashes the question path's servers' vector file holds (in the bots' cache folder)."""
+    import numpy as np
+
+    return set(np.load(harness.settings().cache_dir / f"vectors-{model}-servers.npy")["key"].tolist())
+
+
+def keys_of(texts: list[str], model: str) -> set[bytes]:
+    from bot.core.questions import text_key
+
+    return {text_key(text, model).encode("ascii") for text in texts}
+
+
+async def test_a_forgotten_servers_vectors_leave_the_question_cache_but_a_text_another_server_shares_stays(
+    fake, harness
+):
+    from bot.core.status import Outcome
+    from tests.app.test_question_cache import CountingEncoder
+
+    now, model = [NOW], CountingEncoder()
+    bot = await harness.start(clock=lambda: now[0], questions=model)
+    await eventually(lambda: bot.app.questions_ready, timeout=60)
+    gone, stays = fake.guilds[0], Guild(id=int(snowflake()), name="Se queda")
+    await fake.add_bot(stays)
+    await eventually(lambda: bot.get_guild(stays.id) is not None)
+    for guild, form in ((gone, FORM), (stays, FORM), (gone, OTHER_FORM)):  # FORM's term in both: the same texts
+        await submit(fake, await open_form(fake, guild=guild), form, guild=guild)
+    texts = {}
+    for guild in (gone, stays):  # a question in each builds that server's index: its vectors go to the file
+        await fake.response(await fake.command("glosario pregunta", {"texto": "el cluster de gpus"}, guild=guild))
+        texts[guild.id] = bot.app.questions.server_texts((await bot.app.server_terms.prepare(guild.id)).glossary)
+    only_gone = keys_of(texts[gone.id], model.name) - keys_of(texts[stays.id], model.name)
+    assert only_gone and keys_of(texts[gone.id] + texts[stays.id], model.name) == cached_keys(harness, model.name)
+    assert len(bot.app.questions._servers) == 2
+
+    await fake.remove_bot(gone)
+    await eventually(lambda: harness.rows("SELECT COUNT(*) FROM guild_departures") == [(1,)])
+    now[0] = NOW + timedelta(days=30, minutes=1)
+    bot.app.lookups.count(gone.id, Outcome.FOUND, "horovod")  # a lookup counted, not yet handed to the queue
+    await bot.get_cog("ErasureCog").tick()
+    bot.app.lookups.flush()
+    await harness.flushed(bot)
+    assert harness.rows("SELECT COUNT(*) FROM lookups WHERE guild_id = ?", gone.id) == [(0,)]  # not written back
+    assert cached_keys(harness, model.name) == keys_of(texts[stays.id], model.name)  # the shared ones stay
+    ((glossary, _),) = bot.app.questions._servers.values()  # its index is gone from memory too
+    assert {term.source for term in glossary} == {f"servidor:{stays.id}"}

@@ -8,7 +8,7 @@ import asyncio
 import itertools
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property, partial
@@ -152,6 +152,20 @@ class ServerTerms:
         while len(self._overlays) > self.MAX_OVERLAYS:
             self._overlays.popitem(last=False)
         return overlay
+
+    async def every_glossary(self, guild_ids: Iterable[int]) -> AsyncIterator[Glossary]:
+        """Each of these servers' terms in service, as `prepare` makes them (from memory when current; else read,
+        without keeping them in memory); servers without terms are skipped. Raises what the database raises."""
+        for guild_id in guild_ids:
+            catalog = self.catalog.current
+            found = self._overlays.get(guild_id)
+            if found is not None and found[0] is catalog:
+                overlay = found[1]
+            else:
+                rows = await self.store.terms(guild_id)
+                overlay = await asyncio.to_thread(_overlay, catalog, rows, [], guild_id) if rows else None
+            if overlay is not None and len(overlay.glossary):
+                yield overlay.glossary
 
     # -- editing ------------------------------------------------------------------------------------------
     async def save(
@@ -384,7 +398,7 @@ def _with_related(term: Term, row: ServerTermRow, published: SearchIndex, own: d
         target = found.id if found else own.get(normalize(name))
         if target is not None and target != term.id:
             ids.append(target)
-    source = f"servidor:{row.guild_id}"
+    source = server_terms.term_source(row.guild_id)
     return Term(
         term.id,
         term.term,

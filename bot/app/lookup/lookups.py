@@ -191,6 +191,13 @@ class Lookups:
         for _, _, said_no in self._answered.values():
             said_no.discard(user_id)
 
+    def forget_server(self, guild_id: int) -> None:
+        """What this process holds of a forgotten server: its questions answered by meaning, its lookup counts not
+        written yet, and what it saw."""
+        self._answered = {held: kept for held, kept in self._answered.items() if held[0] != guild_id}
+        self._counts = {key: count for key, count in self._counts.items() if key[0] != guild_id}
+        self._guilds.pop(guild_id, None)
+
     def search(self, asker: Asker, text: str) -> list[SearchHit]:
         """Terms whose text matches (the server's own too), best first; a search that finds nothing is a gap too."""
         hits = self.catalog.index.search(text)

@@ -1,8 +1,8 @@
 """Forgetting on request, as Discord's Developer Terms and Policy ask of an app that keeps data about people: a
 member (the command line's `forget-user`, and the member's own `/glosario olvidarme`) or a server (`forget-guild`,
 and a server that removed the bot, once its grace period is over). One action for every surface, over the rows of the
-database, the write records still queued in this process and those in the journals on disk, and what this process
-holds in memory of the member."""
+database, the write records still queued in this process and those in the journals on disk, what this process holds
+in memory of the member or the server, and (a server) its terms' vectors in the question path's cache folder."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from bot.app.community.server_terms import ServerTerms
     from bot.app.feedback.votes import Feedback
     from bot.app.lookup.lookups import Lookups
+    from bot.app.questions.service import Questions
     from bot.storage.writer import WriteQueue
 
 log = logging.getLogger(__name__)
@@ -50,11 +51,15 @@ class Erasure:
         applied: AppliedLog | None = None,
         lookups: Lookups | None = None,
         feedback: Feedback | None = None,
+        questions: Callable[[], Questions] | None = None,
     ) -> None:
         self.store, self.salt, self.journals, self.clock, self.grace = store, salt, journals, clock, grace
         # (in the bot's process: its queue and what it keeps in memory; the command line has none of them)
         self.writer, self.proposals, self.server_terms, self.applied = writer, proposals, server_terms, applied
         self.lookups, self.feedback = lookups, feedback
+        # The question path (made on first use: numpy and the model's code), whose cache folder keeps the vectors of
+        # every server's terms; with `server_terms`, forgetting a server drops those only it used.
+        self.questions = questions
 
     async def forget_member(self, user_id: int, *, dry_run: bool = False) -> Erased:
         """Everything that names a member, in every server: their proposals removed (and with them the outcomes
@@ -80,8 +85,14 @@ class Erasure:
         return erased
 
     async def forget_server(self, guild_id: int, *, dry_run: bool = False) -> Erased:
-        """Every row of a server, in every table, and its pending writes."""
+        """Every row of a server, in every table, and its pending writes; what this process holds of it in memory,
+        and the vectors of its terms in the question path's cache folder that no other server's terms use."""
+        erased = await self._forget_server(guild_id, dry_run)
+        if not dry_run:
+            await self._forget_vectors([guild_id])
+        return erased
 
+    async def _forget_server(self, guild_id: int, dry_run: bool) -> Erased:
         def names(record: dict[str, Any]) -> bool:
             return record.get("guild_id") == guild_id
 
@@ -90,7 +101,30 @@ class Erasure:
             log.info("forgot guild %s: %d row(s)", guild_id, erased.total)
             if self.server_terms is not None:
                 self.server_terms.forget_cached(guild_id)
+            if self.lookups is not None:
+                self.lookups.forget_server(guild_id)
         return erased
+
+    async def _forget_vectors(self, guild_ids: Sequence[int]) -> None:
+        """The question path's: these servers' indexes out of memory, then the servers' vector file (one for all
+        servers, by text hash, naming none) kept to the vectors of the servers whose terms remain: a text one of
+        them shares keeps its vector (a term saved meanwhile may lose its own: embedded again when next needed)."""
+        if self.questions is None or self.server_terms is None:
+            return
+        try:
+            questions = await asyncio.to_thread(self.questions)  # (imports numpy the first time)
+            for guild_id in guild_ids:
+                questions.forget_server(guild_id)
+            if not questions.server_vectors_kept():
+                return
+            texts: list[str] = []
+            async for glossary in self.server_terms.every_glossary(sorted(await self.store.guilds())):
+                texts += await asyncio.to_thread(questions.server_texts, glossary)
+            dropped = await asyncio.to_thread(questions.keep_server_vectors, texts)
+        except Exception:  # (the database or the disk): the rows are gone; the next erasure drops the vectors
+            log.warning("could not drop the forgotten servers' vectors from the question cache", exc_info=True)
+            return
+        log.info("question cache: %d vector(s) of terms no server has any more dropped", dropped)
 
     async def _forget(self, names: Names, erase: Callable[[], Awaitable[Erased]], dry_run: bool) -> Erased:
         """The queue first (nothing waiting there may write the data back), then the journals (a replay in progress
@@ -129,8 +163,10 @@ class Erasure:
             if present(guild_id):
                 await self.returned(guild_id)
                 continue
-            await self.forget_server(guild_id)
+            await self._forget_server(guild_id, dry_run=False)
             forgotten.append(guild_id)
+        if forgotten:
+            await self._forget_vectors(forgotten)  # (once for them all: it reads every server's terms)
         return forgotten
 
     async def prune(self) -> None:

@@ -33,7 +33,7 @@ from bot.core import normalize as normalize_module
 from bot.core import question_words as words_module
 from bot.core import questions as questions_module
 from bot.core.questions import Lexical, build_lexical, text_key
-from bot.storage.journal import replace_whole
+from bot.storage.journal import locked, replace_whole
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ class VectorCache:
     """Vectors by `text_key` (a hash of the model and the embedded text) in one file of the cache folder per
     scope ("published", "servers"): a NumPy array of (key, float16 vector) records, mapped rather than read, so a
     start with every text cached copies only the rows it needs, with no work per term beyond hashing its text.
-    Rewritten whole (`replace_whole`) when new vectors were computed; an unreadable file is rebuilt, never trusted."""
+    Rewritten atomically when new vectors were computed; an unreadable file is rebuilt, never trusted."""
 
     _ROW = np.dtype([("key", "S32"), ("vector", "<f2", (DIMENSIONS,))])
 
@@ -163,22 +163,47 @@ class VectorCache:
     def _save(self, rows: np.ndarray, wanted_rows: np.ndarray, fresh: dict[bytes, np.ndarray]) -> None:
         if self.path is None or not fresh:
             return
-        kept = np.arange(len(rows))
-        if len(rows) + len(fresh) > _CACHE_LIMIT:  # the vectors of this build first, then the most recent ones
-            wanted = np.zeros(len(rows), dtype=bool)
-            wanted[wanted_rows[wanted_rows >= 0]] = True
-            room = max(0, _CACHE_LIMIT - len(fresh) - int(wanted.sum()))
-            others = np.flatnonzero(~wanted)
-            kept = np.sort(np.concatenate([np.flatnonzero(wanted), others[len(others) - room :] if room else []]))
-        out = np.empty(len(kept) + len(fresh), dtype=self._ROW)
-        out[: len(kept)] = rows[kept.astype(np.int64)]
-        out["key"][len(kept) :] = list(fresh)
-        out["vector"][len(kept) :] = np.stack(list(fresh.values()))
+        wanted = np.array(rows["key"][wanted_rows[wanted_rows >= 0]])  # this build's vectors the file had
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            replace_whole(self.path, lambda fh: np.save(fh, out, allow_pickle=False))
+            # Added to the file as it is now, under its lock: another process may have rewritten it since `rows`
+            # was read (what an erasure dropped, `keep_only`, never comes back from an older copy).
+            with locked(self.path):
+                now = self._read()
+                keys = np.array(now["key"])
+                known = np.isin(np.array(list(fresh), dtype="S32"), keys)  # (embedded by another process meanwhile)
+                fresh = {k: v for (k, v), there in zip(fresh.items(), known, strict=True) if not there}
+                if not fresh:
+                    return
+                kept = np.arange(len(now))
+                if len(now) + len(fresh) > _CACHE_LIMIT:  # the vectors of this build first, then the most recent
+                    is_wanted = np.isin(keys, wanted)
+                    room = max(0, _CACHE_LIMIT - len(fresh) - int(is_wanted.sum()))
+                    others = np.flatnonzero(~is_wanted)
+                    kept = np.sort(
+                        np.concatenate([np.flatnonzero(is_wanted), others[len(others) - room :] if room else []])
+                    )
+                out = np.empty(len(kept) + len(fresh), dtype=self._ROW)
+                out[: len(kept)] = now[kept.astype(np.int64)]
+                out["key"][len(kept) :] = list(fresh)
+                out["vector"][len(kept) :] = np.stack(list(fresh.values()))
+                _write_whole(self.path, lambda fh: np.save(fh, out, allow_pickle=False))
         except OSError:  # a cache is an optimisation: a read-only or full disk must not stop the answers
             log.warning("could not write the vector cache %s", self.path, exc_info=True)
+
+    def keep_only(self, texts: Sequence[str]) -> int:
+        """Drop from the file every vector but those of `texts` (rewritten atomically under its lock, which a save
+        of another process takes too); how many were dropped. Raises OSError when the file cannot be rewritten."""
+        if self.path is None or not self.path.is_file():
+            return 0
+        wanted = self._keys(texts)
+        with self._lock, locked(self.path):
+            rows = self._read()
+            kept = np.isin(np.array(rows["key"]), wanted)
+            dropped = len(rows) - int(kept.sum())
+            if dropped:
+                out = np.array(rows[kept])
+                _write_whole(self.path, lambda fh: np.save(fh, out, allow_pickle=False))
+        return dropped
 
 
 class LexicalCache:
@@ -222,8 +247,7 @@ class LexicalCache:
         self.built += 1
         lexical = build()
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            replace_whole(path, lambda fh: np.savez(fh, **lexical.arrays()))
+            _write_whole(path, lambda fh: np.savez(fh, **lexical.arrays()))
             for older in path.parent.glob(f"lexical-{self.scope}-*.npz"):
                 if older != path:
                     older.unlink(missing_ok=True)
@@ -243,6 +267,13 @@ def _code_fingerprint() -> bytes:
         except (OSError, TypeError):  # no source file: a fresh build each start is still correct
             parts.append(os.urandom(16))
     return b"\0".join(parts)
+
+
+def _write_whole(path: Path, write: Callable) -> None:
+    """Write a cache file whole or not at all (the journal's `replace_whole`: beside it, synced, renamed over it),
+    its folder made first."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    replace_whole(path, write)
 
 
 # -- the child process ---------------------------------------------------------------------------------------

@@ -144,6 +144,15 @@ class ServerIndexes:
                 self._kept.popitem(last=False)
         return index
 
+    def forget(self, guild_id: int) -> None:
+        """Drop a server's index (a server forgotten): kept or being built (the build stops between two batches,
+        and what it built is kept nowhere)."""
+        key = ("guild", guild_id)
+        self._kept.pop(key, None)
+        job = self._jobs.get(key)
+        if job is not None:
+            job.stop.set()
+
     def close(self) -> None:
         """Stop every build between two batches (those queued stop before they start); their questions get None."""
         for job in self._jobs.values():

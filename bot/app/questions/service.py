@@ -269,15 +269,31 @@ class Questions:
     def _server_index(self, glossary: Glossary, between_batches: Callable[[], None] | None = None) -> QuestionIndex:
         """In a worker thread: the question index of a server's own terms (kept by `self._servers`)."""
         published = self.catalog.glossary
-        texts, fields = [], []
-        for term in glossary:
-            related = related_names(term, glossary, published)
-            texts.append(embedding_text(term, related))
-            fields.append(lexical_fields(term, related))
-        words = glossary_words(fields)
+        texts, words = _server_texts(glossary, published)
         vectors = self._server_cache.vectors([*texts, *words], self.encoder, between_batches or self._between_batches)
         space = WordSpace.of(words, vectors[len(texts) :])
         return QuestionIndex(glossary, vectors[: len(texts)], context=published, words=space)
+
+    # -- forgetting ---------------------------------------------------------------------------------------
+    def forget_server(self, guild_id: int) -> None:
+        """Drop a server's question indexes from memory (each glossary of its terms asked about, the last one and
+        any older one still kept)."""
+        self._servers.forget(guild_id)
+
+    def server_texts(self, glossary: Glossary) -> list[str]:
+        """What a server's question index embeds (its terms' texts and words): the vectors it reads in the file."""
+        texts, words = _server_texts(glossary, self.catalog.glossary)
+        return [*texts, *words]
+
+    def server_vectors_kept(self) -> bool:
+        """Whether the cache folder holds a servers' vector file (of this model)."""
+        path = self._server_cache.path
+        return path is not None and path.is_file()
+
+    def keep_server_vectors(self, texts: Sequence[str]) -> int:
+        """Drop from the servers' vector file every vector but those of `texts` (`server_texts` of the servers
+        whose terms remain): how many went. Raises OSError when the file cannot be rewritten."""
+        return self._server_cache.keep_only(texts)
 
     # -- asking -------------------------------------------------------------------------------------------
     def ask_now(self, text: str, overlay=None) -> Answer:
@@ -375,6 +391,16 @@ class Questions:
             answers[i] = ask(read_question(batch[i].text, vector, word_vectors), indexes, dense)
             time.sleep(0)  # (as _between_batches: the event loop's thread takes the lock now, between two questions)
         return answers
+
+
+def _server_texts(glossary: Glossary, published: Glossary) -> tuple[list[str], list[str]]:
+    """A server's terms' embedded texts, and the words of their BM25 fields (bot/core/word_space.py)."""
+    texts, fields = [], []
+    for term in glossary:
+        related = related_names(term, glossary, published)
+        texts.append(embedding_text(term, related))
+        fields.append(lexical_fields(term, related))
+    return texts, glossary_words(fields)
 
 
 @dataclass(frozen=True, slots=True)
