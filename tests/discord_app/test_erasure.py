@@ -259,7 +259,7 @@ async def test_a_forgotten_servers_vectors_leave_the_question_cache_but_a_text_a
         texts[guild.id] = bot.app.questions.server_texts((await bot.app.server_terms.prepare(guild.id)).glossary)
     only_gone = keys_of(texts[gone.id], model.name) - keys_of(texts[stays.id], model.name)
     assert only_gone and keys_of(texts[gone.id] + texts[stays.id], model.name) == cached_keys(harness, model.name)
-    assert len(bot.app.questions._servers) == 2
+    assert set(bot.app.questions._servers._kept) == {("guild", gone.id), ("guild", stays.id)}
 
     await fake.remove_bot(gone)
     await eventually(lambda: harness.rows("SELECT COUNT(*) FROM guild_departures") == [(1,)])
@@ -270,5 +270,5 @@ async def test_a_forgotten_servers_vectors_leave_the_question_cache_but_a_text_a
     await harness.flushed(bot)
     assert harness.rows("SELECT COUNT(*) FROM lookups WHERE guild_id = ?", gone.id) == [(0,)]  # not written back
     assert cached_keys(harness, model.name) == keys_of(texts[stays.id], model.name)  # the shared ones stay
-    ((glossary, _),) = bot.app.questions._servers.values()  # its index is gone from memory too
-    assert {term.source for term in glossary} == {f"servidor:{stays.id}"}
+    (kept,) = bot.app.questions._servers._kept.values()  # its index is gone from memory too
+    assert {term.source for term in kept.glossary} == {f"servidor:{stays.id}"}
