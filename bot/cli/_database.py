@@ -19,7 +19,7 @@ from bot.core.model import Glossary
 from bot.core.problems import said
 from bot.core.status import GapStatus, Vote
 from bot.storage import Stores, open_stores
-from bot.storage.errors import StorageError
+from bot.storage.errors import DatabaseBusy, StorageError
 from bot.storage.records import Gap
 
 MARKED = {GapStatus.RESOLVED: "marked_resolved", GapStatus.IGNORED: "marked_ignored"}
@@ -342,9 +342,11 @@ async def _set_status(call: Call, status: GapStatus) -> int:
             resolved = await resolve_answered(index, stores.gaps)
             print(say.count("resolved_answered", len(resolved), count=len(resolved)))
             return 0
-        gaps = stores.gaps
-        known = {gap.id for gap in await gaps.gaps(status=None, ids=args.ids, limit=len(args.ids))}
-        changed = await gaps.set_status(sorted(known), status, term_id=term_id) if known else 0
+        known, changed = await _mark(stores, args.ids, status, term_id)
+    except DatabaseBusy as exc:  # (another process holds the lock past its wait, or the disk refused the write)
+        unsaved = "answered_not_saved" if getattr(args, "answered", False) else "status_not_saved"
+        print(say(unsaved, path=stores.location, error=printable(str(exc))), file=sys.stderr)
+        return 1
     finally:
         await stores.close()
     unknown = [str(i) for i in dict.fromkeys(args.ids) if i not in known]
@@ -354,6 +356,24 @@ async def _set_status(call: Call, status: GapStatus) -> int:
     marked = say.count(MARKED[status], total, changed=changed, total=total)
     print(marked + (f" (→ {term_id})" if term_id else ""))
     return 0 if not unknown else 1
+
+
+IDS_AT_ONCE = 1000  # ids in one statement (PostgreSQL takes at most 32,767 parameters, SQLite 32,766)
+
+
+async def _mark(stores: Stores, ids: list[int], status: GapStatus, term_id: str | None) -> tuple[set[int], int]:
+    """The ids among `ids` that name a gap, and how many of them changed status: all marked in one transaction,
+    or none."""
+    unique = sorted(set(ids))
+    chunks = [unique[start : start + IDS_AT_ONCE] for start in range(0, len(unique), IDS_AT_ONCE)]
+    known: set[int] = set()
+    changed = 0
+    async with stores.unit.transaction():
+        for chunk in chunks:
+            found = {gap.id for gap in await stores.gaps.gaps(status=None, ids=chunk, limit=len(chunk))}
+            changed += await stores.gaps.set_status(sorted(found), status, term_id=term_id) if found else 0
+            known |= found
+    return known, changed
 
 
 async def daily_term(call: Call) -> int:

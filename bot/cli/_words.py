@@ -250,6 +250,11 @@ TEXT: dict[str, dict[str, str]] = {
         "marked_resolved_1": "{changed} de 1 consulta marcada como resuelta",
         "marked_ignored": "{changed} de {total} consultas marcadas como ignoradas",
         "marked_ignored_1": "{changed} de 1 consulta marcada como ignorada",
+        "status_not_saved": "No se ha podido escribir en la base de datos {path} ({error}): no ha cambiado ninguna "
+        "consulta. Repítelo en un momento (el bot la estará escribiendo) o mira que el disco tenga sitio.",
+        "answered_not_saved": "No se ha podido escribir en la base de datos {path} ({error}). Repítelo en un momento "
+        "(el bot la estará escribiendo) o mira que el disco tenga sitio: las que ya se han resuelto siguen resueltas "
+        "y se resuelven las demás.",
         "forecast_refused": "No puedo saber el término del {day}: está a más de {years} años, y hasta entonces el "
         "glosario (y con él el orden de los términos) habrá cambiado. Pide una fecha más cercana.",
         "forecast_note": " — previsión: si el glosario y el horario no cambian hasta entonces",
@@ -516,6 +521,11 @@ TEXT: dict[str, dict[str, str]] = {
         "marked_resolved_1": "{changed} of 1 question marked resolved",
         "marked_ignored": "{changed} of {total} questions marked ignored",
         "marked_ignored_1": "{changed} of 1 question marked ignored",
+        "status_not_saved": "Could not write to the database {path} ({error}): no question was changed. Run it "
+        "again in a moment (the bot is probably writing to it), or check that the disk has room.",
+        "answered_not_saved": "Could not write to the database {path} ({error}). Run it again in a moment (the bot "
+        "is probably writing to it), or check that the disk has room: the questions resolved so far stay resolved, "
+        "and it resolves the rest.",
         "forecast_refused": "I cannot tell the term for {day}: it is more than {years} years away, and by then the "
         "glossary (and with it the order of the terms) will have changed. Ask for a nearer date.",
         "forecast_note": " — a forecast: if the glossary and the schedule do not change until then",

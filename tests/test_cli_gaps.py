@@ -1,0 +1,80 @@
+"""`glosario-bot gaps`, `resolve` and `ignore` as an operator meets them: a database another process is writing, a
+long list of ids, the server 0 of direct messages, the table's columns with the times the bot stores."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+
+import pytest
+
+from bot.cli._words import Words
+from bot.storage import open_stores
+from bot.storage.records import GapRecord
+from tests.helpers import run_cli as run
+
+AT = "2026-12-03T10:00:00+00:00"  # what the bot stores: its clock is UTC, said with its offset
+
+
+def seed(database, *gaps: tuple[int, str]) -> None:
+    """A database (a SQLite path or a PostgreSQL URL) holding these gaps, each (server, how it was asked)."""
+
+    async def go() -> None:
+        stores = await open_stores(database)
+        try:
+            await stores.gaps.record_gaps([GapRecord(g, text, text, "a", None, "lookup", AT) for g, text in gaps])
+        finally:
+            await stores.close()
+
+    asyncio.run(go())
+
+
+def statuses(capsys) -> dict[str, str]:
+    _, out, _ = run(capsys, "gaps", "--status", "all", "--json")
+    return {row["sample"]: row["status"] for row in map(json.loads, out.splitlines())}
+
+
+@pytest.mark.parametrize("argv", [["ignore", "1"], ["resolve", "1"], ["resolve", "1", "--term", "horovod"]])
+def test_marking_gaps_while_another_process_holds_the_lock_says_so_and_changes_nothing(
+    tmp_path, capsys, monkeypatch, argv
+):
+    seed(tmp_path / "g.db", (5, "embeddings"))
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    other_process = sqlite3.connect(tmp_path / "g.db", isolation_level=None)
+    other_process.execute("BEGIN IMMEDIATE")  # (a running bot in the middle of its writes)
+    try:
+        code, out, err = run(capsys, *argv)
+    finally:
+        other_process.rollback()
+        other_process.close()
+    said = Words("es")("status_not_saved", path=tmp_path / "g.db", error="database is locked")
+    assert code == 1 and out == "" and err.strip() == said
+    assert statuses(capsys) == {"embeddings": "open"}
+
+
+def test_resolving_every_answered_gap_on_a_locked_database_says_it_can_be_run_again(tmp_path, capsys, monkeypatch):
+    seed(tmp_path / "g.db", (5, "horovod"))
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    other_process = sqlite3.connect(tmp_path / "g.db", isolation_level=None)
+    other_process.execute("BEGIN IMMEDIATE")
+    try:
+        code, _, err = run(capsys, "resolve", "--answered")
+    finally:
+        other_process.rollback()
+        other_process.close()
+    said = Words("es")("answered_not_saved", path=tmp_path / "g.db", error="database is locked")
+    assert code == 1 and err.strip() == said
+    assert run(capsys, "resolve", "--answered")[0] == 0 and statuses(capsys) == {"horovod": "resolved"}
+
+
+def test_ignoring_more_ids_than_postgresql_takes_in_one_statement(postgres_url, capsys, monkeypatch):
+    """`glosario-bot ignore $(… | jq .id)` with tens of thousands of ids: PostgreSQL takes at most 32,767
+    parameters in a statement, so the ids go in parts, in one transaction."""
+    seed(postgres_url, (5, "embeddings"), (5, "rag"))
+    monkeypatch.setenv("GLOSARIO_DB", postgres_url)
+    ids = [str(n) for n in range(1, 40_001)]
+    code, out, err = run(capsys, "ignore", *ids)
+    assert code == 1 and out.strip() == Words("es")("marked_ignored", changed=2, total=40_000)
+    assert err.strip() == Words("es")("unknown_ids", ids=", ".join(ids[2:]))
+    assert statuses(capsys) == {"embeddings": "ignored", "rag": "ignored"}
