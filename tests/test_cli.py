@@ -911,7 +911,7 @@ def test_an_argument_error_says_what_was_typed_back_short_and_printable(capsys):
     said = refused(capsys, "x" * 100_000)  # (an unknown command: the commands are listed after it, whole)
     assert "'lookup'" in said and "x" * 100 not in said
     said = refused(capsys, "gaps", "--guild", "\x1b[31mX")
-    assert "\x1b" not in said and "'\\x1b[31mX' no es un número entero mayor que 0" in said
+    assert "\x1b" not in said and "'\\x1b[31mX' no es un número entero (0 o mayor)" in said
 
 
 def test_an_export_that_cannot_be_written_says_so_in_one_line(capsys, tmp_path):

@@ -78,3 +78,30 @@ def test_ignoring_more_ids_than_postgresql_takes_in_one_statement(postgres_url, 
     assert code == 1 and out.strip() == Words("es")("marked_ignored", changed=2, total=40_000)
     assert err.strip() == Words("es")("unknown_ids", ids=", ".join(ids[2:]))
     assert statuses(capsys) == {"embeddings": "ignored", "rag": "ignored"}
+
+
+def test_the_gaps_and_votes_of_direct_messages_are_server_0(tmp_path, capsys, monkeypatch):
+    """What members asked or voted outside any server (a direct message, their own install of the app) is kept
+    under server 0: `--guild 0` lists it, as `daily --guild 0` takes it."""
+    from bot.storage.records import VoteRecord
+
+    seed(tmp_path / "g.db", (0, "embeddings"), (5, "rag"))
+
+    async def vote() -> None:
+        stores = await open_stores(tmp_path / "g.db")
+        try:
+            votes = [VoteRecord(0, "horovod", "a", "helpful", AT), VoteRecord(5, "ray", "a", "helpful", AT)]
+            await stores.feedback.record_votes(votes)
+        finally:
+            await stores.close()
+
+    asyncio.run(vote())
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    code, out, _ = run(capsys, "gaps", "--guild", "0", "--json")
+    assert code == 0 and [json.loads(line)["sample"] for line in out.splitlines()] == ["embeddings"]
+    code, out, _ = run(capsys, "feedback", "--guild", "0", "--json")
+    assert code == 0 and [json.loads(line)["term_id"] for line in out.splitlines()] == ["horovod"]
+    for command in ("gaps", "feedback"):
+        with pytest.raises(SystemExit) as refused:
+            run(capsys, command, "--guild", "-1")
+        assert refused.value.code == 2 and Words("es")("not_whole", text="-1") in capsys.readouterr().err

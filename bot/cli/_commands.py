@@ -116,13 +116,19 @@ def _import_arguments(p: argparse.ArgumentParser, say: Words) -> None:
 
 
 def _gaps_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("--guild", type=positive_int(say), metavar=say("guild_metavar"), help=say("guild_only"))
+    p.add_argument("--guild", type=_server_or_direct(say), metavar=say("guild_metavar"), help=say("guild_only"))
     p.add_argument(
         "--status", choices=[*map(str, GapStatus), EVERY_STATUS], default=GapStatus.OPEN, help=say("status_help")
     )
     p.add_argument("--json", action="store_true", help=say("misses_json"))
     p.add_argument("--format", choices=["table", "csv", "yaml"], default=None, help=say("format_help"))
     p.add_argument("--limit", type=positive_int(say), metavar="N", help=say("limit_help"))
+
+
+def _server_or_direct(say: Words) -> Callable[[str], int]:
+    """The --guild of what the bot records per server: a server's id, or 0 for what happened outside any server
+    (a direct message, a member's own install of the app)."""
+    return positive_int(say, smallest=0)
 
 
 def _resolve_arguments(p: argparse.ArgumentParser, say: Words) -> None:
@@ -166,7 +172,7 @@ def _server_terms_arguments(p: argparse.ArgumentParser, say: Words) -> None:
 
 
 def _feedback_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("--guild", type=positive_int(say), metavar=say("guild_metavar"), help=say("guild_only"))
+    p.add_argument("--guild", type=_server_or_direct(say), metavar=say("guild_metavar"), help=say("guild_only"))
     p.add_argument("--json", action="store_true", help=say("feedback_json"))
 
 

@@ -46,7 +46,7 @@ TEXT: dict[str, dict[str, str]] = {
         "validate_dir": "carpeta a comprobar (por defecto --data)",
         "list_help": "lista todos los términos por categoría",
         "misses_help": "consultas sin respuesta registradas por el bot",
-        "guild_only": "solo este servidor (id)",
+        "guild_only": "solo este servidor (id; 0: mensajes directos y la app instalada por un miembro)",
         "status_help": "cuáles: abiertas (open, por defecto), resueltas (resolved), ignoradas (ignored) o todas (all)",
         "misses_json": "JSON Lines: un objeto por consulta y línea",
         "format_help": "table (por defecto), csv, o yaml: plantillas de términos listas para rellenar (como "
@@ -321,7 +321,7 @@ TEXT: dict[str, dict[str, str]] = {
         "validate_dir": "folder to check (default: --data)",
         "list_help": "list every term by category",
         "misses_help": "questions the bot could not answer",
-        "guild_only": "only this server (id)",
+        "guild_only": "only this server (id; 0: direct messages and members' own installs of the app)",
         "status_help": "which: open (default), resolved, ignored or all",
         "misses_json": "JSON Lines: one object per question and line",
         "format_help": "table (default), csv, or yaml: term stubs ready to fill in (as /glossary-admin export)",
