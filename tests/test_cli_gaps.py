@@ -105,3 +105,17 @@ def test_the_gaps_and_votes_of_direct_messages_are_server_0(tmp_path, capsys, mo
         with pytest.raises(SystemExit) as refused:
             run(capsys, command, "--guild", "-1")
         assert refused.value.code == 2 and Words("es")("not_whole", text="-1") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang", ["es_ES.UTF-8", "en_US.UTF-8"])
+def test_the_gaps_table_keeps_its_columns_with_the_times_the_bot_stores(tmp_path, capsys, monkeypatch, lang):
+    seed(tmp_path / "g.db", (424242424242424242, "embeddings"))
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    monkeypatch.setenv("LANG", lang)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    code, out, _ = run(capsys, "gaps")
+    header, row = out.splitlines()
+    query_column = header.rindex(" ") + 1  # (the last heading: the query's)
+    assert code == 0 and row[query_column:] == "embeddings" and row[query_column - 2 : query_column] == "  "
+    assert AT in row
