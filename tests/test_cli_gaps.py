@@ -119,3 +119,15 @@ def test_the_gaps_table_keeps_its_columns_with_the_times_the_bot_stores(tmp_path
     query_column = header.rindex(" ") + 1  # (the last heading: the query's)
     assert code == 0 and row[query_column:] == "embeddings" and row[query_column - 2 : query_column] == "  "
     assert AT in row
+
+
+@pytest.mark.parametrize("extra", [["7"], ["--term", "horovod"]])
+def test_resolve_answered_takes_no_ids_and_no_term(tmp_path, capsys, monkeypatch, extra):
+    """`resolve --answered 7` resolved what the glossary answers and left gap 7 as it was, without a word."""
+    seed(tmp_path / "g.db", (5, "embeddings"))
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    with pytest.raises(SystemExit) as refused:
+        run(capsys, "resolve", "--answered", *extra)
+    err = capsys.readouterr().err
+    assert refused.value.code == 2 and err.startswith("uso: glosario-bot resolve")
+    assert Words("es")("answered_alone") in err

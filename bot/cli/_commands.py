@@ -142,6 +142,8 @@ def _ask_refusal(args: argparse.Namespace) -> str | None:
 
 
 def _resolve_refusal(args: argparse.Namespace) -> str | None:
+    if args.answered and (args.ids or args.term is not None):  # (they would be left out without a word)
+        return "answered_alone"
     return None if args.ids or args.answered else "ids_or_answered"
 
 

@@ -246,6 +246,8 @@ TEXT: dict[str, dict[str, str]] = {
         "resolved_answered": "{count} consultas abiertas resueltas: el glosario actual ya las responde",
         "resolved_answered_1": "1 consulta abierta resuelta: el glosario actual ya la responde",
         "ids_or_answered": "indica los ids de las consultas, o --answered",
+        "answered_alone": "--answered resuelve por sí solo las que el glosario ya responde, cada una con su término: "
+        "no va con ids ni con --term",
         "marked_resolved": "{changed} de {total} consultas marcadas como resueltas",
         "marked_resolved_1": "{changed} de 1 consulta marcada como resuelta",
         "marked_ignored": "{changed} de {total} consultas marcadas como ignoradas",
@@ -517,6 +519,8 @@ TEXT: dict[str, dict[str, str]] = {
         "resolved_answered": "{count} open questions resolved: the current glossary answers them now",
         "resolved_answered_1": "1 open question resolved: the current glossary answers it now",
         "ids_or_answered": "give the questions' ids, or --answered",
+        "answered_alone": "--answered resolves on its own what the glossary now answers, each with its term: it "
+        "takes no ids and no --term",
         "marked_resolved": "{changed} of {total} questions marked resolved",
         "marked_resolved_1": "{changed} of 1 question marked resolved",
         "marked_ignored": "{changed} of {total} questions marked ignored",
