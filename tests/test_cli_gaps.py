@@ -131,3 +131,11 @@ def test_resolve_answered_takes_no_ids_and_no_term(tmp_path, capsys, monkeypatch
     err = capsys.readouterr().err
     assert refused.value.code == 2 and err.startswith("uso: glosario-bot resolve")
     assert Words("es")("answered_alone") in err
+
+
+def test_a_term_that_is_not_one_is_said_back_short_and_printable(tmp_path, capsys, monkeypatch):
+    seed(tmp_path / "g.db", (5, "embeddings"))
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    for typed, said in [("\x1b]0;x\x07rojo", "\\x1b]0;x\\x07rojo"), ("zq" * 5000, "zq" * 49 + "z…")]:
+        code, _, err = run(capsys, "resolve", "1", "--term", typed)
+        assert code == 1 and err.strip() == Words("es")("not_a_term", term=said)

@@ -329,7 +329,7 @@ async def _set_status(call: Call, status: GapStatus) -> int:
 
             result = index.lookup(args.term)
             if not isinstance(result, Found):
-                print(say("not_a_term", term=args.term), file=sys.stderr)
+                print(say("not_a_term", term=shown(args.term)), file=sys.stderr)
                 return 1
             term_id = result.term.id
     stores = await _open_existing(call.settings, "no_database", say)
