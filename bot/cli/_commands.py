@@ -191,7 +191,7 @@ _forget_guild_arguments = _forget_arguments("guild_metavar", "forget_guild_id")
 
 
 def _replay_log_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("logs", nargs="*", type=Path, metavar="LOG", help=say("replay_log_files"))
+    p.add_argument("logs", nargs="*", type=a_path(say), metavar="LOG", help=say("replay_log_files"))
 
 
 def _invite_arguments(p: argparse.ArgumentParser, say: Words) -> None:

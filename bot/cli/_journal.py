@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from bot.cli._call import EXIT_FAIL, EXIT_OK, Call
-from bot.storage.errors import StorageError
+from bot.core.invisible import printable
+from bot.storage.errors import StorageError, os_reason
 
 
 def _log_lines(files: list[Path]) -> list[str]:
@@ -33,8 +34,9 @@ async def replay_log(call: Call) -> int:
     settings, say = call.settings, call.say
     try:
         records, unreadable = records_in_log(_log_lines(call.args.logs))
-    except OSError as exc:
-        print(say("replay_unreadable_file", error=exc), file=sys.stderr)
+    except OSError as exc:  # (no such file, a folder, no permission: the path, and why in the reader's language)
+        path = printable(str(exc.filename if exc.filename is not None else "-"))
+        print(say("replay_unreadable_file", path=path, error=os_reason(exc).text(say.lang)), file=sys.stderr)
         return EXIT_FAIL
     print(say("replay_found", count=len(records)))
     if unreadable:
