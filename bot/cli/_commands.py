@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot import __version__
 from bot.cli._call import EVERY_STATUS, Call
-from bot.cli._parser import Parser, a_path, base_uri, iso_date, loader_checked, positive_int
+from bot.cli._parser import Parser, a_database, a_path, base_uri, iso_date, loader_checked, positive_int
 from bot.cli._words import Words
 from bot.core.normalize import normalize
 from bot.core.status import GapStatus
@@ -163,8 +163,9 @@ def _daily_arguments(p: argparse.ArgumentParser, say: Words) -> None:
 
 
 def _migrate_data_arguments(p: argparse.ArgumentParser, say: Words) -> None:
-    p.add_argument("--from", dest="source", required=True, metavar="URL", help=say("migrate_data_from"))
-    p.add_argument("--to", dest="target", required=True, metavar="URL", help=say("migrate_data_to"))
+    database = a_database(say)
+    p.add_argument("--from", dest="source", type=database, required=True, metavar="URL", help=say("migrate_data_from"))
+    p.add_argument("--to", dest="target", type=database, required=True, metavar="URL", help=say("migrate_data_to"))
 
 
 def _server_terms_arguments(p: argparse.ArgumentParser, say: Words) -> None:

@@ -64,6 +64,14 @@ def _present(path: Path) -> bool:
         return True
 
 
+def _folder(path: Path) -> bool:
+    """Whether `path` is a folder; False when the system cannot even say (opening it then says why)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
 async def _with_server_terms(call: Call, use) -> int:
     """Run `use(terms, catalog)` with a server's own terms (read-only) beside the published glossary."""
     from bot.app.catalog import CatalogHolder, load_catalog
@@ -287,6 +295,9 @@ async def migrate_data(call: Call) -> int:
         return 2
     if isinstance(source, Path) and not _present(source):
         print(say("no_database", path=source), file=sys.stderr)
+        return 1
+    if isinstance(source, Path) and _folder(source):  # (SQLite would call it a disk I/O error)
+        print(say("database_is_a_folder", path=source), file=sys.stderr)
         return 1
     opened = []
     try:

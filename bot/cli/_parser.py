@@ -102,6 +102,18 @@ def a_path(say: Words) -> Callable[[str], Path]:
     return a_path
 
 
+def a_database(say: Words) -> Callable[[str], str]:
+    """The argument type of a database to read or write (`migrate-data --from/--to`): anything but a blank one
+    (which would be the current folder)."""
+
+    def a_database(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(say("empty_database"))
+        return text
+
+    return a_database
+
+
 def base_uri(say: Words) -> Callable[[str], str]:
     """The argument type of an export's base: an absolute IRI to which a term's id can be appended (as the SKOS
     writer, pyoxigraph, checks it)."""

@@ -1,0 +1,26 @@
+"""`glosario-bot migrate-data` given a source or a destination that cannot be one: said plainly, before the
+destination is created (the copy itself, SQLite → PostgreSQL and back: tests/storage/test_copy.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.cli._words import Words
+from tests.helpers import run_cli as run
+
+
+def test_a_source_that_is_a_folder_is_said_so_and_nothing_is_created(tmp_path, capsys):
+    target = tmp_path / "nuevo.db"
+    code, out, err = run(capsys, "migrate-data", "--from", str(tmp_path), "--to", str(target))
+    assert code == 1 and out == "" and err.strip() == Words("es")("database_is_a_folder", path=tmp_path)
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("blank", ["--from", "--to"])
+def test_a_blank_database_is_refused_not_taken_for_the_current_folder(tmp_path, capsys, blank):
+    argv = {"--from": str(tmp_path / "a.db"), "--to": str(tmp_path / "b.db")} | {blank: " "}
+    with pytest.raises(SystemExit) as refused:
+        run(capsys, "migrate-data", *(part for pair in argv.items() for part in pair))
+    err = capsys.readouterr().err
+    assert refused.value.code == 2 and err.startswith("uso: glosario-bot migrate-data")
+    assert Words("es")("empty_database") in err
