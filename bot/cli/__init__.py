@@ -8,7 +8,7 @@ import argparse
 import sys
 from collections.abc import Coroutine
 
-from bot.cli._call import EXIT_OK, EXIT_USAGE, Call
+from bot.cli._call import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Call
 from bot.cli._commands import argument_parser, subcommand
 from bot.cli._words import Words
 from bot.config import Settings, SettingsError, locale_language
@@ -23,6 +23,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `glosario-bot list | head`: the reader left, nothing is wrong
         sys.stderr.close()
         return EXIT_OK
+    except KeyboardInterrupt:  # Ctrl-C: a sentence, not a traceback (each command's writes are whole or not at all)
+        print(Words(locale_language())("interrupted"), file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def _main(argv: list[str] | None) -> int:

@@ -10,6 +10,7 @@ from bot.cli._words import Words
 from bot.config import Settings
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # stopped by Ctrl-C (SIGINT): 128 + 2, as a shell says it
 EVERY_STATUS = "all"  # `--status all`: the command line's word for gaps of every status (None to the stores)
 
 
