@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Literal
+from urllib.parse import quote
 
 import aiosqlite
 
@@ -167,7 +168,7 @@ class Database(MetaQueries):
         try:
             await db._configure_and_migrate()
             db.identity = file_identity(path)
-            db.reader = await _connect(f"file:{path}?mode=ro", uri=True)
+            db.reader = await _connect(read_only_uri(path), uri=True)
             await db.reader.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         except StorageError:
             await db.close()
@@ -183,7 +184,7 @@ class Database(MetaQueries):
         or directory, and never migrates; a schema this bot does not know is refused as in `open`."""
         path = Path(path)
         try:
-            conn = await _connect(f"file:{path}?mode=ro", uri=True)
+            conn = await _connect(read_only_uri(path), uri=True)
         except sqlite3.Error as exc:
             raise StorageError(_explain(path, exc)) from None
         db = cls(conn, path)
@@ -335,10 +336,16 @@ class SqlAppliedWrites:
             await self.db.conn.execute("DELETE FROM applied_writes WHERE day < ?", (cutoff,))
 
 
+def read_only_uri(path: Path) -> str:
+    """The SQLite URI that opens `path` read-only. The path is percent-encoded: in a URI a `?` or `#` would end it and
+    `%` start an escape, so a database named `datos#2.db` was read from `datos` (a file SQLite created, empty)."""
+    return f"file:{quote(str(path))}?mode=ro"
+
+
 def probe(path: Path) -> str | None:
     """Whether the database at `path` opens and reads (for `glosario-bot health`): None, or what went wrong."""
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2)) as conn:
+        with contextlib.closing(sqlite3.connect(read_only_uri(path), uri=True, timeout=2)) as conn:
             conn.execute("PRAGMA user_version").fetchone()
     except sqlite3.Error as exc:
         return str(exc)

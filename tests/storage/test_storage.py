@@ -356,3 +356,26 @@ def test_a_database_that_cannot_be_opened_leaves_no_worker_thread_behind(tmp_pat
         return left
 
     assert asyncio.run(fail()) == [[]] * 20
+
+
+@pytest.mark.parametrize("name", ["datos#2.db", "¿datos?.db", "100% datos.db", "datos%23.db"])
+async def test_a_database_whose_name_a_uri_would_cut_is_read_where_it_is_written(tmp_path, name):
+    """The reading connections open the file through a URI (read-only): a `#`, `?` or `%` in its name once made
+    them read another file, created empty beside it, while the writes went to the right one."""
+    from bot.storage import open_stores
+    from bot.storage.db import probe
+
+    path = tmp_path / name
+    stores = await open_stores(path)
+    try:
+        await stores.gaps.record_gaps([miss("embeddings", 5)])
+        assert [gap.sample for gap in await stores.gaps.gaps(guild_id=5, limit=10)] == ["embeddings"]
+    finally:
+        await stores.close()
+    reader = await open_stores(path, read_only=True)  # (the editors' commands: gaps, daily, feedback)
+    try:
+        assert [gap.sample for gap in await reader.gaps.gaps(guild_id=5, limit=10)] == ["embeddings"]
+    finally:
+        await reader.close()
+    assert probe(path) is None
+    assert {p.name for p in tmp_path.iterdir()} <= {name, f"{name}-wal", f"{name}-shm"}
