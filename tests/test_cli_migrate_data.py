@@ -6,13 +6,15 @@ from __future__ import annotations
 import pytest
 
 from bot.cli._words import Words
+from bot.core.problems import said
 from tests.helpers import run_cli as run
 
 
 def test_a_source_that_is_a_folder_is_said_so_and_nothing_is_created(tmp_path, capsys):
     target = tmp_path / "nuevo.db"
     code, out, err = run(capsys, "migrate-data", "--from", str(tmp_path), "--to", str(target))
-    assert code == 1 and out == "" and err.strip() == Words("es")("database_is_a_folder", path=tmp_path)
+    folder = said("db_is_a_folder").text("es")
+    assert code == 1 and out == "" and err.strip() == Words("es")("database_path_unusable", path=tmp_path, error=folder)
     assert not target.exists()
 
 

@@ -297,7 +297,7 @@ async def migrate_data(call: Call) -> int:
         print(say("no_database", path=source), file=sys.stderr)
         return 1
     if isinstance(source, Path) and _folder(source):  # (SQLite would call it a disk I/O error)
-        print(say("database_is_a_folder", path=source), file=sys.stderr)
+        print(say("database_path_unusable", path=source, error=said("db_is_a_folder").text(say.lang)), file=sys.stderr)
         return 1
     opened = []
     try:
