@@ -453,8 +453,9 @@ async def gaps(call: Call) -> int:
     status = None if args.status == EVERY_STATUS else GapStatus(args.status)  # (None: every status)
     try:
         total = await gaps_store.count(guild_id=args.guild, status=status)
-        gaps = await gaps_store.export(guild_id=args.guild, status=status, most_asked=fmt == "yaml")
-        gaps = gaps[: args.limit] if args.limit else gaps
+        gaps = await gaps_store.export(
+            guild_id=args.guild, status=status, most_asked=fmt == "yaml", limit=args.limit or None
+        )
         picks = await gaps_store.picks(guild_id=args.guild) if fmt == "yaml" else []
     finally:
         await stores.close()

@@ -220,11 +220,16 @@ class SqlGapStore:
         return list(map(Gap._make, rows))
 
     async def export(
-        self, *, guild_id: int | None, status: GapStatus | None = GapStatus.OPEN, most_asked: bool = False
+        self,
+        *,
+        guild_id: int | None,
+        status: GapStatus | None = GapStatus.OPEN,
+        most_asked: bool = False,
+        limit: int | None = None,
     ) -> list[Gap]:
-        """Every gap of a guild, most asked first, for exports (with `most_asked`, each gap's `sample` is its most
-        asked spelling rather than the latest). The rows become objects in a worker thread, so that 100,000
-        gaps never hold up the event loop."""
+        """Every gap of a guild (the `limit` first, when given), most asked first, for exports (with `most_asked`,
+        each gap's `sample` is its most asked spelling rather than the latest). The rows become objects in a worker
+        thread, so that 100,000 gaps never hold up the event loop."""
         where, args = self._where(guild_id, status)
         columns = _GAP_COLUMNS
         if most_asked:
@@ -236,6 +241,8 @@ class SqlGapStore:
             )
         table = "misses m NOT INDEXED" if await self._most_of_the_table(guild_id) else "misses m"
         sql = f"{columns} FROM {table} {where} ORDER BY m.count DESC, m.last_seen DESC, m.id"
+        if limit is not None:
+            sql, args = f"{sql} LIMIT ?", [*args, limit]
         rows = await (await self.db.reader.execute(sql, args)).fetchall()
         return await asyncio.to_thread(_misses, rows)
 

@@ -108,7 +108,12 @@ class GapStore(Protocol):
     async def open_after(self, after_id: int, limit: int, *, guild_id: int | None = None) -> list[Gap]: ...
 
     async def export(
-        self, *, guild_id: int | None, status: GapStatus | None = ..., most_asked: bool = False
+        self,
+        *,
+        guild_id: int | None,
+        status: GapStatus | None = ...,
+        most_asked: bool = False,
+        limit: int | None = None,
     ) -> list[Gap]: ...
 
     async def picks(self, *, guild_id: int | None = None, limit: int = 100) -> list[SuggestionChoice]: ...

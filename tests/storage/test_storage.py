@@ -114,6 +114,10 @@ async def test_an_export_reads_a_big_server_in_table_order_and_a_small_one_by_it
     assert [(g.normalized, g.count, g.askers) for g in big[:1]] == [("consulta 7", 2, 2)]
     assert [g.normalized for g in big[1:]] == [g.normalized for g in await log.gaps(guild_id=1, limit=100)][1:]
     assert [(g.sample, g.count, g.askers) for g in small] == [("horovd", 3, 2), ("ray", 1, 1)]  # most asked spelling
+    # `gaps --limit N` reads only the N first rows, in the same order, rather than every gap of the table
+    first = await log.export(guild_id=1, most_asked=True, limit=3)
+    assert [g.normalized for g in first] == [g.normalized for g in big[:3]]
+    assert [g.normalized for g in await log.export(guild_id=None, status=None, limit=1)] == ["horovd"]
 
 
 async def test_picks_are_alias_proposals(db):
