@@ -14,7 +14,8 @@ from bot.app.catalog import load_catalog
 from bot.config import Settings
 from bot.discord_app.client import GlossaryBot, use_endpoints
 from tests.conftest import SHIPPED
-from tests.fake_discord.server import TOKEN, FakeDiscord
+from tests.fake_discord.server import TOKEN, FakeDiscord, Guild
+from tests.helpers import eventually
 
 
 @pytest.fixture
@@ -77,6 +78,13 @@ class Harness:
     async def stop_all(self) -> None:
         for bot, _ in list(self._running):
             await self.stop(bot)
+
+    async def joined(self, bot: GlossaryBot, guild: Guild) -> Guild:
+        """The bot added to one more server (GUILD_CREATE), once the bot has it: a server it serves, unlike one the
+        fake only lists (there, Discord would send interactions through a member's own install or none)."""
+        await self.fake.add_bot(guild)
+        await eventually(lambda: bot.get_guild(guild.id) is not None)
+        return guild
 
     async def flushed(self, bot: GlossaryBot, within: float = 10) -> None:
         """Wait until every queued database write has been made."""

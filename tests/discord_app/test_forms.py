@@ -19,10 +19,8 @@ from tests.helpers import eventually
 NAME, DEFINITION = "Nombre", "Definición"
 
 
-def second_guild(fake) -> Guild:
-    other = Guild(id=int(snowflake()), name="Otro equipo")
-    fake.guilds.append(other)
-    return other
+async def second_guild(harness, bot) -> Guild:
+    return await harness.joined(bot, Guild(id=int(snowflake()), name="Otro equipo"))
 
 
 async def open_form(fake, path, options=None, *, user_id, guild=None, permissions=MODERATOR):
@@ -44,7 +42,7 @@ def form(name: str, definition: str) -> dict[str, str]:
 
 async def test_a_form_opened_in_one_server_never_saves_another_servers_term(fake, bot, harness):
     bot.guard.rate = RateLimit(1000, 20)
-    a, b = fake.guilds[0], second_guild(fake)
+    a, b = fake.guilds[0], await second_guild(harness, bot)
     fenix = form("Clúster Fénix", "El clúster privado del equipo A, con 32 GPUs H100 en su sala propia.")
     await submit(fake, await open_form(fake, "glosario-admin termino nuevo", user_id=10, guild=a), fenix, user_id=10)
     # B's moderator opens "new", then A's moderator opens "edit" on A's private term: two forms open at once.
@@ -73,7 +71,7 @@ async def test_a_form_opened_in_one_server_never_saves_another_servers_term(fake
 
 
 async def test_a_form_submitted_by_someone_else_or_from_elsewhere_is_refused(fake, bot, harness):
-    a, b = fake.guilds[0], second_guild(fake)
+    a, b = fake.guilds[0], await second_guild(harness, bot)
     modal = await open_form(fake, "glosario-admin termino nuevo", user_id=10, guild=a)
     values = form("Clúster Fénix", "El clúster privado del equipo A, con 32 GPUs H100 en su sala propia.")
     other_moderator = await submit(fake, modal, values, user_id=11, guild=a)
@@ -97,7 +95,7 @@ async def test_terms_created_one_after_another_are_all_kept(fake, bot, harness):
 
 async def test_eight_editors_and_eight_members_at_once_in_two_servers(fake, bot, harness):
     bot.guard.rate = RateLimit(1000, 20)
-    guilds = [fake.guilds[0], second_guild(fake)]
+    guilds = [fake.guilds[0], await second_guild(harness, bot)]
     opened = []  # every form opened before any is submitted: (modal, values, user, guild, moderator?)
     for g, guild in enumerate(guilds):
         for i in range(8):

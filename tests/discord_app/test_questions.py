@@ -120,13 +120,12 @@ async def test_a_member_forgotten_is_no_longer_remembered_to_have_said_not_this(
     assert harness.rows("SELECT COUNT(*) FROM miss_askers") == [(1,)]
 
 
-async def test_a_servers_own_term_is_found_by_meaning_in_that_server_only(fake, bot):
+async def test_a_servers_own_term_is_found_by_meaning_in_that_server_only(fake, bot, harness):
     await submit(fake, await open_form(fake), FORM)  # "Clúster Nebula", the team's GPU cluster
     question = "el cluster de gpus del equipo donde lanzamos los entrenamientos"
     here = await ask(fake, "glosario pregunta", question)
     assert "Clúster Nebula" in str(here)
-    other = Guild(id=int(snowflake()), name="Otro equipo")
-    fake.guilds.append(other)
+    other = await harness.joined(bot, Guild(id=int(snowflake()), name="Otro equipo"))
     there = await ask(fake, "glosario pregunta", question, guild=other)
     assert "Nebula" not in str(there)
 
@@ -141,8 +140,7 @@ async def test_while_a_servers_first_question_builds_its_index_other_servers_are
     held = HeldFor(encoder, "orion")  # embedding the other server's terms is held until released
     bot = await harness.start(questions=held)
     await eventually(lambda: bot.app.questions_ready, timeout=60)
-    other = Guild(id=int(snowflake()), name="Laboratorio")
-    fake.guilds.append(other)
+    other = await harness.joined(bot, Guild(id=int(snowflake()), name="Laboratorio"))
     await submit(fake, await open_form(fake), FORM)  # "Clúster Nebula", here
     orion = dict(FORM, **{"Nombre": "Granja Orion", "Alias, separados por comas (opcional)": "orion"})
     orion["Definición"] = "La granja de servidores de CPU del laboratorio donde se preprocesan los datos cada noche."

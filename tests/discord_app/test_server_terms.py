@@ -34,8 +34,7 @@ async def submit(fake, modal, values, permissions=MODERATOR, guild=None, user_id
 
 
 async def test_define_answers_in_that_server_only_and_resolves_the_gap(fake, bot, harness):
-    other = Guild(id=int(snowflake()), name="Otro equipo")
-    fake.guilds.append(other)
+    other = await harness.joined(bot, Guild(id=int(snowflake()), name="Otro equipo"))
     before = await ask(fake, "nebula")
     assert "todavía no está en el glosario" in before["data"]["content"]  # a gap now
     await harness.flushed(bot)

@@ -7,7 +7,16 @@ from __future__ import annotations
 import pytest
 
 from bot.discord_app.kit.i18n import t
-from tests.fake_discord.server import DM, GROUP_DM, SERVER, USER_IN_SERVER, Guild, message_of, snowflake
+from tests.fake_discord.server import (
+    COMMANDS_ONLY,
+    DM,
+    GROUP_DM,
+    SERVER,
+    USER_IN_SERVER,
+    Guild,
+    message_of,
+    snowflake,
+)
 
 EPHEMERAL = 64
 # Discord's documented values: integration_types 0 GUILD_INSTALL, 1 USER_INSTALL; contexts 0 GUILD, 1 BOT_DM,
@@ -63,6 +72,29 @@ async def test_a_miss_through_a_members_own_install_is_a_personal_gap(fake, bot,
         await fake.command("glosario-admin pendientes", permissions=str(1 << 13 | 1 << 11 | 1 << 10))
     )
     assert "aprendizaje por refuerzo" not in str(listing["data"])  # no server's moderators see them
+
+
+async def test_a_server_with_the_commands_but_not_the_bot_is_served_like_a_members_own_install(fake, bot, harness):
+    """The app added to a server with the scope applications.commands alone: Discord sends the server install's
+    interactions (the server's id as owner "0"), but the bot is not there (no moderators' view of it, no posts, no
+    forgetting when it leaves): its members' gaps and votes are personal, and answers private by default."""
+    bare = elsewhere()
+    miss = await fake.response(
+        await fake.command("termino", {"termino": "aprendizaje por refuerzo"}, guild=bare, via=COMMANDS_ONLY)
+    )
+    assert miss["data"]["content"] == t("es", "not_found", query="aprendizaje por refuerzo")
+    card = await fake.response(await fake.command("termino", {"termino": "horovod"}, guild=bare, via=COMMANDS_ONLY))
+    assert card["data"]["flags"] & EPHEMERAL
+    down = card["data"]["components"][-1]["components"][-1]["custom_id"]  # 👎: its form, then the comment
+    form = await fake.response(await fake.click(message_of(card["data"]), down, guild=bare, via=COMMANDS_ONLY))
+    label = form["data"]["components"][0]["components"][0]["label"]
+    comment = {label: "falta un ejemplo"}
+    await fake.response(await fake.submit_modal(form["data"], comment, guild=bare, via=COMMANDS_ONLY))
+    proposal = await fake.response(await fake.command("glosario proponer", guild=bare, via=COMMANDS_ONLY))
+    assert proposal["data"]["content"] == t("es", "needs_server")
+    await harness.flushed(bot)
+    assert harness.rows("SELECT guild_id FROM misses") == [(0,)]
+    assert harness.rows("SELECT guild_id, comment FROM feedback") == [(0, "falta un ejemplo")]
 
 
 async def test_a_servers_own_terms_stay_in_that_server(fake, bot, harness):

@@ -38,6 +38,9 @@ def snowflake() -> str:
 # Where a member acts, and through which install of the app (Discord's `context` and
 # `authorizing_integration_owners`: "0" the server install, "1" the member's own).
 SERVER, USER_IN_SERVER, DM, GROUP_DM = "server", "user-in-server", "dm", "group-dm"
+# A server that installed the app's commands without its bot user (the install link's scope `applications.commands`
+# alone): Discord sends the server install's interaction (its `guild_id` as owner "0") from a server the bot is not in.
+COMMANDS_ONLY = "commands-only"
 
 
 def _as_user_install(payload: dict, via: str, user_id: int) -> None:
@@ -362,7 +365,8 @@ class FakeDiscord:
     ) -> dict:
         """An interaction as Discord sends it. `via` is where and through which install the member acts: SERVER
         (the bot's server, the server install), USER_IN_SERVER (a server the bot is not in, through the member's
-        own install of the app), DM (the member's DM with the app) or GROUP_DM (a group DM, user install)."""
+        own install of the app), DM (the member's DM with the app), GROUP_DM (a group DM, user install) or
+        COMMANDS_ONLY (a server the bot is not in that installed the app's commands alone)."""
         guild = guild or self.guilds[0]
         payload = {
             "id": snowflake(),
@@ -400,7 +404,10 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = message
-        if via != SERVER:
+        if via == COMMANDS_ONLY:
+            assert guild not in self.guilds, "a server the bot is in has its bot user"
+            payload["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
+        elif via != SERVER:
             _as_user_install(payload, via, user_id)
         return payload
 
@@ -544,6 +551,7 @@ class FakeDiscord:
         permissions: str = MEMBER_PERMISSIONS,
         guild: Guild | None = None,
         locale: str = "es-ES",
+        via: str = SERVER,
     ) -> str:
         """Fill in and submit a modal the bot opened (`modal` is the callback's data); values by input label."""
         rows = []
@@ -555,7 +563,7 @@ class FakeDiscord:
         data = {"custom_id": modal["custom_id"], "components": rows}
         return await self._dispatch(
             self._interaction(
-                5, data, guild=guild, user_id=user_id, locale=locale, permissions=permissions, message=message
+                5, data, guild=guild, user_id=user_id, locale=locale, permissions=permissions, message=message, via=via
             )
         )
 

@@ -17,10 +17,15 @@ MAX_LABEL = 80  # Discord: characters in a button's label
 
 def served_guild(interaction: discord.Interaction) -> int:
     """The server whose glossary this interaction reads and whose moderators see its gaps: the one it comes from
-    when the bot is installed there; 0 otherwise (a DM, a group DM, or a server the bot is not in, reached through
-    a member's own install of the app: personal, never attributed to that server)."""
+    when the bot is installed there, its bot user among the servers it is in; 0 otherwise (a DM, a group DM, a
+    server the bot is not in, reached through a member's own install of the app or through a server install of the
+    commands alone: personal, never attributed to that server)."""
     guild_id = interaction.guild_id
-    return guild_id if guild_id and interaction.is_guild_integration() else 0
+    if not guild_id or not interaction.is_guild_integration():
+        return 0
+    # A server install without the bot user (scope applications.commands alone) names the server as its owner too:
+    # the bot sees none of it (no GUILD_CREATE, no removal to forget it by), so it is no server the bot serves.
+    return guild_id if interaction.client.get_guild(guild_id) is not None else 0
 
 
 def asker(interaction: discord.Interaction) -> Asker:
