@@ -6,14 +6,20 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app.limits import RateLimit
 from bot.discord_app.kit.i18n import t
 from tests.fake_discord.server import (
     COMMANDS_ONLY,
     DM,
     GROUP_DM,
+    MANAGE_GUILD,
+    MANAGE_MESSAGES,
+    MEMBER_PERMISSIONS,
     SERVER,
     USER_IN_SERVER,
+    ChannelRef,
     Guild,
+    RoleRef,
     message_of,
     snowflake,
 )
@@ -23,6 +29,7 @@ EPHEMERAL = 64
 # 2 PRIVATE_CHANNEL.
 ANYWHERE = {"integration_types": [0, 1], "contexts": [0, 1, 2]}
 SERVER_ONLY = {"integration_types": [0], "contexts": [0]}
+MODERATOR = str(int(MEMBER_PERMISSIONS) | MANAGE_GUILD | MANAGE_MESSAGES)
 
 
 def elsewhere() -> Guild:
@@ -95,6 +102,31 @@ async def test_a_server_with_the_commands_but_not_the_bot_is_served_like_a_membe
     await harness.flushed(bot)
     assert harness.rows("SELECT guild_id FROM misses") == [(0,)]
     assert harness.rows("SELECT guild_id, comment FROM feedback") == [(0, "falta un ejemplo")]
+
+
+@pytest.mark.parametrize("via", [USER_IN_SERVER, COMMANDS_ONLY, DM, GROUP_DM])
+async def test_a_servers_commands_anywhere_else_are_a_polite_refusal_in_the_members_language(fake, bot, harness, via):
+    """Discord offers them only through the bot's server install (integration_types 0, context 0); one that comes
+    from anywhere else (a server with the commands but not the bot, a registration of an older version) is told,
+    privately and in the member's language, that it needs a server the bot is in: no error, and nothing is kept for
+    that server, even at the word of one of its moderators."""
+    bot.guard.rate = RateLimit(1000, 20)
+    guild = elsewhere() if via in (USER_IN_SERVER, COMMANDS_ONLY) else None
+    channel = ChannelRef((guild or fake.guilds[0]).channel_ids[0])
+    for locale, lang in (("es-ES", "es"), ("en-US", "en")):
+        for name, options, key in (
+            ("glosario-admin pendientes", None, "needs_server"),
+            ("glosario-admin rol-editor", {"rol": RoleRef(int(snowflake()))}, "needs_server"),
+            ("glosario-admin diario configurar", {"canal": channel, "hora": "09:00"}, "needs_server"),
+            ("termino-del-dia", None, "daily_needs_server"),
+        ):
+            iid = await fake.command(name, options, guild=guild, via=via, permissions=MODERATOR, locale=locale)
+            refused = await fake.response(iid)
+            assert refused["type"] == 4 and refused["data"]["content"] == t(lang, key), (name, refused)
+            assert refused["data"]["flags"] & EPHEMERAL
+    await harness.flushed(bot)
+    for table in ("guild_settings", "daily_posts", "daily_picks"):
+        assert harness.rows(f"SELECT * FROM {table}") == [], table
 
 
 async def test_a_servers_own_terms_stay_in_that_server(fake, bot, harness):

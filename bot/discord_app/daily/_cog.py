@@ -18,6 +18,7 @@ from bot.core import daily
 from bot.core.daily import DailyEntry, Schedule
 from bot.core.status import DailyPostStatus, Days
 from bot.discord_app.cards import card_view
+from bot.discord_app.kit.buttons import served_guild
 from bot.discord_app.kit.embeds import term_embed
 from bot.discord_app.kit.groups import (
     LANGUAGE_CHOICES,
@@ -186,7 +187,11 @@ class DailyCog(PostingCog):
     @app_commands.allowed_installs(guilds=True, users=False)
     @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
     async def termino_del_dia(self, interaction: discord.Interaction) -> None:
-        pick = await self.posts.todays_term(interaction.guild_id or 0)
+        guild_id = served_guild(interaction)
+        if not guild_id:  # each server the bot is in has its own day's term; elsewhere there is none to show
+            await interaction.response.send_message(t(interaction.locale, "daily_needs_server"), ephemeral=True)
+            return
+        pick = await self.posts.todays_term(guild_id)
         url = services(self.bot).cards.url_for(pick.term)
         embed, view = daily_card(pick.term, pick.entry, pick.glossary, interaction.locale, url)
         await interaction.response.send_message(embed=embed, view=view)

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import discord
 
+from bot.discord_app.kit.buttons import served_guild
 from bot.discord_app.kit.i18n import t
 from bot.discord_app.kit.replies import reply
 from bot.discord_app.kit.services import Services, services
 
 
 async def is_moderator(bot: Services, interaction: discord.Interaction) -> bool:
-    """Manage Messages, or the editor role this server chose. default_permissions is only Discord's hint."""
-    if interaction.guild is None:
+    """Manage Messages, or the editor role this server chose, in a server the bot serves (a moderator of a server
+    the bot is not in moderates nothing of the bot's). default_permissions is only Discord's hint."""
+    if interaction.guild is None or not served_guild(interaction):
         return False
     if interaction.permissions.manage_messages or interaction.permissions.manage_guild:
         return True
@@ -22,10 +24,11 @@ async def is_moderator(bot: Services, interaction: discord.Interaction) -> bool:
 
 
 async def moderator_or_denied(interaction: discord.Interaction) -> bool:
-    """True for a moderator; anyone else gets the short private refusal."""
+    """True for a moderator; anyone else gets the short private refusal (outside the bot's servers: that this is
+    done in one of them)."""
     if await is_moderator(services(interaction), interaction):
         return True
-    await deny(interaction)
+    await deny(interaction, "admin_denied" if served_guild(interaction) else "needs_server")
     return False
 
 
