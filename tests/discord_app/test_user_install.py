@@ -129,6 +129,31 @@ async def test_a_servers_commands_anywhere_else_are_a_polite_refusal_in_the_memb
         assert harness.rows(f"SELECT * FROM {table}") == [], table
 
 
+async def test_an_interaction_that_says_it_comes_from_a_group_dm_is_never_a_servers(fake, bot, harness):
+    """A payload naming the bot's server and its server install, but whose context says a group DM (no such thing
+    comes from Discord): what it leaves is personal, and a moderator's permissions in it moderate nothing."""
+    bot.guard.rate = RateLimit(1000, 20)
+
+    async def sent_from_a_group_dm(name: str, options: dict | None = None) -> dict:
+        registered = fake.find_command(name.split()[0])
+        opts = [{"name": key, "type": 3, "value": value} for key, value in (options or {}).items()]
+        for part in reversed(name.split()[1:]):
+            opts = [{"name": part, "type": 1, "options": opts}]
+        data = {"id": registered["id"], "name": name.split()[0], "type": 1, "options": opts}
+        payload = fake._interaction(2, data, guild=None, user_id=111, locale="es-ES", permissions=MODERATOR)
+        payload["context"] = 2
+        payload["channel"] = {"id": payload["channel_id"], "type": 3, "recipients": [payload["member"]["user"]]}
+        return await fake.response(await fake._dispatch(payload))
+
+    miss = await sent_from_a_group_dm("termino", {"termino": "aprendizaje por refuerzo"})
+    assert miss["data"]["content"] == t("es", "not_found", query="aprendizaje por refuerzo")
+    assert (await sent_from_a_group_dm("termino", {"termino": "horovod"}))["data"]["flags"] & EPHEMERAL
+    listing = await sent_from_a_group_dm("glosario-admin pendientes")
+    assert listing["data"]["content"] == t("es", "needs_server")
+    await harness.flushed(bot)
+    assert harness.rows("SELECT guild_id FROM misses") == [(0,)]
+
+
 async def test_a_servers_own_terms_stay_in_that_server(fake, bot, harness):
     from tests.discord_app.test_server_terms import FORM, open_form, submit
 

@@ -23,6 +23,9 @@ def served_guild(interaction: discord.Interaction) -> int:
     guild_id = interaction.guild_id
     if not guild_id or not interaction.is_guild_integration():
         return 0
+    context = interaction.context  # (Discord never names a server for a DM or group DM: such a payload is not one)
+    if context.dm_channel or context.private_channel:
+        return 0
     # A server install without the bot user (scope applications.commands alone) names the server as its owner too:
     # the bot sees none of it (no GUILD_CREATE, no removal to forget it by), so it is no server the bot serves.
     return guild_id if interaction.client.get_guild(guild_id) is not None else 0
