@@ -154,6 +154,17 @@ async def test_an_interaction_that_says_it_comes_from_a_group_dm_is_never_a_serv
     assert harness.rows("SELECT guild_id FROM misses") == [(0,)]
 
 
+@pytest.mark.parametrize("via", [USER_IN_SERVER, DM, GROUP_DM])
+async def test_help_elsewhere_lists_only_what_can_be_used_there(fake, bot, via):
+    guild = elsewhere() if via == USER_IN_SERVER else None
+    for locale, lang, absent in (("es-ES", "es", "/termino-del-dia"), ("en-US", "en", "/term-of-the-day")):
+        help_card = await fake.response(await fake.command("glosario ayuda", guild=guild, via=via, locale=locale))
+        body = help_card["data"]["embeds"][0]["description"]
+        assert body == t(lang, "help_body_elsewhere") and absent not in body
+    at_home = await fake.response(await fake.command("glosario ayuda", via=SERVER))
+    assert at_home["data"]["embeds"][0]["description"] == t("es", "help_body")
+
+
 async def test_a_servers_own_terms_stay_in_that_server(fake, bot, harness):
     from tests.discord_app.test_server_terms import FORM, open_form, submit
 

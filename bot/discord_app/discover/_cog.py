@@ -221,7 +221,8 @@ class DiscoverCog(commands.Cog):
     @glosario.command(name="ayuda", description="Qué puede hacer el bot")
     async def ayuda(self, interaction: discord.Interaction) -> None:
         loc = interaction.locale
-        embed = discord.Embed(title=t(loc, "help_title"), description=t(loc, "help_body"), colour=COLOUR)
+        body = "help_body" if served_guild(interaction) else "help_body_elsewhere"  # (only what Discord offers there)
+        embed = discord.Embed(title=t(loc, "help_title"), description=t(loc, body), colour=COLOUR)
         embed.set_footer(text=self.catalog.glossary.title)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
