@@ -23,11 +23,35 @@ def test_the_parser_logs_what_it_cannot_read_and_reads_the_next(caplog):
 
     parsers = {"INTERACTION_CREATE": parse}
     validate_interactions(parsers)
+    user = {"user": {"id": "5"}}
     with caplog.at_level(logging.ERROR, logger=GUARD):
         for payload in ({"id": "1", "type": 2}, {"id": "2"}, {"id": "3", "type": 2, "data": {"v": "a\ud800"}}):
-            parsers["INTERACTION_CREATE"](payload)
+            parsers["INTERACTION_CREATE"](payload | user)
     assert read == ["1", "3"]
     assert [r.getMessage() for r in caplog.records] == [SKIPPED.format(2)]
+
+
+def test_an_interaction_that_does_not_say_who_sent_it_is_skipped(caplog):
+    """In a server Discord says who as `member`, elsewhere as `user`: a payload with neither (or a server's without
+    its member) would reach a handler with no user, fail there and leave the interaction unanswered."""
+    read: list[str] = []
+    parsers = {"INTERACTION_CREATE": lambda data: read.append(data["id"])}
+    validate_interactions(parsers)
+    member, user = {"member": {"user": {"id": "5"}}}, {"user": {"id": "5"}}
+    payloads = [
+        {"id": "1", "guild_id": "9"} | member,
+        {"id": "2", "guild_id": "9"} | user,
+        {"id": "3"} | user,
+        {"id": "4"},
+        {"id": "5", "guild_id": "9", "member": "5"},
+    ]
+    with caplog.at_level(logging.WARNING, logger=GUARD):
+        for payload in payloads:
+            parsers["INTERACTION_CREATE"](payload)
+    assert read == ["1", "3"]
+    assert [r.getMessage() for r in caplog.records] == [
+        f"an interaction without who sent it (id {n}) was skipped" for n in (2, 4, 5)
+    ]
 
 
 async def test_a_malformed_interaction_in_a_burst_stops_neither_the_others_nor_the_bot(fake, bot, caplog):

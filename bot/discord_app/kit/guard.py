@@ -41,12 +41,18 @@ def make_valid(value: dict | list) -> None:
 
 def validate_interactions(parsers: dict[str, Callable[[dict], None]]) -> None:
     """Text from Discord is made valid once, where it enters: what members typed (the interaction's data). An
-    interaction discord.py cannot read is logged and skipped: its error would otherwise leave the gateway's reader
-    and end the shard's connection, and every interaction after it would go unanswered."""
+    interaction discord.py cannot read, or that does not say who sent it, is logged and skipped: its error would
+    otherwise leave the gateway's reader and end the shard's connection, and every interaction after it would go
+    unanswered."""
     parse_interaction = parsers["INTERACTION_CREATE"]
 
     def parse_valid_interaction(data: dict) -> None:
         try:
+            if not isinstance(data.get("member" if data.get("guild_id") else "user"), dict):
+                # (Discord always says who: `member` in a server, `user` elsewhere; without it discord.py leaves
+                # the interaction's user unset, and its handler fails where no one can be answered)
+                log.warning("an interaction without who sent it (id %s) was skipped", data.get("id"))
+                return
             if isinstance(data.get("data"), dict):
                 make_valid(data["data"])
             parse_interaction(data)
