@@ -119,8 +119,8 @@ async def test_a_deleted_channel_is_reported_and_other_servers_still_get_their_p
     for locale in ("es-ES", "en-US"):  # said in each moderator's language, whatever the server's
         iid = await fake.command("glosario-admin diario estado", guild=first, permissions=MODERATOR, locale=locale)
         status = (await fake.response(iid))["data"]["content"]
-        gone = t(locale, "daily_err_channel_gone", channel=f"<#{deleted}>")
-        assert t(locale, "daily_error_line", at=f"<t:{int(NOW.timestamp())}:f>", detail=gone) in status
+        gone = t(locale, "post_err_channel_gone", channel=f"<#{deleted}>")
+        assert t(locale, "post_error_line", at=f"<t:{int(NOW.timestamp())}:f>", detail=gone) in status
 
 
 async def test_setting_it_up_again_after_todays_post_failed_posts_todays_term_at_once(fake, harness):
@@ -268,7 +268,7 @@ def test_a_problem_an_older_version_kept_as_text_is_shown_as_it_is():
         assert problem_text(kept, "en-US") == kept
     missing = PostProblem(Problem.MISSING_PERMISSIONS, 5, permissions=("send_messages",)).stored()
     perms = t("en", "perm_send_messages")
-    assert problem_text(missing, "en-US") == t("en", "daily_err_perms", perms=perms, channel="<#5>")
+    assert problem_text(missing, "en-US") == t("en", "post_err_perms", perms=perms, channel="<#5>")
 
 
 async def test_the_post_speaks_the_language_it_was_set_up_in_not_the_servers(fake, harness):

@@ -191,7 +191,7 @@ async def test_resumen_estado_says_where_when_in_which_language_the_last_post_an
         await fake.command("glosario-admin resumen configurar", {"canal": ChannelRef(first)}, permissions=ADMIN)
     )
     said = {"channel": f"<#{first}>", "day": t("es", "weekday_0"), "language": t("es", "language_es")}
-    assert (await status(fake))["content"] == t("es", "digest_status", **said, last=t("es", "daily_last_none"))
+    assert (await status(fake))["content"] == t("es", "digest_status", **said, last=t("es", "post_last_none"))
     await cog.tick()
     posted = f"<t:{int(MONDAY.timestamp())}:f>"
     shown = await status(fake)
@@ -202,8 +202,8 @@ async def test_resumen_estado_says_where_when_in_which_language_the_last_post_an
     await cog.tick()
     for locale in ("es-ES", "en-US"):  # each moderator in their own language, whatever the digest's
         said = {"channel": f"<#{first}>", "day": t(locale, "weekday_0"), "language": t(locale, "language_es")}
-        gone = t(locale, "daily_err_channel_gone", channel=f"<#{first}>")
-        problem = t(locale, "daily_error_line", at=f"<t:{int(clock['now'].timestamp())}:f>", detail=gone)
+        gone = t(locale, "post_err_channel_gone", channel=f"<#{first}>")
+        problem = t(locale, "post_error_line", at=f"<t:{int(clock['now'].timestamp())}:f>", detail=gone)
         expected = t(locale, "digest_status", **said, last=posted) + problem
         assert (await status(fake, locale=locale))["content"] == expected
     await cog.tick()  # that week's is not tried again by itself …
@@ -235,7 +235,7 @@ async def test_a_channel_the_bot_lost_a_permission_in_is_the_last_problem_until_
     cog = bot.get_cog("DigestCog")
     cog.scheduler.cancel()
     await cog.tick()
-    missing = t("es", "daily_err_perms", perms=t("es", "perm_attach_files"), channel=f"<#{channel}>")
+    missing = t("es", "post_err_perms", perms=t("es", "perm_attach_files"), channel=f"<#{channel}>")
     assert missing in (await status(fake))["content"]
     assert titles(fake, channel) == []
     await harness.stop(bot)

@@ -95,7 +95,7 @@ async def test_a_daily_post_discord_refuses_is_recorded_not_retried_all_day(fake
     await daily.tick()  # a later tick that day
     assert fake.channel_messages.get(str(channel)) is None  # not posted again and again
     status = (await fake.response(await fake.command("glosario-admin diario estado", permissions=MODERATOR)))["data"]
-    refused = t("es", "daily_err_discord", channel=f"<#{channel}>", status=400, text="fake failure 400")
+    refused = t("es", "post_err_discord", channel=f"<#{channel}>", status=400, text="fake failure 400")
     assert refused in status["content"]
 
 

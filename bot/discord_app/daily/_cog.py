@@ -60,7 +60,7 @@ def status_text(status: DailyStatus, guild: discord.Guild, loc: object) -> str:
     """`/glosario-admin diario estado`: the schedule, its language, the next post and how the last one went."""
     settings, schedule, last = status.settings, status.schedule, status.last
     if last is None:
-        last_text = t(loc, "daily_last_none")
+        last_text = t(loc, "post_last_none")
     elif last.status == DailyPostStatus.FAILED:
         detail = problem_text(last.detail, loc) if last.detail else "?"
         last_text = t(loc, "daily_last_failed", date=long_date(loc, last.day), detail=detail)
@@ -81,7 +81,7 @@ def status_text(status: DailyStatus, guild: discord.Guild, loc: object) -> str:
     )
     if settings.error:
         at = stored_time(settings.error_at) if settings.error_at else "?"
-        text += t(loc, "daily_error_line", at=at, detail=problem_text(settings.error, loc))
+        text += t(loc, "post_error_line", at=at, detail=problem_text(settings.error, loc))
     return text
 
 

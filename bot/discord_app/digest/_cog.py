@@ -67,7 +67,7 @@ def status_text(settings: DigestSettings, guild: discord.Guild | None, loc: obje
     elif settings.last_week and not settings.error:  # (posted before the time was kept)
         last = t(loc, "digest_last_week", week=settings.last_week)
     else:
-        last = t(loc, "daily_last_none")
+        last = t(loc, "post_last_none")
     text = t(
         loc,
         "digest_status",
@@ -78,7 +78,7 @@ def status_text(settings: DigestSettings, guild: discord.Guild | None, loc: obje
     )
     if settings.error:
         at = stored_time(settings.error_at) if settings.error_at else "?"
-        text += t(loc, "daily_error_line", at=at, detail=problem_text(settings.error, loc))
+        text += t(loc, "post_error_line", at=at, detail=problem_text(settings.error, loc))
     return text
 
 

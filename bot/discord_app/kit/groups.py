@@ -27,10 +27,10 @@ T = TypeVar("T")
 LANGUAGE_CHOICES = [app_commands.Choice(name="Español", value="es"), app_commands.Choice(name="English", value="en")]
 LANGUAGE_NAMES = {"es": "language_es", "en": "language_en"}
 PROBLEMS = {
-    Problem.CHANNEL_GONE: "daily_err_channel_gone",
-    Problem.MISSING_PERMISSIONS: "daily_err_perms",
-    Problem.DISCORD: "daily_err_discord",
-    Problem.NETWORK: "daily_err_network",
+    Problem.CHANNEL_GONE: "post_err_channel_gone",
+    Problem.MISSING_PERMISSIONS: "post_err_perms",
+    Problem.DISCORD: "post_err_discord",
+    Problem.NETWORK: "post_err_network",
 }
 
 
