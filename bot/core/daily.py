@@ -153,10 +153,11 @@ def due(now: datetime, schedule: Schedule, last_posted: date | None) -> date | N
     return today if now >= slot(today, schedule) else None
 
 
-def post_nonce(guild_id: int, day: date) -> str:
-    """The one nonce of (guild, local date)'s post, whoever sends it and however often: "d", the guild id and the
-    date in fixed-width hex (23 characters, within Discord's 25; never all digits, like discord.py's random ones)."""
-    return f"d{guild_id:016x}{day.toordinal():06x}"
+def post_nonce(guild_id: int, day: date, kind: str = "d") -> str:
+    """The one nonce of a server's post for a date, whoever sends it and however often: `kind` ("d": the term of
+    the day, by its local date; "w": the weekly digest, by its week's Monday), the guild id and the date in
+    fixed-width hex (23 characters, within Discord's 25; never all digits, like discord.py's random ones)."""
+    return f"{kind}{guild_id:016x}{day.toordinal():06x}"
 
 
 def next_post(now: datetime, schedule: Schedule, last_posted: date | None) -> datetime:

@@ -201,7 +201,7 @@ class SqlRoleStore:
 
 _DIGEST = (
     "guild_id, digest_channel_id, digest_weekday, digest_last, digest_language, digest_since, digest_posted_at, "
-    "digest_error, digest_error_at"
+    "digest_error, digest_error_at, digest_claimed_until"
 )
 
 
@@ -210,7 +210,9 @@ def _digest(row: tuple) -> DigestSettings:
 
 
 class SqlDigestStore:
-    """The moderators' weekly digest per guild (in guild_settings)."""
+    """The moderators' weekly digest per guild (in guild_settings). `digest_last` is the week last claimed: done
+    (posted, or gone without) when `digest_claimed_until` is NULL, else being posted until then (a lease, as the
+    daily post's)."""
 
     def __init__(self, db: Database):
         self.db = db
@@ -226,7 +228,9 @@ class SqlDigestStore:
                 "digest_weekday = excluded.digest_weekday, digest_language = excluded.digest_language, "
                 "digest_since = CASE WHEN guild_settings.digest_channel_id IS NULL THEN excluded.digest_since "
                 "ELSE guild_settings.digest_since END, digest_error = NULL, digest_error_at = NULL, "
-                "digest_last = CASE WHEN guild_settings.digest_error IS NULL THEN guild_settings.digest_last END",
+                # a week that went without (its problem kept) is owed again; a claimed one is being posted
+                "digest_last = CASE WHEN guild_settings.digest_error IS NULL "
+                "OR guild_settings.digest_claimed_until IS NOT NULL THEN guild_settings.digest_last END",
                 (guild_id, channel_id, weekday, language, since),
             )
 
@@ -248,33 +252,29 @@ class SqlDigestStore:
         sql = f"SELECT {_DIGEST} FROM guild_settings WHERE digest_channel_id IS NOT NULL"
         return [_digest(r) for r in await (await self.db.reader.execute(sql)).fetchall()]
 
-    async def claim(self, guild_id: int, week: str) -> bool:
+    async def claim(self, guild_id: int, week: str, at: str, until: str) -> bool:
         async with self.db.transaction():
             cursor = await self.db.conn.execute(
-                "UPDATE guild_settings SET digest_last = ? WHERE guild_id = ? AND digest_channel_id IS NOT NULL "
-                "AND (digest_last IS NULL OR digest_last != ?)",
-                (week, guild_id, week),
+                "UPDATE guild_settings SET digest_last = ?, digest_claimed_until = ? "
+                "WHERE guild_id = ? AND digest_channel_id IS NOT NULL "
+                "AND (digest_last IS NULL OR digest_last != ? OR digest_claimed_until <= ?)",
+                (week, until, guild_id, week, at),
             )
         return cursor.rowcount == 1
-
-    async def release(self, guild_id: int, week: str, previous: str | None) -> None:
-        async with self.db.transaction():
-            await self.db.conn.execute(
-                "UPDATE guild_settings SET digest_last = ? WHERE guild_id = ? AND digest_last = ?",
-                (previous, guild_id, week),
-            )
 
     async def posted(self, guild_id: int, week: str, at: str) -> None:
         async with self.db.transaction():
             await self.db.conn.execute(
-                "UPDATE guild_settings SET digest_last = ?, digest_posted_at = ?, digest_error = NULL, "
-                "digest_error_at = NULL WHERE guild_id = ?",
+                "UPDATE guild_settings SET digest_last = ?, digest_claimed_until = NULL, digest_posted_at = ?, "
+                "digest_error = NULL, digest_error_at = NULL WHERE guild_id = ?",
                 (week, at, guild_id),
             )
 
-    async def report_error(self, guild_id: int, detail: str, at: str) -> None:
+    async def failed(self, guild_id: int, week: str, until: str, detail: str, at: str, *, retry: bool) -> None:
+        # freed: the claim ran out at `at` (the next look takes it over); gone without: done, no claim
         async with self.db.transaction():
             await self.db.conn.execute(
-                "UPDATE guild_settings SET digest_error = ?, digest_error_at = ? WHERE guild_id = ?",
-                (detail, at, guild_id),
+                "UPDATE guild_settings SET digest_claimed_until = ?, digest_error = ?, digest_error_at = ? "
+                "WHERE guild_id = ? AND digest_last = ? AND digest_claimed_until = ?",
+                (at if retry else None, detail, at, guild_id, week, until),
             )

@@ -258,7 +258,8 @@ class DigestStore(Protocol):
     ) -> None:
         """Set the digest up; `since` (when it is turned on) is kept only if it was off: changing where, when or in
         which language keeps the first. A week whose digest failed is owed again (its problem is forgotten):
-        setting it up again is how a moderator fixes what it failed on."""
+        setting it up again is how a moderator fixes what it failed on; a week claimed and still being posted is
+        not freed (another look would post it twice)."""
         ...
 
     async def disable(self, guild_id: int) -> bool: ...
@@ -267,19 +268,20 @@ class DigestStore(Protocol):
 
     async def enabled(self) -> list[DigestSettings]: ...
 
-    async def claim(self, guild_id: int, week: str) -> bool:
-        """Reserve this week's digest (once per server and week, across restarts and processes)."""
-        ...
-
-    async def release(self, guild_id: int, week: str, previous: str | None) -> None:
-        """A digest that could not be posted: this week's is free again."""
+    async def claim(self, guild_id: int, week: str, at: str, until: str) -> bool:
+        """Reserve `week`'s digest from `at` until `until` (ISO times in UTC): once per server and week, across
+        restarts and processes. A claim whose `until` has passed (its process died) is taken over; a live one, or
+        a week posted or gone without, is not."""
         ...
 
     async def posted(self, guild_id: int, week: str, at: str) -> None:
         """`week`'s digest went out at `at` (its problem, if it had one, is over)."""
         ...
 
-    async def report_error(self, guild_id: int, detail: str, at: str) -> None: ...
+    async def failed(self, guild_id: int, week: str, until: str, detail: str, at: str, *, retry: bool) -> None:
+        """The claim of `week` held until `until` could not post it: `retry` frees the week for the next look,
+        otherwise it goes without; `detail` is kept as its problem. A claim taken over since is left alone."""
+        ...
 
 
 class ErasureStore(Protocol):

@@ -281,12 +281,14 @@ class DigestSettings:
     guild_id: int
     channel_id: int
     weekday: int  # 0 Monday … 6 Sunday (UTC)
-    last_week: str | None  # the ISO week of the last digest ("2026-W49")
+    last_week: str | None  # the ISO week of the last digest claimed ("2026-W49"): done unless `claimed_until`
     language: str | None = None  # of the digest, "es" or "en" (None: set up before it was kept, the server's own)
     since: str | None = None  # when it was turned on, ISO time in UTC (None: before that was kept)
     posted_at: str | None = None  # when the last digest was posted (ISO, UTC)
     error: str | None = None  # its last problem since (a PostProblem as stored), and when
     error_at: str | None = None
+    # while `last_week` is being posted: until when its claim holds (ISO, UTC; then another look takes it over)
+    claimed_until: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

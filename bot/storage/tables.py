@@ -19,7 +19,7 @@ TABLES: dict[str, tuple[str, ...]] = {
                        "daily_days", "daily_error", "daily_error_at", "editor_role_id", "daily_server_terms",
                        "proposals_enabled", "digest_channel_id", "digest_weekday", "digest_last",
                        "daily_language", "digest_language", "digest_since", "digest_posted_at", "digest_error",
-                       "digest_error_at"),
+                       "digest_error_at", "digest_claimed_until"),
     "daily_picks": ("guild_id", "day", "term_id", "cycle"),
     "daily_posts": ("guild_id", "day", "channel_id", "status", "message_id", "detail", "at", "claimed_until"),
     "server_terms": ("guild_id", "term_id", "fields", "author_id", "created_at", "updated_by", "updated_at",

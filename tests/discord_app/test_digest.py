@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from PIL import Image
 
+from bot.app.daily.posts import CLAIM_LEASE
 from bot.app.insights.chart import HEIGHT, LINE, WIDTH
 from bot.discord_app.kit.i18n import t
 from tests.fake_discord.server import (
@@ -142,6 +143,33 @@ async def test_a_digest_missed_on_its_day_is_posted_later_that_week_once_and_an_
     await cog.tick()
     await cog.tick()
     assert titles(fake, channel)[1:] == [t("es", "digest_title", week="2026-W51")]  # only this week's, once
+
+
+async def test_a_week_claimed_by_a_process_killed_before_sending_is_posted_once_when_its_claim_runs_out(fake, harness):
+    channel = fake.guilds[0].channel_ids[0]
+    clock = {"now": MONDAY}
+    bot = await harness.start(clock=lambda: clock["now"])
+    bot.get_cog("DigestCog").scheduler.cancel()  # the test ticks by hand
+    options = {"canal": ChannelRef(channel), "dia": 0}
+    await fake.response(await fake.command("glosario-admin resumen configurar", options, permissions=ADMIN))
+    settings = await bot.app.digests.settings(fake.guilds[0].id)
+    killed = await bot.app.digests.claim_if_due(settings)  # this week's, claimed …
+    assert killed is not None
+    await harness.stop(bot)  # … by a process killed before it sent anything
+    bot = await harness.start(clock=lambda: clock["now"])  # back at once
+    cog = bot.get_cog("DigestCog")
+    cog.scheduler.cancel()
+    clock["now"] += CLAIM_LEASE / 2
+    await cog.tick()
+    assert titles(fake, channel) == []  # the claim still holds: it might have been sending
+    clock["now"] += CLAIM_LEASE / 2
+    await cog.tick()
+    await cog.tick()
+    assert titles(fake, channel) == [t("es", "digest_title", week="2026-W49")]  # not lost: posted, once
+    (post,) = [
+        body for method, path, body in fake.requests if method == "POST" and path.endswith(f"{channel}/messages")
+    ]
+    assert post["enforce_nonce"] and post["nonce"] == killed.nonce  # what the killed one would have sent
 
 
 async def test_a_digest_turned_on_after_its_day_waits_for_the_next_week(fake, harness):

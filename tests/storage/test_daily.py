@@ -1,5 +1,5 @@
-"""The term of the day's claims as leases, on SQLite and PostgreSQL: a claim its process never finished (it died)
-is taken over once its lease runs out, a live one never is, and each post is marked once."""
+"""The term of the day's claims and the weekly digest's as leases, on SQLite and PostgreSQL: a claim its process
+never finished (it died) is taken over once its lease runs out, a live one never is, and each post is marked once."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.app.daily.posts import CLAIM_LEASE, DailyPosts, PostProblem, Problem
+from bot.app.daily.posts import CLAIM_LEASE, DailyPosts, PostProblem, Problem, lease
+from bot.app.insights.digest import Digests
 from bot.core.daily import Schedule
 from bot.core.status import DailyPostStatus
 from bot.storage import open_stores
@@ -31,6 +32,10 @@ class Clock:
 
     def __call__(self) -> datetime:
         return self.now
+
+    @property
+    def now_text(self) -> str:
+        return self.now.isoformat(timespec="seconds")
 
 
 def process(db, clock: Clock) -> DailyPosts:
@@ -183,7 +188,7 @@ async def test_the_digest_keeps_when_it_was_turned_on_through_changes_until_it_i
     assert (await store.settings(G)).since == "2026-12-09T10:00:00+00:00"
 
 
-async def test_a_digest_set_up_before_migrations_13_and_14_owes_every_week_and_keeps_its_last_week(tmp_path):
+async def test_a_digest_set_up_before_migrations_13_to_15_owes_every_week_and_keeps_its_last_week(tmp_path):
     path = tmp_path / "g.db"
     with sqlite_at(path, 12) as conn:
         conn.execute(
@@ -194,34 +199,141 @@ async def test_a_digest_set_up_before_migrations_13_and_14_owes_every_week_and_k
     stores = await open_stores(path)
     try:
         settings = await stores.digests.settings(G)
-        assert (settings.since, settings.posted_at, settings.error, settings.last_week) == (
+        assert (settings.since, settings.posted_at, settings.error, settings.last_week, settings.claimed_until) == (
             None,
             None,
             None,
             "2026-W48",
+            None,
         )
+        # migration 15: a week claimed before it is done (it may have been posted), whatever the clock says
+        assert not await stores.digests.claim(G, "2026-W48", "2026-11-29T10:00:00+00:00", "2026-11-29T10:02:00+00:00")
     finally:
         await stores.close()
+
+
+def held(at: str) -> tuple[str, str]:
+    """A claim made at `at`, and when its lease runs out."""
+    return lease(datetime.fromisoformat(at))
 
 
 async def test_the_digest_keeps_its_last_post_and_problem_and_setting_it_up_again_owes_a_failed_week(db):
     store = SqlDigestStore(db)
     await store.configure(G, CHANNEL, 0, "es", "2026-11-29T10:00:00+00:00")
-    assert await store.claim(G, "2026-W49")
+    assert await store.claim(G, "2026-W49", *held("2026-11-30T09:00:00+00:00"))
     await store.posted(G, "2026-W49", "2026-11-30T09:00:00+00:00")
-    assert await store.claim(G, "2026-W50")
-    await store.report_error(G, '{"problem":"channel_gone"}', "2026-12-07T09:00:00+00:00")  # that week goes without
+    at, until = held("2026-12-07T09:00:00+00:00")
+    assert await store.claim(G, "2026-W50", at, until)
+    await store.failed(G, "2026-W50", until, '{"problem":"channel_gone"}', at, retry=False)  # it goes without
     settings = await store.settings(G)
-    assert (settings.posted_at, settings.error_at, settings.last_week) == (
+    assert (settings.posted_at, settings.error_at, settings.last_week, settings.claimed_until) == (
         "2026-11-30T09:00:00+00:00",
         "2026-12-07T09:00:00+00:00",
         "2026-W50",
+        None,
     )
-    assert not await store.claim(G, "2026-W50")
+    assert not await store.claim(G, "2026-W50", *held("2026-12-08T09:00:00+00:00"))
     await store.configure(G, CHANNEL + 1, 0, "es", "2026-12-08T10:00:00+00:00")  # the moderator fixes it
     settings = await store.settings(G)
     assert (settings.error, settings.error_at, settings.last_week) == (None, None, None)
-    assert await store.claim(G, "2026-W50")  # owed again, once
+    assert await store.claim(G, "2026-W50", *held("2026-12-08T10:05:00+00:00"))  # owed again, once
     await store.posted(G, "2026-W50", "2026-12-08T10:10:00+00:00")
     await store.configure(G, CHANNEL + 1, 0, "en", "2026-12-08T11:00:00+00:00")  # no problem: a posted week stays
-    assert not await store.claim(G, "2026-W50")
+    assert not await store.claim(G, "2026-W50", *held("2026-12-08T11:05:00+00:00"))
+
+
+def digests(db, clock: Clock) -> Digests:
+    """One bot process's weekly digests over the shared database (claiming needs no figures)."""
+    return Digests(SqlDigestStore(db), None, None, None, clock)  # type: ignore[arg-type]
+
+
+async def digest_on_mondays(db):
+    """A digest for Mondays, turned on the week before: on AFTER_NINE (a Wednesday), this week's is owed."""
+    await SqlDigestStore(db).configure(G, CHANNEL, 0, "es", "2026-11-25T10:00:00+00:00")
+
+
+async def digest_settings(db):
+    return await SqlDigestStore(db).settings(G)  # (what each look reads first)
+
+
+async def test_a_week_claimed_by_a_dead_process_is_taken_over_when_its_lease_runs_out_and_posted_once(db):
+    clock = Clock(AFTER_NINE)
+    dead, restarted, other = digests(db, clock), digests(db, clock), digests(db, clock)
+    await digest_on_mondays(db)
+    job = await dead.claim_if_due(await digest_settings(db))  # … and the process is killed before it sends
+    assert job is not None and job.week == "2026-W49"
+    clock.now += CLAIM_LEASE - timedelta(seconds=1)
+    assert await restarted.claim_if_due(await digest_settings(db)) is None  # the lease holds: it may be posting
+    clock.now += timedelta(seconds=1)
+    retry = await restarted.claim_if_due(await digest_settings(db))
+    assert retry is not None and (retry.guild_id, retry.channel_id, retry.week) == (G, CHANNEL, "2026-W49")
+    assert retry.nonce == job.nonce  # the same message to Discord: a send that did reach it is not doubled
+    assert await other.claim_if_due(await digest_settings(db)) is None  # taken over by one process only
+    await restarted.posted(retry)
+    settings = await digest_settings(db)
+    assert (settings.last_week, settings.claimed_until, settings.posted_at) == ("2026-W49", None, clock.now_text)
+    clock.now += CLAIM_LEASE * 10
+    assert await other.claim_if_due(await digest_settings(db)) is None  # posted: done for the week
+
+
+async def test_a_live_digest_claim_is_not_taken_while_it_posts_nor_after_a_send_it_could_not_mark(db):
+    clock = Clock(AFTER_NINE)
+    first, second = digests(db, clock), digests(db, clock)
+    await digest_on_mondays(db)
+    assert await first.claim_if_due(await digest_settings(db)) is not None
+    # the first process sent it, and then could not mark it posted (the database went away for a moment): every
+    # other look within the lease leaves that week alone, whatever the settings it read say
+    for _ in range(3):
+        clock.now += CLAIM_LEASE / 4
+        assert await second.claim_if_due(await digest_settings(db)) is None
+    assert (await digest_settings(db)).last_week == "2026-W49"
+
+
+async def test_a_digest_process_that_outlived_its_lease_cannot_free_or_end_the_claim_that_replaced_it(db):
+    clock = Clock(AFTER_NINE)
+    slow, successor, third = digests(db, clock), digests(db, clock), digests(db, clock)
+    await digest_on_mondays(db)
+    stale = await slow.claim_if_due(await digest_settings(db))
+    clock.now += CLAIM_LEASE
+    assert await successor.claim_if_due(await digest_settings(db)) is not None
+    late = PostProblem(Problem.DISCORD, CHANNEL, status=503, text="late")
+    await slow.failed(stale, late, retry=True)  # its answer came after the lease ran out
+    assert await third.claim_if_due(await digest_settings(db)) is None  # the successor's claim still holds
+    await slow.failed(stale, late, retry=False)
+    settings = await digest_settings(db)
+    assert settings.error is None and settings.claimed_until is not None  # nor was it let go for the week
+
+
+async def test_failed_digests_free_the_week_or_let_it_go_without(db):
+    clock = Clock(AFTER_NINE)
+    posts = digests(db, clock)
+    await digest_on_mondays(db)
+    unavailable = PostProblem(Problem.DISCORD, CHANNEL, status=503, text="Service Unavailable")
+    await posts.failed(await posts.claim_if_due(await digest_settings(db)), unavailable, retry=True)
+    job = await posts.claim_if_due(await digest_settings(db))  # freed: the next look tries again at once
+    assert job is not None and (await digest_settings(db)).error == unavailable.stored()  # kept for `estado`
+    refused = PostProblem(Problem.DISCORD, CHANNEL, status=403, text="Missing Access")
+    await posts.failed(job, refused, retry=False)
+    clock.now += CLAIM_LEASE * 10
+    assert await posts.claim_if_due(await digest_settings(db)) is None  # that week goes without
+    assert (await digest_settings(db)).error == refused.stored()
+
+
+async def test_setting_the_digest_up_again_does_not_free_a_week_another_process_is_posting(db):
+    """The race `resumen configurar` had: run again after a failure (its problem still shown), it freed the week even
+    while a process had just claimed it again, and another process looking then posted that week's digest too."""
+    clock = Clock(AFTER_NINE)
+    first, second = digests(db, clock), digests(db, clock)
+    await digest_on_mondays(db)
+    unavailable = PostProblem(Problem.DISCORD, CHANNEL, status=503, text="Service Unavailable")
+    await first.failed(await first.claim_if_due(await digest_settings(db)), unavailable, retry=True)
+    clock.now += timedelta(minutes=10)
+    job = await first.claim_if_due(await digest_settings(db))  # the next look: sending it now
+    assert job is not None
+    await second.configure(G, CHANNEL, 0, "es")  # a moderator sets it up again meanwhile
+    settings = await digest_settings(db)
+    assert settings.error is None and settings.last_week == job.week  # the problem is over; the claim stays
+    assert await second.claim_if_due(settings) is None  # the other process does not post it too
+    await first.posted(job)
+    clock.now += CLAIM_LEASE * 10
+    assert await second.claim_if_due(await digest_settings(db)) is None

@@ -30,6 +30,13 @@ log = logging.getLogger(__name__)
 CLAIM_LEASE = timedelta(minutes=2)
 
 
+def lease(now: datetime) -> tuple[str, str]:
+    """A claim made `now` and when it runs out (CLAIM_LEASE later), as claims are kept and compared: ISO text in
+    UTC, to the second, one zone for every process. The weekly digest claims its week the same way."""
+    now = now.astimezone(UTC)
+    return now.isoformat(timespec="seconds"), (now + CLAIM_LEASE).isoformat(timespec="seconds")
+
+
 class Problem(StrEnum):
     """Why a post could not be made."""
 
@@ -172,13 +179,13 @@ class DailyPosts:
         restarts and processes: a claim whose lease ran out is taken over); None otherwise."""
         if not settings.enabled or settings.schedule is None or settings.channel_id is None:
             return None
-        now = self.clock().astimezone(UTC)  # (claims are compared as text: one zone for every process)
+        now = self.clock().astimezone(UTC)
         last = await self.store.last_post(settings.guild_id)
         done = last.day if last and last.status != DailyPostStatus.POSTING else None  # a claim is not a post
         day = daily.due(now, settings.schedule, done)
         if day is None:
             return None
-        at, until = now.isoformat(timespec="seconds"), (now + CLAIM_LEASE).isoformat(timespec="seconds")
+        at, until = lease(now)
         if not await self.store.claim(settings.guild_id, day, settings.channel_id, at, until):
             return None  # another tick, or another process, has it
         return PostJob(settings.guild_id, settings.channel_id, day, at, settings.schedule)

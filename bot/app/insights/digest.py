@@ -1,6 +1,8 @@
 """The moderators' weekly digest: new gaps, the most asked, proposals waiting, the answer rate and its trend (as
 a chart), and the definitions members found least helpful. Once per server and ISO week, on the weekday the
-server chose (UTC), or later that week when no bot was up on that day; posting is the surface's job."""
+server chose (UTC), or later that week when no bot was up on that day; posting is the surface's job. The week is
+claimed before it is posted, with the daily post's lease (CLAIM_LEASE): a claim whose process died before marking
+the digest posted is taken over by a later look, and sent with the same nonce."""
 
 from __future__ import annotations
 
@@ -10,8 +12,9 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from bot.app.daily.posts import PostProblem
+from bot.app.daily.posts import PostProblem, lease
 from bot.app.insights.chart import trend_png
+from bot.core import daily
 from bot.core.status import GapStatus, Outcome
 from bot.storage.interfaces import DigestStore, GapStore, ProposalStore, UsageStore
 from bot.storage.records import DigestSettings, Gap
@@ -54,6 +57,24 @@ class Digest:
     trend: Trend
     feedback: WeekOfFeedback | None = None  # terms among the least helpful; votes and comments of the week
     by_meaning: int = 0  # questions answered by meaning in the last 7 days (not gaps)
+
+
+@dataclass(frozen=True, slots=True)
+class DigestJob:
+    """A server's digest of one week, claimed: nobody else posts it while the claim holds (CLAIM_LEASE, until
+    `until`); mark it `posted` or `failed`."""
+
+    guild_id: int
+    channel_id: int
+    week: str  # ISO week, "2026-W49"
+    monday: date  # the week's first day
+    until: str  # when the claim runs out (ISO, UTC): which claim is this job's
+
+    @property
+    def nonce(self) -> str:
+        """The same for every try of this week's digest, in any process: Discord makes one message of the tries
+        it gets within a few minutes."""
+        return daily.post_nonce(self.guild_id, self.monday, "w")
 
 
 def _turned_on_after(since: str | None, day: date) -> bool:
@@ -115,7 +136,8 @@ class Digests:
 
     async def configure(self, guild_id: int, channel_id: int, weekday: int, language: str | None = None) -> None:
         """Post the digest every week on `weekday` (0 Monday, UTC) in a channel, in `language` ("es", "en"; None:
-        the server's own). This week's digest, if it failed, is tried again at the next look."""
+        the server's own). This week's digest, if it failed, is tried again at the next look (not one being posted
+        now: it would go out twice)."""
         await self.store.configure(guild_id, channel_id, weekday, language, self._now())
 
     async def disable(self, guild_id: int) -> bool:
@@ -128,25 +150,32 @@ class Digests:
     async def enabled(self) -> list[DigestSettings]:
         return await self.store.enabled()
 
-    async def claim_if_due(self, settings: DigestSettings) -> str | None:
-        """This week's digest of a server, if its day has come this week and nobody posted it yet (claimed now).
-        Missed on its day (no bot was up), it is posted at the first look later that week; a week whose day came
-        before the digest was turned on is not owed, and an earlier week never is (its figures would be old)."""
-        today = self.clock().astimezone(UTC).date()
+    async def claim_if_due(self, settings: DigestSettings) -> DigestJob | None:
+        """This week's digest of a server, if its day has come this week and nobody posted it or holds it (claimed
+        now for CLAIM_LEASE; a claim whose lease ran out, its process dead, is taken over). Missed on its day (no
+        bot was up), it is posted at the first look later that week; a week whose day came before the digest was
+        turned on is not owed, and an earlier week never is (its figures would be old)."""
+        now = self.clock().astimezone(UTC)
+        today = now.date()
         week, day = iso_week(today), today + timedelta(days=settings.weekday - today.weekday())
-        if day > today or settings.last_week == week or _turned_on_after(settings.since, day):
+        if day > today or _turned_on_after(settings.since, day):
             return None
-        return week if await self.store.claim(settings.guild_id, week) else None
+        if settings.last_week == week and settings.claimed_until is None:  # posted, or gone without
+            return None
+        at, until = lease(now)
+        if not await self.store.claim(settings.guild_id, week, at, until):
+            return None  # another look, or another process, has it
+        monday = today - timedelta(days=today.weekday())
+        return DigestJob(settings.guild_id, settings.channel_id, week, monday, until)
 
-    async def posted(self, settings: DigestSettings, week: str) -> None:
-        await self.store.posted(settings.guild_id, week, self._now())
+    async def posted(self, job: DigestJob) -> None:
+        await self.store.posted(job.guild_id, job.week, self._now())
 
-    async def failed(self, settings: DigestSettings, week: str, problem: PostProblem, *, retry: bool) -> None:
+    async def failed(self, job: DigestJob, problem: PostProblem, *, retry: bool) -> None:
         """The week's digest could not be posted: `retry` frees the week for the next look; otherwise that week
-        goes without. Either way the problem is kept for the moderators (`resumen estado`)."""
-        if retry:
-            await self.store.release(settings.guild_id, week, settings.last_week)
-        await self.store.report_error(settings.guild_id, problem.stored(), self._now())
+        goes without. Either way the problem is kept for the moderators (`resumen estado`). A job whose claim was
+        taken over (its lease ran out) changes nothing."""
+        await self.store.failed(job.guild_id, job.week, job.until, problem.stored(), self._now(), retry=retry)
 
     def _now(self) -> str:
         return self.clock().astimezone(UTC).isoformat(timespec="seconds")

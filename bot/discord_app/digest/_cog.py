@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app.daily.posts import PostProblem, Problem
-from bot.app.insights.digest import Digest, Digests, DigestSettings
+from bot.app.insights.digest import Digest, DigestJob, Digests, DigestSettings
 from bot.app.insights.statistics import percent
 from bot.discord_app.digest.chart import chart_file, show_chart
 from bot.discord_app.gaps import gap_label
@@ -64,7 +64,7 @@ def status_text(settings: DigestSettings, guild: discord.Guild | None, loc: obje
     problem."""
     if settings.posted_at:
         last = stored_time(settings.posted_at)
-    elif settings.last_week and not settings.error:  # (posted before the time was kept)
+    elif settings.last_week and not settings.error and settings.claimed_until is None:  # (before the time was kept)
         last = t(loc, "digest_last_week", week=settings.last_week)
     else:
         last = t(loc, "post_last_none")
@@ -142,38 +142,40 @@ class DigestCog(PostingCog):
         guild = self.bot.get_guild(settings.guild_id)
         if guild is None:  # another process's server (or one the bot left)
             return False
-        week = await self.digests.claim_if_due(settings)
-        if week is None:
+        job = await self.digests.claim_if_due(settings)
+        if job is None:
             return False
-        channel = guild.get_channel(settings.channel_id)
+        channel = guild.get_channel(job.channel_id)
         if not isinstance(channel, discord.TextChannel):  # (not retried every ten minutes all week: `estado` says it)
-            return await self._failed(settings, week, PostProblem(Problem.CHANNEL_GONE, settings.channel_id))
+            return await self._failed(job, PostProblem(Problem.CHANNEL_GONE, job.channel_id))
         if missing := missing_permissions(channel, POSTING_WITH_FILES):  # no request: free it for the next tick
             problem = PostProblem(Problem.MISSING_PERMISSIONS, channel.id, permissions=missing)
-            return await self._failed(settings, week, problem, retry=True)
+            return await self._failed(job, problem, retry=True)
         locale = post_language(settings.language, guild)
         digest = await self.digests.build(settings.guild_id)
         chart = await chart_file(self.digests, settings.guild_id, locale, digest.trend)
         embed = digest_embed(digest, locale)
         file = show_chart(embed, chart)
         try:
-            await channel.send(embed=embed, file=file)
+            # the week's nonce: a process that took over the claim of one that died before marking the digest
+            # posted gets that message back if Discord still remembers it (a few minutes), not a second one
+            await channel.send(embed=embed, file=file, nonce=job.nonce)
         except discord.HTTPException as exc:
             # Discord trouble (5xx, 429) frees the week for the next tick; a refusal (403, 400…) would be refused again
             # every ten minutes all week: this week's is skipped
             problem = PostProblem(Problem.DISCORD, channel.id, status=exc.status, text=exc.text or str(exc))
-            return await self._failed(settings, week, problem, retry=not refused_for_good(exc))
+            return await self._failed(job, problem, retry=not refused_for_good(exc))
         except OSError:  # the network: free the week for the next tick
-            return await self._failed(settings, week, PostProblem(Problem.NETWORK, channel.id), retry=True)
-        await self.digests.posted(settings, week)
+            return await self._failed(job, PostProblem(Problem.NETWORK, channel.id), retry=True)
+        await self.digests.posted(job)
         return True
 
-    async def _failed(self, settings: DigestSettings, week: str, problem: PostProblem, *, retry: bool = False) -> bool:
-        await self.digests.failed(settings, week, problem, retry=retry)
+    async def _failed(self, job: DigestJob, problem: PostProblem, *, retry: bool = False) -> bool:
+        await self.digests.failed(job, problem, retry=retry)
         detail = problem_text(problem.stored(), "en-US")
         outcome = "will be retried" if retry else "skipped this week"
         level = logging.INFO if problem.problem == Problem.MISSING_PERMISSIONS else logging.WARNING  # (theirs to give)
-        log.log(level, "weekly digest for guild %s %s: %s", settings.guild_id, outcome, detail)
+        log.log(level, "weekly digest for guild %s %s: %s", job.guild_id, outcome, detail)
         return False
 
 
