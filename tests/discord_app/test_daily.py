@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import UTC, datetime
 
 import pytest
@@ -247,6 +248,34 @@ async def test_a_post_sent_but_never_marked_is_retried_and_the_channel_keeps_one
     assert fake.deduplicated == 1  # the retry reached Discord, with the first send's nonce …
     assert fake.channel_messages[str(channel)] == [first]  # … so Discord kept the one message
     assert harness.rows("SELECT status, message_id FROM daily_posts") == [("posted", int(first["id"]))]
+
+
+async def test_a_connection_closed_mid_post_is_a_network_problem_and_the_next_look_posts_it(fake, harness, caplog):
+    """aiohttp's ServerDisconnectedError (Discord, or a proxy, dropped the connection before answering) is no OSError:
+    it is still the network, not a bug of the bot's, and the day is freed at once rather than when the claim runs
+    out."""
+    from bot.core.daily import Schedule
+
+    caplog.set_level(logging.INFO)
+    guild, channel = fake.guilds[0], fake.guilds[0].channel_ids[1]
+    bot = await harness.start(clock=lambda: NOW)
+    cog(bot).scheduler.cancel()  # the test ticks by hand
+    await bot.app.stores.daily.configure(guild.id, channel, Schedule(9, 0, "Europe/Madrid"))
+    fake.channel_disconnects = 1
+    await cog(bot).tick()
+    assert str(channel) not in fake.channel_messages and fake.channel_disconnects == 0  # it was tried, and lost
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # not an unexpected error, no traceback
+    iid = await fake.command("glosario-admin diario estado", permissions=MODERATOR)
+    network = t("es", "post_err_network")
+    assert (
+        t("es", "post_error_line", at=f"<t:{int(NOW.timestamp())}:f>", detail=network)
+        in (await fake.response(iid))["data"]["content"]
+    )
+    await cog(bot).tick()  # the next look, within the claim's 2 minutes: freed, so it goes out now
+    assert len(fake.channel_messages[str(channel)]) == 1
+    assert harness.rows("SELECT status FROM daily_posts") == [("posted",)]
+    iid = await fake.command("glosario-admin diario estado", permissions=MODERATOR, user_id=9)
+    assert network not in (await fake.response(iid))["data"]["content"]  # the problem is over
 
 
 def test_the_pacer_spaces_starts_evenly():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import logging
 from datetime import UTC, datetime, timedelta
 
 from PIL import Image
@@ -277,3 +278,26 @@ async def test_a_channel_the_bot_lost_a_permission_in_is_the_last_problem_until_
     said = {"channel": f"<#{channel}>", "day": t("es", "weekday_0"), "language": t("es", "language_es")}
     posted = f"<t:{int(clock['now'].timestamp())}:f>"
     assert (await status(fake))["content"] == t("es", "digest_status", **said, last=posted)  # no problem line
+
+
+async def test_a_connection_closed_mid_post_is_a_network_problem_and_the_next_look_posts_it(fake, harness, caplog):
+    """aiohttp's ServerDisconnectedError (no OSError) under the send: the network's trouble, kept for `estado`, and
+    the week freed for the next look, not left claimed and logged as a bug."""
+    caplog.set_level(logging.INFO)
+    guild = fake.guilds[0]
+    channel = guild.channel_ids[0]
+    bot = await harness.start(clock=lambda: MONDAY)
+    cog = bot.get_cog("DigestCog")
+    cog.scheduler.cancel()  # the test ticks by hand
+    await bot.app.stores.digests.configure(guild.id, channel, 0, "es", "2026-11-23T09:00:00+00:00")
+    fake.channel_disconnects = 1
+    await cog.tick()
+    assert titles(fake, channel) == [] and fake.channel_disconnects == 0  # it was tried, and lost
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # not an unexpected error, no traceback
+    network = t("es", "post_err_network")
+    line = t("es", "post_error_line", at=f"<t:{int(MONDAY.timestamp())}:f>", detail=network)
+    assert line in (await status(fake))["content"]
+    await cog.tick()  # the next look, within the claim's 2 minutes: freed, so it goes out now
+    await cog.tick()
+    assert titles(fake, channel) == [t("es", "digest_title", week="2026-W49")]
+    assert network not in (await status(fake))["content"]  # the problem is over

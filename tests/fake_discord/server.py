@@ -204,6 +204,9 @@ class FakeDiscord:
         self.refused: list[tuple[list[str], str]] = []  # messages refused for breaking Discord's limits
         self.refusals_expected = False  # a test that makes the bot break them on purpose says so (else: a failure)
         self.channel_errors: list[int] = []  # statuses the next channel posts get instead
+        # the next channel posts whose connection is closed before any answer, the message not made (the client
+        # sees aiohttp's ServerDisconnectedError, which is no OSError)
+        self.channel_disconnects = 0
         self.dm_channels: dict[str, int] = {}  # direct-message channel id → the member it reaches
         self.dms_closed: set[int] = set()  # members who do not take direct messages from the bot
         self._nonces: dict[tuple[str, str], tuple[float, dict]] = {}  # (channel, nonce) → when, the message
@@ -634,6 +637,11 @@ class FakeDiscord:
             return _json({"message": "401: Unauthorized", "code": 0}, status=401)
         if parts[0] not in ("interactions", "webhooks") and (limited := self._over_global_limit()) is not None:
             return limited
+        if self.channel_disconnects and parts[0] == "channels" and parts[-1] == "messages" and request.method == "POST":
+            self.channel_disconnects -= 1
+            if request.transport is not None:
+                request.transport.close()  # (what is answered below never arrives)
+            return _json({"message": "never sent", "code": 0}, status=500)
         try:
             return await self._route(request.method, parts, body)
         finally:

@@ -22,6 +22,7 @@ from bot.discord_app.kit.buttons import served_guild
 from bot.discord_app.kit.embeds import term_embed
 from bot.discord_app.kit.groups import (
     LANGUAGE_CHOICES,
+    UNREACHABLE,
     PostingCog,
     chosen_language,
     each_server,
@@ -230,7 +231,7 @@ class DailyCog(PostingCog):
             # 4xx: 403 too) would be refused again every 30 s all day: it is recorded as the day's problem instead.
             problem = PostProblem(Problem.DISCORD, channel.id, status=exc.status, text=exc.text or str(exc))
             return await self._failed(job, problem, retry=not refused_for_good(exc))
-        except OSError as exc:  # the network: free the day for the next tick
+        except UNREACHABLE as exc:  # the network (a dropped connection too): free the day for the next tick
             log.info("term of the day for guild %s: Discord could not be reached: %s", job.guild_id, exc)
             return await self._failed(job, PostProblem(Problem.NETWORK, channel.id), retry=True)
         await self.posts.posted(job, message.id)

@@ -17,6 +17,7 @@ from bot.discord_app.gaps import gap_label
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, fit, join_within
 from bot.discord_app.kit.groups import (
     LANGUAGE_CHOICES,
+    UNREACHABLE,
     PostingCog,
     chosen_language,
     each_server,
@@ -165,7 +166,8 @@ class DigestCog(PostingCog):
             # every ten minutes all week: this week's is skipped
             problem = PostProblem(Problem.DISCORD, channel.id, status=exc.status, text=exc.text or str(exc))
             return await self._failed(job, problem, retry=not refused_for_good(exc))
-        except OSError:  # the network: free the week for the next tick
+        except UNREACHABLE as exc:  # the network (a dropped connection too): free the week for the next tick
+            log.info("weekly digest for guild %s: Discord could not be reached: %s", job.guild_id, exc)
             return await self._failed(job, PostProblem(Problem.NETWORK, channel.id), retry=True)
         await self.digests.posted(job)
         return True

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from typing import TypeVar
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
@@ -122,6 +123,12 @@ def stored_time(at: str) -> str:
         return f"<t:{int(datetime.fromisoformat(at).timestamp())}:f>"
     except ValueError:
         return at
+
+
+# What a scheduled post's send raises when Discord could not be reached or the connection broke before it answered:
+# OSError (refused, reset, timed out) and aiohttp's own errors that are no OSError (ServerDisconnectedError: the
+# connection closed under the request). The network's trouble, freed for the next look, not a bug of the bot's.
+UNREACHABLE: tuple[type[Exception], ...] = (OSError, aiohttp.ClientError)
 
 
 def refused_for_good(exc: discord.HTTPException) -> bool:
