@@ -73,6 +73,23 @@ async def test_the_term_of_the_day_is_posted_once_per_server(split):
     assert statuses == [("posted", 20)]  # no server marked failed by the process that does not own it
 
 
+async def test_the_weekly_digest_is_posted_once_per_server_by_the_process_that_serves_it(split):
+    fake, harness, first, second = split
+    for i, guild in enumerate(GUILDS):
+        options = {"canal": ChannelRef(guild.channel_ids[0]), "dia": NOW.weekday()}
+        iid = await fake.command(
+            "glosario-admin resumen configurar", options, guild=guild, permissions=MODERATOR, user_id=300 + i
+        )
+        assert "(UTC)" in (await fake.response(iid))["data"]["content"]
+    digests = [first.get_cog("DigestCog"), second.get_cog("DigestCog")]
+    for _ in range(2):  # both look at every server, twice: each server's digest goes out once
+        await asyncio.gather(*(digest.tick() for digest in digests))
+    posted = {g.id: fake.channel_messages.get(str(g.channel_ids[0]), []) for g in GUILDS}
+    assert all(len(messages) == 1 for messages in posted.values())
+    assert harness.rows("SELECT COUNT(*) FROM guild_settings WHERE digest_posted_at IS NOT NULL") == [(20,)]
+    assert harness.rows("SELECT COUNT(*) FROM guild_settings WHERE digest_error IS NOT NULL") == [(0,)]
+
+
 async def test_a_reload_in_one_process_is_made_by_the_other(split):
     _, _, first, second = split
     assert await second.app.glossary.follow_others() is None  # nothing happened yet

@@ -206,14 +206,14 @@ class DailyCog(PostingCog):
     async def post_if_due(self, settings: DailySettings) -> bool:
         """Post today's term in this guild if it is due and nobody posted it yet. True when posted. Only a server
         this bot is connected to is claimed: another process's server is left to it."""
-        if not services(self.bot).owns(settings.guild_id) or self.bot.get_guild(settings.guild_id) is None:
-            return False  # another process's shard, or a server this one cannot see (yet)
+        guild = self.served_here(settings.guild_id)
+        if guild is None:  # another process's shard, or a server this one cannot see (yet)
+            return False
         job = await self.posts.claim_if_due(settings)
         if job is None:
             return False
-        guild = self.bot.get_guild(job.guild_id)
         locale = post_language(settings.language, guild)  # (the settings of this tick: a change waits for the next)
-        channel = guild.get_channel(job.channel_id) if guild else None
+        channel = guild.get_channel(job.channel_id)
         if not isinstance(channel, discord.TextChannel):
             return await self._failed(job, PostProblem(Problem.CHANNEL_GONE, job.channel_id))
         if missing := missing_permissions(channel):

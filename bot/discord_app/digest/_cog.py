@@ -140,8 +140,8 @@ class DigestCog(PostingCog):
         await each_server(self.digests.enabled, self.post_if_due, "weekly digest")
 
     async def post_if_due(self, settings: DigestSettings) -> bool:
-        guild = self.bot.get_guild(settings.guild_id)
-        if guild is None:  # another process's server (or one the bot left)
+        guild = self.served_here(settings.guild_id)
+        if guild is None:  # another process's shard, or a server this one cannot see (yet), or one the bot left
             return False
         job = await self.digests.claim_if_due(settings)
         if job is None:

@@ -18,6 +18,7 @@ from bot.app.background import each_tick_outlives_errors
 from bot.app.daily.posts import PostProblem, Problem
 from bot.discord_app.kit.i18n import language, t
 from bot.discord_app.kit.permissions import permission_names
+from bot.discord_app.kit.services import services
 
 log = logging.getLogger(__name__)
 ADMIN = "glosario-admin"
@@ -160,3 +161,10 @@ class PostingCog(AttachedCog):
 
     async def tick(self) -> None:
         raise NotImplementedError
+
+    def served_here(self, guild_id: int) -> discord.Guild | None:
+        """The server, when its posts are this process's: on one of its shards and connected (None for another
+        process's server, one this process cannot see yet, or one the bot left): only then is a post claimed."""
+        if not services(self.bot).owns(guild_id):
+            return None
+        return self.bot.get_guild(guild_id)
