@@ -7,6 +7,7 @@ import json
 import sqlite3
 
 from bot.cli import main
+from bot.cli._words import Words
 from bot.core.gaps import asker_hash
 from bot.storage import open_stores
 from bot.storage.records import GapRecord, record_fields
@@ -174,3 +175,25 @@ def test_forget_guild_drops_its_vectors_from_the_question_cache_but_keeps_those_
     assert main(["forget-guild", str(G), "--yes"]) == 0
     capsys.readouterr()
     assert cached() == keys(texts[H])  # G's own went, its earlier version's too; Nebula's, which H has too, stays
+
+
+def test_forgetting_while_another_process_holds_the_lock_says_why_in_the_readers_language(
+    tmp_path, capsys, monkeypatch
+):
+    """SQLite's own words ("database is locked") are said as the catalogues say them, in Spanish and in English."""
+    db = tmp_path / "g.db"
+    seed(db)
+    monkeypatch.setenv("GLOSARIO_DB", str(db))
+    other_process = sqlite3.connect(db, isolation_level=None)
+    other_process.execute("BEGIN IMMEDIATE")  # (a running bot in the middle of its writes)
+    try:
+        said = {}
+        for lang in ("es_ES.UTF-8", "en_US.UTF-8"):
+            monkeypatch.setenv("LANG", lang)
+            code = main(["forget-guild", str(G), "--yes"])
+            said[lang] = (code, capsys.readouterr().err.strip())
+    finally:
+        other_process.rollback()
+        other_process.close()
+    assert said["es_ES.UTF-8"] == (1, Words("es")("forget_failed", error="otro proceso la tiene bloqueada"))
+    assert said["en_US.UTF-8"] == (1, Words("en")("forget_failed", error="another process holds its lock"))

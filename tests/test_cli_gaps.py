@@ -48,7 +48,7 @@ def test_marking_gaps_while_another_process_holds_the_lock_says_so_and_changes_n
     finally:
         other_process.rollback()
         other_process.close()
-    said = Words("es")("status_not_saved", path=tmp_path / "g.db", error="database is locked")
+    said = Words("es")("status_not_saved", path=tmp_path / "g.db", error="otro proceso la tiene bloqueada")
     assert code == 1 and out == "" and err.strip() == said
     assert statuses(capsys) == {"embeddings": "open"}
 
@@ -63,7 +63,7 @@ def test_resolving_every_answered_gap_on_a_locked_database_says_it_can_be_run_ag
     finally:
         other_process.rollback()
         other_process.close()
-    said = Words("es")("answered_not_saved", path=tmp_path / "g.db", error="database is locked")
+    said = Words("es")("answered_not_saved", path=tmp_path / "g.db", error="otro proceso la tiene bloqueada")
     assert code == 1 and err.strip() == said
     assert run(capsys, "resolve", "--answered")[0] == 0 and statuses(capsys) == {"horovod": "resolved"}
 

@@ -19,7 +19,7 @@ from bot.core.model import Glossary
 from bot.core.problems import said
 from bot.core.status import GapStatus, Vote
 from bot.storage import Stores, open_stores
-from bot.storage.errors import DatabaseBusy, StorageError
+from bot.storage.errors import DatabaseBusy, StorageError, busy_reason
 from bot.storage.records import Gap
 
 MARKED = {GapStatus.RESOLVED: "marked_resolved", GapStatus.IGNORED: "marked_ignored"}
@@ -189,7 +189,8 @@ async def _forget(call: Call, *, member: bool) -> int:
         forget = erasure.forget_member if member else erasure.forget_server
         erased = await forget(args.target, dry_run=not args.yes)
     except (DatabaseBusy, OSError) as exc:
-        print(say("forget_failed", error=exc), file=sys.stderr)
+        why = busy_reason(exc).text(say.lang) if isinstance(exc, DatabaseBusy) else os_said(exc, say)
+        print(say("forget_failed", error=printable(why)), file=sys.stderr)
         return 1
     finally:
         await stores.close()
@@ -356,7 +357,7 @@ async def _set_status(call: Call, status: GapStatus) -> int:
         known, changed = await _mark(stores, args.ids, status, term_id)
     except DatabaseBusy as exc:  # (another process holds the lock past its wait, or the disk refused the write)
         unsaved = "answered_not_saved" if getattr(args, "answered", False) else "status_not_saved"
-        print(say(unsaved, path=stores.location, error=printable(str(exc))), file=sys.stderr)
+        print(say(unsaved, path=stores.location, error=printable(busy_reason(exc).text(say.lang))), file=sys.stderr)
         return 1
     finally:
         await stores.close()

@@ -88,3 +88,22 @@ def os_reason(exc: OSError) -> Sentence:
     the system's own words (`os_other`)."""
     code = _OS_REASONS.get(errno.errorcode.get(exc.errno or 0, ""))
     return Sentence(code) if code is not None else Sentence("os_other", {"error": exc.strerror or type(exc).__name__})
+
+
+# What SQLite's (and the waits') own words for a write that did not go through mean, in the catalogues' sentences.
+_BUSY_REASONS = {
+    "database is locked": "db_busy_locked",
+    "database table is locked": "db_busy_locked",
+    "timed out": "db_busy_locked",
+    "database or disk is full": "os_ENOSPC",
+    "disk I/O error": "db_busy_io",
+    "attempt to write a readonly database": "db_busy_read_only",
+}
+
+
+def busy_reason(exc: DatabaseBusy) -> Sentence:
+    """Why a write did not go through, in the reader's language for the common reasons (another process's lock, a
+    full disk, the disk failing, a read-only file), else the database's own words (`os_other`)."""
+    text = str(exc)
+    code = _BUSY_REASONS.get(text)
+    return Sentence(code) if code is not None else Sentence("os_other", {"error": text})
