@@ -414,9 +414,10 @@ def test_misses_is_whole_by_default_and_a_limited_list_says_so(tmp_path, capsys,
         assert info.value.code == 2 and "no es un número entero mayor que 0" in capsys.readouterr().err
 
 
-def test_json_and_format_together_are_refused(capsys):
+@pytest.mark.parametrize("fmt", ["csv", "yaml", "table"])
+def test_json_and_format_together_are_refused(capsys, fmt):
     with pytest.raises(SystemExit) as info:
-        main(["misses", "--json", "--format", "csv"])
+        main(["misses", "--json", "--format", fmt])
     err = capsys.readouterr().err
     assert info.value.code == 2 and "--json y --format no van juntos" in err
     assert err.startswith("uso: glosario-bot gaps [-h]")  # (the usage of the command, not the list of commands)
@@ -1235,3 +1236,12 @@ def test_a_file_written_whole_keeps_its_permissions_and_its_link(tmp_path):
     link.symlink_to(page)
     write_whole(link, "dos")
     assert link.is_symlink() and page.read_text() == "dos" and page.stat().st_mode & 0o777 == 0o640
+
+
+def test_an_import_says_its_input_format_and_a_json_summary_together(tmp_path, capsys):
+    """import's --format is the file's format, not the output's: with --json it is no usage error."""
+    source = tmp_path / "terminos.csv"
+    source.write_text("term,definition\nFoo,Una definición de prueba.\n", encoding="utf-8")
+    code = main(["import", str(source), "--format", "csv", "--json", "--dry-run", "--category", "Pruebas"])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0 and (summary["read"], summary["imported"]) == (1, 1)

@@ -37,8 +37,6 @@ def _main(argv: list[str] | None) -> int:
     # (these errors come with the usage of the command they are about, not the list of every command)
     commands = next((a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction)), {})
     in_hand = commands.get(args.command, parser)
-    if getattr(args, "json", False) and getattr(args, "format", None) not in (None, "table"):
-        in_hand.error(say("json_and_format"))
     refusal = command.refuse(args)
     if refusal:
         in_hand.error(say(refusal))

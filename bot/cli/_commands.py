@@ -191,6 +191,11 @@ _forget_user_arguments = _forget_arguments("user_metavar", "forget_user_id")
 _forget_guild_arguments = _forget_arguments("guild_metavar", "forget_guild_id")
 
 
+def _gaps_refusal(args: argparse.Namespace) -> str | None:
+    """`--json` is a format of its own: with any `--format` (the table's too) it is a usage error."""
+    return "json_and_format" if args.json and args.format is not None else None
+
+
 def _replay_log_arguments(p: argparse.ArgumentParser, say: Words) -> None:
     p.add_argument("logs", nargs="*", type=a_path(say), metavar="LOG", help=say("replay_log_files"))
 
@@ -210,7 +215,7 @@ COMMANDS = (
     Subcommand("export", "export_help", "_glossary:export", _export_arguments),
     Subcommand("site", "site_help", "_glossary:site", _site_arguments),
     Subcommand("import", "import_help", "_imports:import_terms", _import_arguments),
-    Subcommand("gaps", "misses_help", "_database:gaps", _gaps_arguments, aliases=("misses",)),
+    Subcommand("gaps", "misses_help", "_database:gaps", _gaps_arguments, aliases=("misses",), refuse=_gaps_refusal),
     Subcommand("resolve", "resolve_help", "_database:resolve", _resolve_arguments, refuse=_resolve_refusal),
     Subcommand("ignore", "ignore_help", "_database:ignore", _ignore_arguments),
     Subcommand("sync", "sync_help", "_run:sync", _sync_arguments),
