@@ -297,3 +297,24 @@ async def test_every_file_a_moderator_is_sent_is_named_in_their_language(fake, b
         ("en-US", "opiniones"): "glossary-feedback.csv",
         ("en-US", "chart"): "trend.png",
     }
+
+
+async def test_an_export_too_big_for_discord_names_the_command_that_gives_that_file(fake, bot, harness):
+    """Past Discord's file size even zipped, each export says the operator's command for the same records: gaps
+    for the questions, server-terms for the server's own terms, feedback for the votes and comments."""
+    await ask(fake, "zzz inexistente", user_id=7)
+    bot.app.lookups.flush()
+    await harness.flushed(bot)
+    fake.attachment_limit = 16  # (no file fits: not even a zip's own headers)
+    guild = fake.guilds[0].id
+    said = {}
+    for formato, locale, moderator in (("csv", "es-ES", 901), ("terminos", "es-ES", 901), ("opiniones", "en-US", 902)):
+        iid, _ = await admin(fake, "exportar", {"formato": formato}, locale=locale, user_id=moderator)
+        reply = await fake.response(iid, 1)
+        assert not reply.get("_files") and reply["flags"] & 64  # (said to the moderator alone, nothing attached)
+        said[formato] = reply["content"]
+    assert f"`glosario-bot gaps --guild {guild} --format csv`" in said["csv"]
+    assert said["terminos"].startswith("Los 0 términos propios del servidor no caben")
+    assert f"`glosario-bot server-terms --guild {guild}`" in said["terminos"]
+    assert said["opiniones"].startswith("The 0 votes and comments do not fit")
+    assert f"`glosario-bot feedback --guild {guild} --json`" in said["opiniones"]

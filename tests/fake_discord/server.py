@@ -198,6 +198,7 @@ class FakeDiscord:
         self.member_roles: dict[int, list[int]] = {}  # user id → role ids they have
         self.sent_messages: dict[str, dict] = {}  # interaction id → the message its reply created
         self.callback_delay = 0.0
+        self.attachment_limit = ATTACHMENT_LIMIT  # what interactions say a file may weigh, and what is refused past it
         self.late_answers = 0.0  # seconds the bot waits for Discord's answer to a callback the member already sees
         self.callback_errors: list[int] = []  # statuses the next interaction callbacks get instead (500, 429…)
         self.failed_callbacks: list[tuple[str, int]] = []
@@ -403,7 +404,7 @@ class FakeDiscord:
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
-            "attachment_size_limit": ATTACHMENT_LIMIT,
+            "attachment_size_limit": self.attachment_limit,
         }
         if message is not None:
             payload["message"] = message
@@ -624,7 +625,7 @@ class FakeDiscord:
                 else:
                     files[part.filename] = await part.read()
             body["_files"] = files
-            if any(len(data) > ATTACHMENT_LIMIT for data in files.values()):
+            if any(len(data) > self.attachment_limit for data in files.values()):
                 return _json({"message": "Request entity too large", "code": 40005}, status=413)
         elif request.can_read_body:
             text = await request.text()

@@ -73,7 +73,8 @@ async def exportar(interaction: discord.Interaction, formato: str = "yaml") -> N
     if len(data) > interaction.filesize_limit:  # Discord refuses a bigger file: zipped, text shrinks a lot
         data, name = await asyncio.to_thread(zipped, name, data), name + ".zip"
     if len(data) > interaction.filesize_limit:
-        text = t(loc, "export_too_big", count=export.count, guild=interaction.guild_id, format=formato)
+        too_big = {"terminos": "export_terms_too_big", "opiniones": "export_feedback_too_big"}.get(formato)
+        text = t(loc, too_big or "export_too_big", count=export.count, guild=interaction.guild_id, format=formato)
         await interaction.followup.send(text, ephemeral=True)
         return
     done = {"terminos": "export_terms_done", "opiniones": "export_feedback_done"}.get(formato, "export_done")
