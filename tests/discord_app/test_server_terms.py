@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+from bot.app.community.server_terms import Saved
 from bot.app.limits import RateLimit
-from tests.fake_discord.server import MANAGE_MESSAGES, MEMBER_PERMISSIONS, Guild, message_of, snowflake
+from bot.core.server_terms import TermFields
+from tests.fake_discord.server import COMMANDS_ONLY, MANAGE_MESSAGES, MEMBER_PERMISSIONS, Guild, message_of, snowflake
 from tests.helpers import eventually
 
 MODERATOR = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES)
@@ -452,3 +454,25 @@ async def test_a_servers_own_terms_export_to_the_standards_naming_published_rela
     (entry,) = imported.entries  # its own terms only
     assert entry.term == "Clúster Nebula" and entry.related == ["Horovod"]  # a published term, by name
     assert "1 término del servidor" in err
+
+
+async def test_the_term_autocomplete_of_the_editors_commands_offers_names_to_editors_only(fake, bot, harness):
+    """Autocomplete reaches no check of the command's (discord.py calls it without `interaction_check`): the names
+    of a server's terms, retired ones too, are offered to its editors in a server the bot serves, to nobody else."""
+    await submit(fake, await open_form(fake), FORM)
+    await open_form(fake, "termino retirar", {"termino": "cluster-nebula"})
+
+    async def offered(path: str, **kw) -> list[str]:
+        iid = await fake.autocomplete(f"glosario-admin termino {path}", "termino", "nebu", **kw)
+        return [choice["value"] for choice in (await fake.response(iid))["data"]["choices"]]
+
+    assert await offered("historial", permissions=MODERATOR) == ["cluster-nebula"]
+    assert await offered("historial") == []  # a member: not even the retired term's name
+    left = Guild(id=int(snowflake()), name="Sin el bot")  # terms kept (the bot left it), its commands still there
+    fields = TermFields("Nebula vieja", "El clúster de GPUs que el equipo tenía antes del actual, ya apagado.")
+    assert isinstance(await bot.app.server_terms.save(left.id, 900, fields), Saved)
+    assert await offered("historial", permissions=MODERATOR, guild=left, via=COMMANDS_ONLY) == []
+    second = {**FORM, "Nombre": "Nebula dos", "Alias, separados por comas (opcional)": ""}
+    await submit(fake, await open_form(fake), second)
+    assert await offered("editar", permissions=MODERATOR) == ["nebula-dos"]
+    assert await offered("editar") == [] and await offered("retirar") == []

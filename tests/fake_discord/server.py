@@ -518,7 +518,7 @@ class FakeDiscord:
                 guild=kw.get("guild"),
                 user_id=kw.get("user_id", 111),
                 locale=kw.get("locale", "es-ES"),
-                permissions=MEMBER_PERMISSIONS,
+                permissions=kw.get("permissions", MEMBER_PERMISSIONS),
                 via=kw.get("via", SERVER),
             )
         )

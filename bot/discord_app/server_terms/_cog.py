@@ -10,10 +10,11 @@ from discord.ext import commands
 from bot.app.community.server_terms import ServerTerms
 from bot.app.privacy.erasure import ANONYMOUS
 from bot.core.server_terms import TermFields
+from bot.discord_app.kit.buttons import served_guild
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, discord_time, echo, fit, join_within
 from bot.discord_app.kit.groups import AttachedCog
 from bot.discord_app.kit.i18n import t
-from bot.discord_app.kit.permissions import moderator_or_denied
+from bot.discord_app.kit.permissions import is_moderator, moderator_or_denied
 from bot.discord_app.kit.services import services
 from bot.discord_app.server_terms.form import AliasInsteadButton, FixButton, TermModal
 
@@ -80,12 +81,18 @@ class TermAdmin(app_commands.Group):
     @editar.autocomplete("termino")
     @retirar.autocomplete("termino")
     async def _in_service(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        names = await self.terms.names(interaction.guild_id or 0, current)
-        return [app_commands.Choice(name=name[:100], value=term_id) for term_id, name in names]
+        return await self._names(interaction, current, retired=False)
 
     @historial.autocomplete("termino")
     async def _ever(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        names = await self.terms.names(interaction.guild_id or 0, current, retired=True)
+        return await self._names(interaction, current, retired=True)
+
+    async def _names(self, interaction: discord.Interaction, current: str, *, retired: bool) -> list:
+        """The server's term names for an editor (discord.py calls autocomplete without `interaction_check`: the
+        check is made here, and anyone else is offered nothing, silently)."""
+        if not await is_moderator(services(interaction), interaction):  # (a server the bot serves, too)
+            return []
+        names = await self.terms.names(served_guild(interaction), current, retired=retired)
         return [app_commands.Choice(name=name[:100], value=term_id) for term_id, name in names]
 
 
