@@ -301,3 +301,20 @@ async def test_a_connection_closed_mid_post_is_a_network_problem_and_the_next_lo
     await cog.tick()
     assert titles(fake, channel) == [t("es", "digest_title", week="2026-W49")]
     assert network not in (await status(fake))["content"]  # the problem is over
+
+
+async def test_an_error_page_discord_answered_with_is_shown_cut_in_resumen_estado(fake, harness):
+    """Discord's own words are kept as the digest's problem; behind Cloudflare a 5xx (or a refusal) may come as a
+    whole HTML page, which `estado` shows cut: its reply stays within Discord's 2,000 characters."""
+    guild = fake.guilds[0]
+    channel = guild.channel_ids[0]
+    bot = await harness.start(clock=lambda: MONDAY)
+    cog = bot.get_cog("DigestCog")
+    cog.scheduler.cancel()  # the test ticks by hand
+    await bot.app.stores.digests.configure(guild.id, channel, 0, "es", "2026-11-23T09:00:00+00:00")
+    page = "<html><head><title>503 Service Temporarily Unavailable</title></head>" + "<p>cloudflare</p>" * 300
+    fake.channel_errors = [(503, page)]
+    await cog.tick()
+    shown = (await status(fake))["content"]
+    assert len(shown) <= 2000 and "503" in shown and "Service Temporarily Unavailable" in shown
+    assert not fake.refused

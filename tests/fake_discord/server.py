@@ -204,7 +204,8 @@ class FakeDiscord:
         self.failed_callbacks: list[tuple[str, int]] = []
         self.refused: list[tuple[list[str], str]] = []  # messages refused for breaking Discord's limits
         self.refusals_expected = False  # a test that makes the bot break them on purpose says so (else: a failure)
-        self.channel_errors: list[int] = []  # statuses the next channel posts get instead
+        # statuses the next channel posts get instead; (status, page): with that page as its body, not JSON
+        self.channel_errors: list[int | tuple[int, str]] = []
         # the next channel posts whose connection is closed before any answer, the message not made (the client
         # sees aiohttp's ServerDisconnectedError, which is no OSError)
         self.channel_disconnects = 0
@@ -748,6 +749,9 @@ class FakeDiscord:
                 return _json({"message": "Cannot send messages to this user", "code": 50007}, status=403)
             if self.channel_errors:
                 status = self.channel_errors.pop(0)
+                if isinstance(status, tuple):  # (status, page): an error page, as Cloudflare sends, not JSON
+                    status, page = status
+                    return web.Response(text=page, status=status, content_type="text/html")
                 return _json({"message": f"fake failure {status}", "code": 0}, status=status)
             if (refusal := self._missing_permission(parts[1], body)) is not None:
                 return refusal

@@ -16,6 +16,7 @@ from discord.ext import commands, tasks
 
 from bot.app.background import each_tick_outlives_errors
 from bot.app.daily.posts import PostProblem, Problem
+from bot.discord_app.kit.embeds import shorten
 from bot.discord_app.kit.i18n import language, t
 from bot.discord_app.kit.permissions import permission_names
 from bot.discord_app.kit.services import services
@@ -28,6 +29,7 @@ T = TypeVar("T")
 # (Discord gives community servers en-US unless someone changes it).
 LANGUAGE_CHOICES = [app_commands.Choice(name="Español", value="es"), app_commands.Choice(name="English", value="en")]
 LANGUAGE_NAMES = {"es": "language_es", "en": "language_en"}
+DISCORD_WORDS = 300  # characters of Discord's own words about a failed post shown in a status (its whole reply: 2,000)
 PROBLEMS = {
     Problem.CHANNEL_GONE: "post_err_channel_gone",
     Problem.MISSING_PERMISSIONS: "post_err_perms",
@@ -109,13 +111,15 @@ class AttachedCog(commands.Cog):
 
 def problem_text(stored: str, locale: object) -> str:
     """A scheduled post's problem as kept in the database, in the reader's language (a text kept by an older
-    version: as it is)."""
+    version: as it is), Discord's own words cut to DISCORD_WORDS (behind Cloudflare an error may be a whole HTML
+    page, which would take a status past Discord's 2,000 characters)."""
     problem = PostProblem.read(stored)
     if problem is None:
-        return stored
+        return shorten(stored, DISCORD_WORDS)
     channel = f"<#{problem.channel_id}>"
     perms = permission_names(problem.permissions, locale)
-    return t(locale, PROBLEMS[problem.problem], channel=channel, perms=perms, status=problem.status, text=problem.text)
+    text = shorten(problem.text, DISCORD_WORDS)
+    return t(locale, PROBLEMS[problem.problem], channel=channel, perms=perms, status=problem.status, text=text)
 
 
 def stored_time(at: str) -> str:
