@@ -79,3 +79,34 @@ async def test_a_batch_being_written_during_the_erasure_neither_writes_nor_journ
     assert mine not in [r.asker for r in written] + [r["asker"] for r in kept]
     assert [r.asker for r in written] + [r["asker"] for r in kept] == [asker_hash(SALT, OTHER)]  # theirs stays
     assert await queue.close(grace=1) == 0
+
+
+async def test_lookup_counts_handed_to_the_queue_while_a_server_is_forgotten_are_not_written_back(
+    tmp_path, monkeypatch
+):
+    """The lookup counts are handed to the write queue every second (`Lookups.flush`), whatever else runs: one
+    flush while a server is being forgotten, after its queued writes were dropped, must not hand over counts of that
+    server that the erasure has not dropped from memory yet (they would be written after its rows went)."""
+    import sqlite3
+
+    from bot.core.status import Outcome
+    from tests.app.test_server_terms import open_app
+
+    app = await open_app(tmp_path)
+    try:
+        app.lookups.count(G, Outcome.FOUND, "horovod")  # counted, not yet handed to the queue
+        app.lookups.count(OTHER, Outcome.FOUND, "horovod")  # another server's
+        erase = app.erasure.store.forget_server
+
+        async def flushed_meanwhile(guild_id: int, *, dry_run: bool) -> Erased:
+            app.lookups.flush()  # the flusher's tick, between the queue's clearing and the rows' removal
+            return await erase(guild_id, dry_run=dry_run)
+
+        monkeypatch.setattr(app.erasure.store, "forget_server", flushed_meanwhile)
+        await app.erasure.forget_server(G)
+        app.lookups.flush()
+        await asyncio.wait_for(app.writer.drain(), 10)
+    finally:
+        assert await app.close() == []
+    with contextlib.closing(sqlite3.connect(tmp_path / "g.db")) as db:
+        assert db.execute("SELECT guild_id, SUM(count) FROM lookups GROUP BY guild_id").fetchall() == [(OTHER, 1)]

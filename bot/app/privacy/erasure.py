@@ -96,13 +96,15 @@ class Erasure:
         def names(record: dict[str, Any]) -> bool:
             return record.get("guild_id") == guild_id
 
+        if not dry_run and self.lookups is not None:
+            # Before the queue is cleared: its lookup counts, handed to the queue every second, would otherwise be
+            # handed over after it, and written once the rows are gone.
+            self.lookups.forget_server(guild_id)
         erased = await self._forget(names, lambda: self.store.forget_server(guild_id, dry_run=dry_run), dry_run)
         if not dry_run:
             log.info("forgot guild %s: %d row(s)", guild_id, erased.total)
             if self.server_terms is not None:
                 self.server_terms.forget_cached(guild_id)
-            if self.lookups is not None:
-                self.lookups.forget_server(guild_id)
         return erased
 
     async def _forget_vectors(self, guild_ids: Sequence[int]) -> None:
