@@ -101,6 +101,8 @@ def test_the_gaps_and_votes_of_direct_messages_are_server_0(tmp_path, capsys, mo
     assert code == 0 and [json.loads(line)["sample"] for line in out.splitlines()] == ["embeddings"]
     code, out, _ = run(capsys, "feedback", "--guild", "0", "--json")
     assert code == 0 and [json.loads(line)["term_id"] for line in out.splitlines()] == ["horovod"]
+    code, out, _ = run(capsys, "gaps", "--guild", "0", "--format", "yaml")  # (its title says where, not "servidor 0")
+    assert code == 0 and "fuera de los servidores: mensajes directos e instalaciones propias" in out.splitlines()[0]
     for command in ("gaps", "feedback"):
         with pytest.raises(SystemExit) as refused:
             run(capsys, command, "--guild", "-1")

@@ -42,7 +42,7 @@ async def _open_existing(settings: Settings, missing: str, say: Words, *, read_o
             print(say("database_path_unusable", path=database, error=os_said(exc, say)), file=sys.stderr)
             return None
         if folder:  # (said as the bot says it: the storage's own sentence)
-            wrong = say("database_path_unusable", path=database, error=said("db_is_a_folder").text(say.lang))
+            wrong = _a_folder(database, say)
             print(f"{wrong} {say('elsewhere')}", file=sys.stderr)
             return None
         if not present:
@@ -53,6 +53,11 @@ async def _open_existing(settings: Settings, missing: str, say: Words, *, read_o
     except StorageError as exc:
         print(exc.text(say.lang), file=sys.stderr)
         return None
+
+
+def _a_folder(path: Path, say: Words) -> str:
+    """A database path that is a folder, said as the bot says it (the storage's own sentence)."""
+    return say("database_path_unusable", path=path, error=said("db_is_a_folder").text(say.lang))
 
 
 def _present(path: Path) -> bool:
@@ -298,7 +303,7 @@ async def migrate_data(call: Call) -> int:
         print(say("no_database", path=source), file=sys.stderr)
         return 1
     if isinstance(source, Path) and _folder(source):  # (SQLite would call it a disk I/O error)
-        print(say("database_path_unusable", path=source, error=said("db_is_a_folder").text(say.lang)), file=sys.stderr)
+        print(_a_folder(source, say), file=sys.stderr)
         return 1
     opened = []
     try:
@@ -463,7 +468,13 @@ async def gaps(call: Call) -> int:
     from bot.app.review.exports import gaps_csv, gaps_yaml  # (only for files: the table starts faster without it)
 
     if fmt == "yaml" and glossary is not None:
-        where = say("export_guild", guild=args.guild) if args.guild is not None else say("export_everywhere")
+        where = (
+            say("export_everywhere")
+            if args.guild is None
+            else say("export_direct")
+            if args.guild == 0
+            else say("export_guild", guild=args.guild)
+        )
         title = say("export_title", glossary=glossary.title, where=where)
         print(gaps_yaml(gaps, picks, title=title, lang=say.lang), end="")
     elif fmt == "csv":
