@@ -835,7 +835,22 @@ def message_problem(body: dict) -> str | None:
         return f"embeds: {total} characters in all > 6000"
     if body.get("type") == 9 and len(data.get("title") or "") > 45:  # a form
         return f"title: {len(data['title'])} > 45"
+    if body.get("type") == 8:  # autocomplete's choices
+        return choices_problem(data.get("choices") or [])
     return components_problem(data.get("components") or [])
+
+
+def choices_problem(choices: list) -> str | None:
+    """Why Discord would refuse these autocomplete choices, or None: at most 25, each name 1 to 100 characters, each
+    string value at most 100."""
+    if len(choices) > 25:
+        return f"choices: {len(choices)} > 25"
+    for c, choice in enumerate(choices):
+        if not 1 <= len(choice.get("name") or "") <= 100:
+            return f"choices.{c}.name: {len(choice.get('name') or '')} characters, not 1 to 100"
+        if isinstance(choice.get("value"), str) and len(choice["value"]) > 100:
+            return f"choices.{c}.value: {len(choice['value'])} > 100"
+    return None
 
 
 # The longest text of each part of a component, by its type (1 a row, 2 a button, 3 a menu, 4 a form's text input).
