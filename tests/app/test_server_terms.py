@@ -201,3 +201,19 @@ async def test_editors_deciding_one_proposal_at_once_decide_it_once(app):
         assert row.status == ProposalStatus.PUBLISHED and in_service == [made[0].term.term]
     else:
         assert row.status == ProposalStatus.REJECTED and in_service == []
+
+
+async def test_keystrokes_while_a_servers_terms_are_read_wait_for_that_read_rather_than_read_them_again(app):
+    """Autocomplete keystrokes come faster than a big server's terms are read: those typed meanwhile find them in
+    memory once the first keystroke's read is done (one read of the terms in service, one of the retired ones)."""
+    other = TermFields("Clúster Orion", "El clúster de CPUs del equipo, donde se preparan los datos de entrenamiento.")
+    assert isinstance(await app.server_terms.save(GUILD, 42, NEBULA), Saved)
+    assert isinstance(await app.server_terms.save(GUILD, 42, other), Saved)
+    assert await app.server_terms.retire(GUILD, 42, "cluster-orion")
+    reads: list[str] = []
+    reader = app.server_terms.store.db.reader
+    await reader.set_trace_callback(lambda sql: reads.append(sql) if "FROM server_terms" in sql else None)
+    typed = await asyncio.gather(*(app.server_terms.names(GUILD, q, retired=True) for q in ("c", "cl", "clu")))
+    await reader.set_trace_callback(None)
+    assert typed == [[("cluster-nebula", "Clúster Nebula"), ("cluster-orion", "Clúster Orion")]] * 3
+    assert len(reads) == 2

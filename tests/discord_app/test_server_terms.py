@@ -6,6 +6,7 @@ import re
 
 from bot.app.community.server_terms import Saved
 from bot.app.limits import RateLimit
+from bot.core.normalize import normalize, slug
 from bot.core.server_terms import TermFields
 from tests.fake_discord.server import COMMANDS_ONLY, MANAGE_MESSAGES, MEMBER_PERMISSIONS, Guild, message_of, snowflake
 from tests.helpers import eventually
@@ -476,3 +477,53 @@ async def test_the_term_autocomplete_of_the_editors_commands_offers_names_to_edi
     await submit(fake, await open_form(fake), second)
     assert await offered("editar", permissions=MODERATOR) == ["nebula-dos"]
     assert await offered("editar") == [] and await offered("retirar") == []
+
+
+async def test_the_editors_term_autocomplete_reads_the_servers_terms_once_and_then_answers_from_memory(fake, bot):
+    """Autocomplete comes at every keystroke: the server's terms are read at the first one and kept (those in service
+    in its overlay, the retired ones beside it); the next keystrokes touch no database and offer what the store
+    would, until a term is saved or retired, which the next keystroke shows."""
+    guild, terms = fake.guilds[0].id, bot.app.server_terms
+    alone = {"Nombre en inglés (opcional)": "", "Alias, separados por comas (opcional)": ""}  # (no spelling of FORM's)
+    await submit(fake, await open_form(fake), FORM)
+    await submit(fake, await open_form(fake), {**FORM, **alone, "Nombre": "Nebula dos"})
+    long_name = "Nébula de pruebas " + "con un nombre muy largo " * 6  # (a choice's name: 100 characters at most)
+    fields = TermFields(long_name.strip(), "El clúster de pruebas del equipo, con un nombre más largo que una opción.")
+    assert isinstance(await terms.save(guild, 900, fields), Saved)
+    await open_form(fake, "termino retirar", {"termino": "cluster-nebula"})  # (every cached name of it dropped)
+
+    async def store_offers(query: str, *, retired: bool) -> list[dict]:
+        """What the store's rows give (the way autocomplete read them at every keystroke before)."""
+        rows = await terms.store.terms(guild, retired=retired)
+        named = [(r.term_id, r.fields["term"]) for r in rows if normalize(query) in normalize(r.fields["term"])]
+        return [{"name": name[:100], "value": term_id} for term_id, name in named][:25]
+
+    async def offered(path: str, query: str) -> list[dict]:
+        iid = await fake.autocomplete(f"glosario-admin termino {path}", "termino", query, permissions=MODERATOR)
+        return (await fake.response(iid))["data"]["choices"]
+
+    every, in_service = await store_offers("nebu", retired=True), await store_offers("nebu", retired=False)
+    assert {c["value"] for c in every} == {"cluster-nebula", "nebula-dos", slug(long_name)}  # (in the store's order)
+    assert {c["value"] for c in in_service} == {"nebula-dos", slug(long_name)}
+    assert max(len(c["name"]) for c in every) == 100
+    reads: list[str] = []
+    await terms.store.db.reader.set_trace_callback(lambda sql: reads.append(sql) if "server_terms" in sql else None)
+    assert await offered("historial", "nebu") == every
+    assert reads  # the first keystroke read them
+    reads.clear()
+    assert await offered("historial", "NÉBU") == every  # accents and case folded, as ever
+    assert [c["value"] for c in await offered("historial", "nebula do")] == ["nebula-dos"]
+    assert await offered("editar", "nebu") == in_service and await offered("retirar", "") == in_service
+    assert reads == []  # the next keystrokes: from memory
+
+    await submit(fake, await open_form(fake), {**FORM, **alone, "Nombre": "Nebula tres"})
+    assert await offered("editar", "nebu") == await store_offers("nebu", retired=False)
+    assert "nebula-tres" in [c["value"] for c in await offered("editar", "nebu")]  # saved: offered at once
+    await open_form(fake, "termino retirar", {"termino": "nebula-dos"})
+    assert {c["value"] for c in await offered("retirar", "nebu")} == {slug(long_name), "nebula-tres"}
+    assert await offered("historial", "nebu") == await store_offers("nebu", retired=True)  # the newly retired one too
+    assert [c["value"] for c in await offered("historial", "nebula do")] == ["nebula-dos"]
+    reads.clear()
+    assert [c["value"] for c in await offered("historial", "nebula t")] == ["nebula-tres"]
+    assert reads == []
+    await terms.store.db.reader.set_trace_callback(None)

@@ -5,10 +5,12 @@ small overlay index of their own, built on first use and kept for the most recen
 from __future__ import annotations
 
 import asyncio
+import heapq
 import itertools
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property, partial
@@ -43,6 +45,25 @@ class Author:
         return self.user_id == ANONYMOUS
 
 
+@dataclass(frozen=True, slots=True)
+class StoredName:
+    """A stored term's name as the editors' commands offer it, normalised once (not at every keystroke)."""
+
+    created_at: str
+    term_id: str
+    name: str
+    normalized: str
+
+    @staticmethod
+    def of(row: ServerTermRow) -> StoredName:
+        name = str(row.fields.get("term", row.term_id))
+        return StoredName(row.created_at, row.term_id, name, normalize(name))
+
+    def order(self) -> tuple[str, str]:
+        """Where the store lists it: oldest first, then by id (ServerTermStore.terms)."""
+        return self.created_at, self.term_id
+
+
 @dataclass(frozen=True)
 class Overlay:
     """One server's terms in service, and who added each."""
@@ -55,6 +76,9 @@ class Overlay:
     set_aside: tuple[str, ...] = ()  # names of stored terms that no longer pass the checks (a rule changed): unserved
     guild_id: int = 0  # the server whose terms these are
     version: int = 0  # of two overlays of a server, the one read later has the larger (its question index wins)
+    # every stored term in service, set aside and superseded ones too (an editor may fix or rename them), in the
+    # store's order: what `editar` and `retirar` offer
+    stored_names: tuple[StoredName, ...] = ()
 
     def alias(self, query: str) -> str | None:
         """The term a server alias names, for a question spelt that way (as normalised, or without spaces)."""
@@ -107,6 +131,9 @@ class ServerTerms:
         self._overlays: OrderedDict[int, tuple[Catalog, Overlay | None, int]] = OrderedDict()
         self._reads = itertools.count(1)  # each read of a server's terms numbered as it starts (Overlay.version)
         self._stale_before = 0  # a read numbered lower began before some server's terms changed: never kept
+        # by server: its retired terms' names (what `historial` offers besides the overlay's), kept like the overlays
+        self._retired: OrderedDict[int, tuple[StoredName, ...]] = OrderedDict()
+        self._first_reads: dict[int, tuple[asyncio.Lock, int]] = {}  # by server: the lock, how many keystrokes hold it
 
     # -- serving ----------------------------------------------------------------------------------------
     def cached(self, guild_id: int) -> Overlay | None:
@@ -308,8 +335,10 @@ class ServerTerms:
         self._stale_before = next(self._reads)
         if guild_id is None:
             self._overlays.clear()
+            self._retired.clear()
         else:
             self._overlays.pop(guild_id, None)
+            self._retired.pop(guild_id, None)
 
     async def get(self, guild_id: int, term_id: str) -> ServerTermRow | None:
         """A term of this server that is in service (None for a retired or unknown one)."""
@@ -317,11 +346,55 @@ class ServerTerms:
         return row if row is not None and row.retired_at is None else None
 
     async def names(self, guild_id: int, current: str, *, retired: bool = False) -> list[tuple[str, str]]:
-        """(id, name) of the server's terms whose name contains what was typed (for autocomplete), 25 at most."""
+        """(id, name) of the server's terms whose name contains what was typed (for autocomplete), 25 at most, oldest
+        first. From memory: the terms in service are the overlay's, the retired ones read once too; both are read
+        again only after the server's terms change (`forget_cached`) or, for the overlay, a reload."""
         needle = normalize(current)
-        rows = await self.store.terms(guild_id, retired=retired)
-        found = [(r.term_id, r.fields.get("term", r.term_id)) for r in rows]
-        return [(i, name) for i, name in found if needle in normalize(name)][:25]
+        async with self._first_read(guild_id):
+            overlay = await self.prepare(guild_id)
+            stored: Iterable[StoredName] = overlay.stored_names if overlay is not None else ()
+            if retired:
+                stored = heapq.merge(stored, await self._retired_names(guild_id), key=StoredName.order)
+        return [(n.term_id, n.name) for n in itertools.islice((n for n in stored if needle in n.normalized), 25)]
+
+    @asynccontextmanager
+    async def _first_read(self, guild_id: int) -> AsyncIterator[None]:
+        """One keystroke at a time per server: those typed while its terms are being read wait for that read and
+        then find them in memory, rather than each reading them again (which takes a while for a big server)."""
+        lock, holders = self._first_reads.get(guild_id) or (asyncio.Lock(), 0)
+        self._first_reads[guild_id] = (lock, holders + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, holders = self._first_reads[guild_id]
+            if holders == 1:
+                del self._first_reads[guild_id]
+            else:
+                self._first_reads[guild_id] = (lock, holders - 1)
+
+    async def _retired_names(self, guild_id: int) -> tuple[StoredName, ...]:
+        """The names of the server's retired terms, in the store's order (read on first use, then kept)."""
+        if not guild_id:
+            return ()
+        found = self._retired.get(guild_id)
+        if found is not None:
+            self._retired.move_to_end(guild_id)
+            return found
+        version = next(self._reads)
+        try:
+            rows = [row for row in await self.store.terms(guild_id, retired=True) if row.retired_at is not None]
+        except Exception:  # (as `prepare`: the names in service are still offered)
+            log.warning("could not read the retired terms of guild %s", guild_id, exc_info=True)
+            return ()
+        # Normalising thousands of names takes a few milliseconds: off the event loop, as `prepare` builds overlays.
+        names = tuple(await asyncio.to_thread(lambda: [StoredName.of(row) for row in rows])) if rows else ()
+        if version < self._stale_before:  # (read before the terms changed: good for this keystroke only)
+            return names
+        self._retired[guild_id] = names
+        while len(self._retired) > self.MAX_OVERLAYS:
+            self._retired.popitem(last=False)
+        return names
 
     async def history(self, guild_id: int, term_id: str) -> list[ServerTermVersion]:
         return await self.store.versions(guild_id, term_id)
@@ -386,8 +459,17 @@ def _overlay(
     meta = published.glossary
     glossary = Glossary(meta.title, meta.subtitle, meta.language, linked)
     authors = {term_id: Author(row.author_id, row.created_at) for term_id, row in by_id.items()}
+    stored_names = tuple(StoredName.of(row) for row in rows)
     return Overlay(
-        glossary, SearchIndex(glossary), authors, tuple(superseded), aliases, tuple(set_aside), guild_id, version
+        glossary,
+        SearchIndex(glossary),
+        authors,
+        tuple(superseded),
+        aliases,
+        tuple(set_aside),
+        guild_id,
+        version,
+        stored_names,
     )
 
 
