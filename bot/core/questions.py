@@ -22,6 +22,7 @@ from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary, Term
 from bot.core.normalize import normalize
 from bot.core.question_confidence import CONFIDENT_PROBABILITY, features, probability_of
+from bot.core.question_texts import lexical_fields, related_names
 from bot.core.question_words import MAX_QUESTION, english_words, word_groups, words
 from bot.core.search import Ambiguous, Found, LookupResult, Suggestion
 from bot.core.word_space import MAX_QUESTION_WORDS, WordSpace
@@ -46,24 +47,6 @@ _CONTRAST = frozenset(
 # BM25 (Robertson's defaults) with field weights: a word in a name counts three times one in the definition.
 _K1, _B = 1.2, 0.75
 _NAME_WEIGHT, _DEFINITION_WEIGHT, _RELATED_WEIGHT = 3.0, 1.0, 0.5
-
-
-def embedding_text(term: Term, related: Sequence[str] = ()) -> str:
-    """What is embedded for a term: its spellings, its definitions (every sense's) and the names of its related
-    terms (the cache key hashes exactly this)."""
-    others = term.spellings()[1:]
-    names = f"{term.term} ({', '.join(others)})" if others else term.term
-    return f"{names}. {term.definitions()}" + (f" Relacionado: {', '.join(related)}" if related else "")
-
-
-def related_names(term: Term, *glossaries: Glossary | None) -> list[str]:
-    """The names of a term's related terms, looked up in each glossary in turn."""
-    names = []
-    for term_id in term.all_related():  # every sense's
-        found = next((g.get(term_id) for g in glossaries if g is not None and g.get(term_id) is not None), None)
-        if found is not None:
-            names.append(found.term)
-    return names
 
 
 def text_key(text: str, model: str) -> str:
@@ -136,13 +119,6 @@ class _Evidence:
     coverage: float
     names: float
     named: bool
-
-
-def lexical_fields(term: Term, related: Sequence[str] = ()) -> tuple[str, str, str, str]:
-    """What BM25 reads of a term: its spellings, its other spellings (also read as English), its definitions and
-    the names of its related terms."""
-    spellings = term.spellings()
-    return " ".join(spellings), " ".join(spellings[1:]), term.definitions(), " ".join(related)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -259,7 +235,8 @@ class QuestionIndex:
     row per term in glossary order) and their BM25 arrays (built here unless given). `context` resolves related
     ids that name terms of another glossary; `mentions`, the glossary's own MentionFinder if one is at hand;
     `words`, the glossary's words with their embeddings (`glossary_words`), so that a question's words the
-    glossary never uses find the ones it does."""
+    glossary never uses find the ones it does; `key`, the `index_key` of what it was built from
+    (bot/core/question_texts.py), when its builder kept one."""
 
     def __init__(
         self,
@@ -270,6 +247,7 @@ class QuestionIndex:
         lexical: Lexical | None = None,
         mentions: MentionFinder | None = None,
         words: WordSpace | None = None,
+        key: str = "",
     ) -> None:
         if vectors is not None and len(vectors) != len(glossary):
             raise ValueError(f"{len(vectors)} vectors for {len(glossary)} terms")
@@ -283,10 +261,20 @@ class QuestionIndex:
         if int(self.lexical.terms[0]) != len(glossary):
             raise ValueError(f"lexical arrays of {int(self.lexical.terms[0])} terms for {len(glossary)}")
         self.words = words
+        self.key = key
         self._names: dict[int, frozenset[str]] = {}  # a pooled term's name stems, made on first use
 
     def __len__(self) -> int:
         return len(self._terms)
+
+    def rebound(self, glossary: Glossary) -> QuestionIndex:
+        """This index for `glossary`, whose terms it reads alike (the same `key`): its arrays shared, no work per
+        term, the terms it hands back `glossary`'s. (Its MentionFinder stays: it is read for ids and spellings.)"""
+        if len(glossary) != len(self._terms):
+            raise ValueError(f"an index of {len(self._terms)} terms for {len(glossary)}")
+        twin = QuestionIndex.__new__(QuestionIndex)
+        twin.__dict__.update(self.__dict__, glossary=glossary, _terms=glossary.terms, _names={})
+        return twin
 
     def cosines(self, vectors: np.ndarray) -> np.ndarray | None:
         """Each term's cosine with each of these question vectors (one row per question), in one product: the

@@ -7,15 +7,23 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from dataclasses import replace
 
+import numpy as np
 import pytest
 
+from bot.app.catalog import Catalog
 from bot.app.community.server_terms import Saved
+from bot.app.questions.cache import STOPPED
 from bot.app.questions.sentence_model import SentenceModel
 from bot.app.questions.service import Questions, Verdict
+from bot.core.model import Glossary
+from bot.core.question_texts import index_texts
+from bot.core.search import SearchIndex
 from bot.core.server_terms import TermFields
 from tests.app.test_question_batching import CountingModel
-from tests.app.test_server_terms import NEBULA, open_app
+from tests.app.test_question_cache import sigterm_caught
+from tests.app.test_server_terms import NEBULA, NOW, open_app
 from tests.helpers import eventually
 
 GUILD, OTHER, THIRD = 7, 8, 9
@@ -155,4 +163,104 @@ async def test_servers_first_questions_at_once_build_one_index_at_a_time_and_a_b
         encoder.release.set()
     assert top(await first) == "Granja Orion" and top(await second) == "Clúster Nebula"
     assert top(await questions.ask("la cola que reparte los experimentos por turnos", vega)) == "Cola Vega"
+    await questions.close()
+
+
+async def test_a_server_read_again_with_the_same_terms_keeps_its_index_and_an_edited_term_builds_it_again(
+    app, model, tmp_path
+):
+    """A member forgotten re-reads every server's terms (their authors anonymised) and a reload re-reads them against
+    the new glossary: the same texts, a new Glossary object. The index built for the first is taken over, nothing
+    embedded or built again; a term whose text changed builds it again."""
+    term, before = await define(app, GUILD, NEBULA)  # (related to Horovod: a name the published glossary gives)
+    questions, encoder = await questions_on(app, model, tmp_path, "nebula")
+    encoder.release.set()
+    assert top(await questions.ask(ABOUT_NEBULA, before)) == "Clúster Nebula"
+    assert questions._servers.built == 1
+
+    await app.erasure.forget_member(42)  # the editor who defined it (ServerTerms.forget_cached: every server)
+    forgotten = await app.server_terms.prepare(GUILD)
+    assert forgotten.glossary is not before.glossary and forgotten.authors[term.id].anonymous
+    assert forgotten.question_key == before.question_key
+    embedded = len(encoder.calls)
+    answer = await questions.ask(ABOUT_NEBULA, forgotten)
+    assert answer.candidates[0].term is forgotten.glossary.get(term.id)  # the new overlay's term, by meaning
+    assert questions._servers.built == 1 and questions._servers.rebound == 1
+    assert not any("nebula" in text.casefold() for call in encoder.calls[embedded:] for text in call)
+
+    await app.glossary.reload()  # the same files: a new catalog, the server's terms read again against it
+    reloaded = await app.server_terms.prepare(GUILD)
+    assert reloaded.glossary is not forgotten.glossary
+    assert top(await questions.ask(ABOUT_NEBULA, reloaded)) == "Clúster Nebula"
+    assert questions._servers.built == 1 and questions._servers.rebound == 2
+
+    edited = replace(NEBULA, definition=ORION_EDITED.definition)
+    _, changed = await define(app, GUILD, edited, previous_id=term.id)
+    assert changed.question_key != reloaded.question_key
+    answer = await questions.ask(ABOUT_ORION_EDITED, changed)
+    assert answer.candidates[0].term.definition == ORION_EDITED.definition
+    assert questions._servers.built == 2
+    assert await questions.ask(ABOUT_NEBULA, reloaded) is None  # (an older overlay: by name, nothing taken over)
+    await questions.close()
+
+
+async def test_a_reload_that_renames_a_related_published_term_builds_the_servers_index_again(app, model, tmp_path):
+    """What the index reads of a server's terms includes the published names they relate to."""
+    _, before = await define(app, GUILD, NEBULA)
+    questions, encoder = await questions_on(app, model, tmp_path, "nebula")
+    encoder.release.set()
+    assert top(await questions.ask(ABOUT_NEBULA, before)) == "Clúster Nebula"
+    published = app.catalog.glossary
+    renamed = tuple(
+        replace(t, term="Horovod de Uber", aliases=(*t.aliases, "Horovod")) if t.id == "horovod" else t
+        for t in published
+    )
+    glossary = Glossary(published.title, published.subtitle, published.language, renamed)
+    app.catalog.current = Catalog(glossary, SearchIndex(glossary), "renamed")
+    after = await app.server_terms.prepare(GUILD)
+    assert "Relacionado: Horovod de Uber" in index_texts(after.glossary, glossary)[0][0]
+    assert after.question_key != before.question_key
+    assert top(await questions.ask(ABOUT_NEBULA, after)) == "Clúster Nebula"
+    assert questions._servers.built == 2 and questions._servers.rebound == 0
+    await questions.close()
+
+
+async def test_a_servers_many_new_texts_are_embedded_by_the_child_process_as_this_process_embeds_them(
+    app, model, tmp_path
+):
+    _, overlay = await define(app, OTHER, ORION)
+    _, overlay = await define(app, OTHER, VEGA)
+    questions = Questions(app.catalog, tmp_path / "cache", model)  # (the real model, compiled in its folder)
+    assert await questions.prepare()
+    children = questions.children
+    questions.IN_PROCESS = 2  # (the server's two texts and their words: more than that)
+    answer = await questions.ask(ABOUT_ORION, overlay)
+    assert answer is not None and top(answer) == "Granja Orion"
+    assert questions.children == children + 1 and questions._server_cache.encoded == 0  # none embedded here
+    index = questions._servers.ready(overlay)
+    texts = questions.server_texts(overlay.glossary)
+    assert len(texts) > questions.IN_PROCESS
+    assert np.allclose(index.vectors, model.encode(texts[: len(index.vectors)]), atol=1e-3)
+    assert not list((tmp_path / "cache").glob(".embed-job-*"))  # the job file is gone
+    await questions.close()
+
+
+async def test_a_server_forgotten_while_the_child_process_embeds_its_terms_stops_it(app, model, tmp_path):
+    at = NOW.isoformat(timespec="seconds")
+    for i in range(120):  # (stored directly: minutes of typing in Discord)
+        fields = TermFields(term=f"Nodo {i}", definition=f"El nodo número {i} del clúster de preprocesado del equipo.")
+        await app.server_terms.store.save(OTHER, f"nodo-{i}", fields.to_dict(), 42, at, previous_id=None)
+    overlay = await app.server_terms.prepare(OTHER)
+    questions = Questions(app.catalog, tmp_path / "cache", model)
+    assert await questions.prepare()
+    children = questions.children
+    questions.IN_PROCESS = 2
+    asking = asyncio.create_task(questions.ask("el nodo del clúster donde se preprocesan los datos", overlay))
+    await eventually(
+        lambda: questions.children > children and sigterm_caught(questions._child.pid), timeout=30
+    )  # (the server's terms being embedded by the child)
+    questions.forget_server(OTHER)
+    assert await asking is None  # (answered by name)
+    assert questions._child.returncode == STOPPED  # it stopped itself between two batches, not killed
+    assert not questions._servers._kept and not questions._servers._jobs
     await questions.close()

@@ -11,7 +11,7 @@ from bot.core.card import CARD_FRAME, EMBED_TOTAL, card_text
 from bot.core.errors import GlossaryError
 from bot.core.loader import DESCRIPTION_LIMIT, load_glossary_from_texts
 from bot.core.model import Glossary, Sense, Source
-from bot.core.questions import embedding_text, lexical_fields
+from bot.core.question_texts import embedding_text, lexical_fields
 
 META = "title: T\nsubtitle: S\nlanguage: es\n"
 VALID = """\

@@ -130,6 +130,21 @@ async def test_a_servers_own_term_is_found_by_meaning_in_that_server_only(fake, 
     assert "Nebula" not in str(there)
 
 
+async def test_after_a_member_is_forgotten_a_servers_terms_are_answered_by_meaning_without_a_rebuild(fake, bot):
+    """/glosario olvidarme re-reads every server's terms (their authors anonymised): the same texts, so the server's
+    question index is taken over as it is, not built again one server at a time."""
+    await submit(fake, await open_form(fake), FORM)  # "Clúster Nebula", by the editor (900)
+    question = "el cluster de gpus del equipo donde lanzamos los entrenamientos"
+    assert "Clúster Nebula" in str(await ask(fake, "glosario pregunta", question))
+    assert bot.app.questions._servers.built == 1
+    prompt = await fake.response(await fake.command("glosario olvidarme", user_id=900), 1)
+    (button,) = [c for row in prompt["components"] for c in row["components"]]
+    done = await fake.click(message_of(prompt), button["custom_id"], user_id=900)
+    assert (await fake.response(done, 1))["content"].startswith(t("es", "forget_done", summary="").strip())
+    assert "Clúster Nebula" in str(await ask(fake, "glosario pregunta", question, user_id=61))
+    assert bot.app.questions._servers.built == 1 and bot.app.questions._servers.rebound == 1
+
+
 async def test_while_a_servers_first_question_builds_its_index_other_servers_are_answered_by_meaning(
     fake, harness, encoder, monkeypatch
 ):

@@ -26,7 +26,7 @@ from bot.app.questions.sentence_model import DIMENSIONS, SentenceModel
 from bot.app.questions.service import Questions
 from bot.core import questions as core_questions
 from bot.core import word_space
-from bot.core.questions import embedding_text, related_names
+from bot.core.question_texts import embedding_text, related_names
 from bot.core.search import SearchIndex
 from tests.questions.figures import SETS, SHIPPED, import_civio
 from tests.questions.labelled import labelled, ranking

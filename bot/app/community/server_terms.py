@@ -25,6 +25,7 @@ from bot.core.mentions import MentionFinder
 from bot.core.model import Glossary, Layered, Term
 from bot.core.normalize import compact, normalize, numbered_slugs
 from bot.core.problems import Joined, Sentence, said
+from bot.core.question_texts import question_key
 from bot.core.search import Found, SearchIndex
 from bot.core.server_terms import TermFields
 from bot.storage.erasure import ANONYMOUS
@@ -79,6 +80,9 @@ class Overlay:
     # every stored term in service, set aside and superseded ones too (an editor may fix or rename them), in the
     # store's order: what `editar` and `retirar` offer
     stored_names: tuple[StoredName, ...] = ()
+    # What a question index of these terms reads of them, hashed (bot/core/question_texts.py): the index of an
+    # overlay read before with the same key answers for this one, not built again ("" for none: always built)
+    question_key: str = ""
 
     def alias(self, query: str) -> str | None:
         """The term a server alias names, for a question spelt that way (as normalised, or without spaces)."""
@@ -460,6 +464,7 @@ def _overlay(
     glossary = Glossary(meta.title, meta.subtitle, meta.language, linked)
     authors = {term_id: Author(row.author_id, row.created_at) for term_id, row in by_id.items()}
     stored_names = tuple(StoredName.of(row) for row in rows)
+    key = question_key(glossary, published.glossary)
     return Overlay(
         glossary,
         SearchIndex(glossary),
@@ -470,6 +475,7 @@ def _overlay(
         guild_id,
         version,
         stored_names,
+        key,
     )
 
 

@@ -1,14 +1,17 @@
 """Each server's question index over its own terms, built on its first question (and again when its terms
-change) as a job of its own, in a worker thread of its own: the questions of servers whose index is ready keep
-being answered in their batches meanwhile (bot/app/questions/batcher.py), and only the server whose index is
-being built waits for it, within its reply's deadline.
+change) as a job of its own, in a worker thread of its own (many new texts embedded by a child process first,
+bot/app/questions/service.py): the questions of servers whose index is ready keep being answered in their batches
+meanwhile (bot/app/questions/batcher.py), and only the server whose index is being built waits for it, within its
+reply's deadline.
 
 One build at a time, in the order they were asked for; at most `max_waiting` builds queued or running, past which a
 server's question is answered by name at once (None). A question whose member stopped waiting leaves its build
 running: the server's next question finds the index ready. Of a server's overlays (ServerTerms.prepare), the one
 read last wins: asking with it stops a build of an older one between two batches (what that build embedded stays
 cached, so the newer one reuses it), an older one's index is never kept, and a question asked with an older
-overlay than the one kept or being built is answered by name.
+overlay than the one kept or being built is answered by name. A newer overlay whose terms read the same as the
+kept index's (its `question_key`: a member forgotten, the published glossary reloaded, the terms read again
+unchanged) takes that index over at once, nothing built.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ import asyncio
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from bot.app.questions.cache import BuildStopped
 from bot.core.model import Glossary
@@ -27,16 +31,38 @@ from bot.core.questions import QuestionIndex
 
 log = logging.getLogger(__name__)
 
-Build = Callable[[Glossary, Callable[[], None]], QuestionIndex]
+T = TypeVar("T")
 
 
 @dataclass(eq=False)
-class _Job:
+class BuildJob:
+    """A server's index to build, as `build(job)` is handed it: the terms (`glossary`), `between_batches` to call
+    before each batch (it raises BuildStopped once the job is told to stop), `stopped` for what runs outside this
+    process to stop then, and `in_thread(function, *args)` to run the CPU work in the builds' worker thread."""
+
     key: tuple[str, int]
     glossary: Glossary
     version: int
+    owner: ServerIndexes
     stop: threading.Event = field(default_factory=threading.Event)  # set when a newer overlay of the server asks
+    stopped: asyncio.Event = field(default_factory=asyncio.Event)  # …the same, for the event loop
     task: asyncio.Task | None = None
+
+    def halt(self) -> None:
+        """Tell the build to stop (between two batches; a queued one before it starts)."""
+        self.stop.set()
+        self.stopped.set()
+
+    def between_batches(self) -> None:
+        if self.stop.is_set():
+            raise BuildStopped
+        self.owner.between_batches()
+
+    async def in_thread(self, function: Callable[..., T], *args) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.owner.executor(), function, *args)
+
+
+Build = Callable[[BuildJob], Awaitable[QuestionIndex]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +73,8 @@ class _Kept:
 
 
 class ServerIndexes:
-    """`await index(overlay)`: the question index of a server's own terms, built by `build(glossary,
-    between_batches)` in a worker thread of its own; None when it cannot be had for this question."""
+    """`await index(overlay)`: the question index of a server's own terms, built by `await build(job)` (its CPU
+    work in a worker thread of its own, `BuildJob.in_thread`); None when it cannot be had for this question."""
 
     def __init__(
         self,
@@ -62,10 +88,17 @@ class ServerIndexes:
         self.build, self.between_batches, self.max_kept, self.max_waiting = build, between_batches, kept, max_waiting
         self.name = name
         self._kept: OrderedDict[tuple[str, int], _Kept] = OrderedDict()
-        self._jobs: dict[tuple[str, int], _Job] = {}  # builds queued or running, by server
+        self._jobs: dict[tuple[str, int], BuildJob] = {}  # builds queued or running, by server
+        self._turn = asyncio.Lock()  # one build at a time, in the order they were asked for (a fair lock)
         self._executor: ThreadPoolExecutor | None = None
         self.built = 0  # indexes built so far, for logs and tests
+        self.rebound = 0  # indexes taken over by a newer overlay of the same terms (nothing built), for tests
         self.refused = 0  # questions answered by name because too many builds were waiting
+
+    def executor(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix=f"glosario-{self.name}")
+        return self._executor
 
     def ready(self, overlay) -> QuestionIndex | None:
         """The index of `overlay`'s terms if it is built (no waiting: for the event loop)."""
@@ -76,15 +109,20 @@ class ServerIndexes:
         return kept.index
 
     def kept(self, overlay) -> QuestionIndex | None:
-        """The index of `overlay`'s terms if it is built, read from any thread (the least recently used order is
-        left alone)."""
+        """The index of `overlay`'s terms if it is built (or one of the same terms is), read from any thread (the
+        least recently used order is left alone, and nothing is kept)."""
         kept = self._kept.get(_key(overlay))
-        return kept.index if kept is not None and kept.glossary is overlay.glossary else None
+        if kept is None:
+            return None
+        if kept.glossary is overlay.glossary:
+            return kept.index
+        return kept.index.rebound(overlay.glossary) if _same_terms(kept.index, overlay) else None
 
     async def index(self, overlay) -> QuestionIndex | None:
-        """The index of `overlay`'s terms: at once when built, else once its build (started now, or joined) has
-        run. None when too many builds are waiting, when `overlay` is older than the server's overlay kept or being
-        built, or when its build stopped or failed: the caller answers by name. Cancelled, the build goes on."""
+        """The index of `overlay`'s terms: at once when built (or one of the same terms is: taken over), else once
+        its build (started now, or joined) has run. None when too many builds are waiting, when `overlay` is older
+        than the server's overlay kept or being built, or when its build stopped or failed: the caller answers by
+        name. Cancelled, the build goes on."""
         found = self.ready(overlay)
         if found is not None:
             return found
@@ -97,36 +135,39 @@ class ServerIndexes:
             if job.version > version:
                 return None
             log.info("%s: the terms of %s changed while their index was built: building the newer ones", self.name, key)
-            job.stop.set()  # (its entry is replaced below; what it embedded stays cached)
+            job.halt()  # (its entry is replaced below; what it embedded stays cached)
+            del self._jobs[key]
             job = None
         if job is None:
+            if kept is not None and _same_terms(kept.index, overlay):
+                return self._keep(key, overlay.glossary, version, kept.index.rebound(overlay.glossary), rebound=True)
             if len(self._jobs) >= self.max_waiting:
                 self.refused += 1
                 log.info("%s: %d builds waiting already, a question answered by name", self.name, len(self._jobs))
                 return None
-            job = self._jobs[key] = _Job(key, overlay.glossary, version)
+            job = self._jobs[key] = BuildJob(key, overlay.glossary, version, self)
             job.task = asyncio.get_running_loop().create_task(self._run(job), name=f"glosario-{self.name}")
         return await asyncio.shield(job.task)
 
-    def _stopping(self, job: _Job) -> Callable[[], None]:
-        def between_batches() -> None:
-            if job.stop.is_set():
-                raise BuildStopped
-            self.between_batches()
+    def _keep(
+        self, key: tuple[str, int], glossary: Glossary, version: int, index: QuestionIndex, *, rebound: bool = False
+    ) -> QuestionIndex:
+        if rebound:
+            self.rebound += 1
+        else:
+            self.built += 1
+        self._kept[key] = _Kept(glossary, version, index)
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.max_kept:
+            self._kept.popitem(last=False)
+        return index
 
-        return between_batches
-
-    def _build(self, job: _Job) -> QuestionIndex:
-        between_batches = self._stopping(job)
-        between_batches()  # (superseded or stopping while it waited its turn: nothing to do)
-        return self.build(job.glossary, between_batches)
-
-    async def _run(self, job: _Job) -> QuestionIndex | None:
-        """The job's build in the worker thread; kept unless a newer overlay of the server asked meanwhile."""
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(1, thread_name_prefix=f"glosario-{self.name}")
+    async def _run(self, job: BuildJob) -> QuestionIndex | None:
+        """The job's build, in its turn; kept unless a newer overlay of the server asked meanwhile."""
         try:
-            index = await asyncio.get_running_loop().run_in_executor(self._executor, self._build, job)
+            async with self._turn:
+                job.between_batches()  # (superseded or stopping while it waited its turn: nothing to do)
+                index = await self.build(job)
         except BuildStopped:
             log.info("%s: the build for %s stopped when asked", self.name, job.key)
             return None
@@ -136,13 +177,10 @@ class ServerIndexes:
         finally:
             if self._jobs.get(job.key) is job:
                 del self._jobs[job.key]
-        self.built += 1
-        if not job.stop.is_set():  # (else its own questions read it, but it is kept nowhere)
-            self._kept[job.key] = _Kept(job.glossary, job.version, index)
-            self._kept.move_to_end(job.key)
-            while len(self._kept) > self.max_kept:
-                self._kept.popitem(last=False)
-        return index
+        if job.stop.is_set():  # (its own questions read it, but it is kept nowhere)
+            self.built += 1
+            return index
+        return self._keep(job.key, job.glossary, job.version, index)
 
     def forget(self, guild_id: int) -> None:
         """Drop a server's index (a server forgotten): kept or being built (the build stops between two batches,
@@ -151,15 +189,21 @@ class ServerIndexes:
         self._kept.pop(key, None)
         job = self._jobs.get(key)
         if job is not None:
-            job.stop.set()
+            job.halt()
 
     def close(self) -> None:
         """Stop every build between two batches (those queued stop before they start); their questions get None."""
         for job in self._jobs.values():
-            job.stop.set()
+            job.halt()
         if self._executor is not None:
             self._executor.shutdown(wait=False)
             self._executor = None
+
+
+def _same_terms(index: QuestionIndex, overlay) -> bool:
+    """Whether `overlay`'s terms read as those `index` was built from (the same `question_key`)."""
+    key = getattr(overlay, "question_key", "")
+    return bool(key) and index.key == key
 
 
 def _key(overlay) -> tuple[str, int]:

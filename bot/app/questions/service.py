@@ -12,8 +12,8 @@ From /termino, after the name matcher: `should_ask(result, query)` says whether 
 come from the cache folder when their text is unchanged (a file mapped, no work per term beyond hashing its
 text); many new texts are embedded by a child process (bot/app/questions/cache.py), a few in a worker thread, in
 batches. `close()` (or cancelling `prepare`) stops a build between two batches. A server's index is built on
-its first question, as a job of its own (bot/app/questions/servers.py): other servers' questions are answered
-meanwhile. The name path never waits for any of it.
+its first question, as a job of its own (bot/app/questions/servers.py; many new texts by a child process too): other
+servers' questions are answered meanwhile. The name path never waits for any of it.
 """
 
 from __future__ import annotations
@@ -41,11 +41,12 @@ from bot.app.questions.cache import (
     write_job,
 )
 from bot.app.questions.sentence_model import Encoder, SentenceModel
-from bot.app.questions.servers import ServerIndexes
+from bot.app.questions.servers import BuildJob, ServerIndexes
 from bot.app.questions.vectors import QuestionVectors
 from bot.core.model import Glossary
 from bot.core.normalize import valid_text
 from bot.core.question_gate import Gate, gate
+from bot.core.question_texts import embedding_text, index_key, index_texts, lexical_fields, related_names
 from bot.core.question_words import MAX_QUESTION
 from bot.core.questions import (
     NAME_CLOSE,
@@ -56,11 +57,8 @@ from bot.core.questions import (
     ask,
     build_lexical,
     combine,
-    embedding_text,
-    lexical_fields,
     names_alone,
     read_question,
-    related_names,
     should_ask,
 )
 from bot.core.search import Ambiguous, LookupResult
@@ -108,11 +106,12 @@ class Questions:
         self._lexical_cache = LexicalCache(cache_dir, "published")
         self._published: tuple[Catalog, QuestionIndex] | None = None
         self._servers = ServerIndexes(
-            self._server_index, self._between_batches, kept=self.MAX_SERVER_INDEXES, max_waiting=self.MAX_SERVER_BUILDS
+            self._build_server, self._between_batches, kept=self.MAX_SERVER_INDEXES, max_waiting=self.MAX_SERVER_BUILDS
         )
         self._building = threading.Lock()
         self._stop = threading.Event()
-        self._child: asyncio.subprocess.Process | None = None
+        self._child: asyncio.subprocess.Process | None = None  # the last child process started
+        self._children: set[asyncio.subprocess.Process] = set()  # those running (the published glossary's, a server's)
         self.children = 0  # child processes started, for logs and tests
         self._vectors = QuestionVectors(self.encoder, self.QUESTION_VECTORS)
         self._batcher: Batcher[_Asked, Answer | None] = Batcher(
@@ -173,8 +172,11 @@ class Questions:
         self._stop.set()
         self._batcher.close()
         self._servers.close()
-        child = self._child
-        if child is None or child.returncode is not None:
+        await asyncio.gather(*(self._stop_child(c) for c in {self._child, *self._children} if c is not None))
+
+    async def _stop_child(self, child: asyncio.subprocess.Process) -> None:
+        """Tell a child process to stop (it stops between two batches), killed past STOP_GRACE seconds."""
+        if child.returncode is not None:
             return
         with contextlib.suppress(ProcessLookupError):
             child.terminate()
@@ -199,16 +201,18 @@ class Questions:
             return False
         return missing > self.IN_PROCESS or lexical or not (model.loaded or model.compiled())
 
-    async def _embed_in_child(self, texts: list[str], fields: list | None) -> None:
-        """Embed `texts` (and build the BM25 arrays of `fields`) into the cache folder in a child process; on
-        failure the worker thread does it."""
+    async def _embed_in_child(
+        self, texts: list[str], fields: list | None, scope: str = "published", stopped: asyncio.Event | None = None
+    ) -> None:
+        """Embed `texts` (and build the BM25 arrays of `fields`) into the cache folder's `scope` files in a child
+        process, told to stop when `stopped` is set (or at `close`); on failure the worker thread does it."""
         assert isinstance(self.encoder, SentenceModel) and self.cache_dir is not None
         model_dir = Path(self.encoder.cache_dir)
         started, job = time.monotonic(), None
         try:
             try:
-                job = await asyncio.to_thread(write_job, Path(self.cache_dir), model_dir, "published", texts, fields)
-                self._child = await asyncio.create_subprocess_exec(
+                job = await asyncio.to_thread(write_job, Path(self.cache_dir), model_dir, scope, texts, fields)
+                child = self._child = await asyncio.create_subprocess_exec(
                     *child_command(job),
                     stdin=asyncio.subprocess.DEVNULL,
                     stdout=asyncio.subprocess.DEVNULL,
@@ -218,19 +222,40 @@ class Questions:
                 log.warning("could not start the embedding process; embedding here instead", exc_info=True)
                 return
             self.children += 1
-            log.info("embedding %d term texts in process %d", len(texts), self._child.pid)
-            _, errors = await self._child.communicate()  # (not caught above: the child may still be writing)
+            self._children.add(child)
+            log.info("embedding %d term texts (%s) in process %d", len(texts), scope, child.pid)
+            try:  # (not caught above: the child may still be writing)
+                errors = await self._until_done(child, stopped)
+            finally:
+                self._children.discard(child)
         finally:
             if job is not None:
                 job.unlink(missing_ok=True)
-        code = self._child.returncode
-        if code == STOPPED or self._stop.is_set():
+        code = child.returncode
+        if code == STOPPED or self._stop.is_set() or (stopped is not None and stopped.is_set()):
             raise BuildStopped
         if code:
             tail = errors.decode("utf-8", "replace")[-2000:]
             log.warning("the embedding process failed (exit %s); embedding here instead:\n%s", code, tail)
             return
         log.info("embedded %d term texts in %.1f s (child process)", len(texts), time.monotonic() - started)
+
+    async def _until_done(self, child: asyncio.subprocess.Process, stopped: asyncio.Event | None) -> bytes:
+        """What the child wrote to stderr once it has ended: stopped (`_stop_child`) if `stopped` is set first."""
+        talking = asyncio.ensure_future(child.communicate())
+        if stopped is None:
+            return (await talking)[1]
+        waiting = asyncio.ensure_future(stopped.wait())
+        try:
+            await asyncio.wait({talking, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            talking.cancel()
+            raise
+        finally:
+            waiting.cancel()
+        if not talking.done():
+            await self._stop_child(child)
+        return (await talking)[1]
 
     def _plan(self, catalog: Catalog | None = None) -> _Plan:
         catalog = catalog or self.catalog.current
@@ -266,13 +291,38 @@ class Questions:
         words = WordSpace.of(plan.words, vectors[len(plan.texts) :])
         return QuestionIndex(glossary, vectors[: len(plan.texts)], lexical=lexical, mentions=mentions, words=words)
 
-    def _server_index(self, glossary: Glossary, between_batches: Callable[[], None] | None = None) -> QuestionIndex:
+    async def _build_server(self, job: BuildJob) -> QuestionIndex:
+        """A server's index (`self._servers`: one build at a time), its texts looked up in the servers' vector file
+        in the builds' worker thread; many new ones embedded by a child process first, as the published glossary's
+        (`prepare`), stopped with the job."""
+        plan = await job.in_thread(self._server_plan, job.glossary)
+        missing = plan.found.missing if plan.found is not None else []
+        if missing and self._in_child(len(missing), False):
+            await self._embed_in_child(missing, None, "servers", job.stopped)
+            plan = replace(plan, found=None)  # (the child rewrote the file)
+        return await job.in_thread(self._server_index, job.glossary, job.between_batches, plan)
+
+    def _server_plan(self, glossary: Glossary) -> _ServerPlan:
+        """In a worker thread: what a server's index embeds, where the vector file has it, and what it reads (as
+        `Overlay.question_key`)."""
+        texts, fields = index_texts(glossary, self.catalog.glossary)
+        words = glossary_words(fields)
+        key = index_key(glossary, texts, fields)
+        return _ServerPlan(texts, fields, words, key, self._server_cache.lookup([*texts, *words]))
+
+    def _server_index(
+        self, glossary: Glossary, between_batches: Callable[[], None] | None = None, plan: _ServerPlan | None = None
+    ) -> QuestionIndex:
         """In a worker thread: the question index of a server's own terms (kept by `self._servers`)."""
-        published = self.catalog.glossary
-        texts, words = _server_texts(glossary, published)
-        vectors = self._server_cache.vectors([*texts, *words], self.encoder, between_batches or self._between_batches)
+        if plan is None:
+            texts, fields = index_texts(glossary, self.catalog.glossary)
+            plan = _ServerPlan(texts, fields, glossary_words(fields), index_key(glossary, texts, fields))
+        texts, words = plan.texts, plan.words
+        between = between_batches or self._between_batches
+        vectors = self._server_cache.vectors([*texts, *words], self.encoder, between, plan.found)
         space = WordSpace.of(words, vectors[len(texts) :])
-        return QuestionIndex(glossary, vectors[: len(texts)], context=published, words=space)
+        lexical = build_lexical(plan.fields, between)  # (the fields its key hashed, whatever a reload did meanwhile)
+        return QuestionIndex(glossary, vectors[: len(texts)], lexical=lexical, words=space, key=plan.key)
 
     # -- forgetting ---------------------------------------------------------------------------------------
     def forget_server(self, guild_id: int) -> None:
@@ -395,12 +445,20 @@ class Questions:
 
 def _server_texts(glossary: Glossary, published: Glossary) -> tuple[list[str], list[str]]:
     """A server's terms' embedded texts, and the words of their BM25 fields (bot/core/word_space.py)."""
-    texts, fields = [], []
-    for term in glossary:
-        related = related_names(term, glossary, published)
-        texts.append(embedding_text(term, related))
-        fields.append(lexical_fields(term, related))
+    texts, fields = index_texts(glossary, published)
     return texts, glossary_words(fields)
+
+
+@dataclass(frozen=True)
+class _ServerPlan:
+    """What building a server's index needs: its terms' embedded texts, BM25 fields and their words, the hash of all
+    of it (bot/core/question_texts.py), and where the servers' vector file has them (None: looked up when built)."""
+
+    texts: list[str]
+    fields: list[tuple[str, ...]]
+    words: list[str]
+    key: str
+    found: Lookup | None = None
 
 
 @dataclass(frozen=True, slots=True)
