@@ -22,14 +22,12 @@ from bot.discord_app.kit.buttons import served_guild
 from bot.discord_app.kit.embeds import term_embed
 from bot.discord_app.kit.groups import (
     LANGUAGE_CHOICES,
-    UNREACHABLE,
     PostingCog,
     chosen_language,
     each_server,
     language_text,
     post_language,
     problem_text,
-    refused_for_good,
     stored_time,
 )
 from bot.discord_app.kit.i18n import long_date, t
@@ -173,6 +171,7 @@ class DailyAdmin(app_commands.Group):
 
 class DailyCog(PostingCog):
     EVERY = CHECK_EVERY_SECONDS
+    WHAT = "term of the day"
 
     def __init__(self, bot: commands.Bot, posts: DailyPosts, posts_per_second: float) -> None:
         self.posts = posts
@@ -222,18 +221,9 @@ class DailyCog(PostingCog):
         term = pick.term
         await self.pacer.wait()
         embed, view = daily_card(term, pick.entry, pick.glossary, locale, services(self.bot).cards.url_for(term))
-        try:
-            # the job's nonce (discord.py sends it with enforce_nonce): a retry of a post that did go out, by a
-            # process that took over the claim of one that died before marking it, gets the same message back
-            message = await channel.send(embed=embed, view=view, nonce=job.nonce)
-        except discord.HTTPException as exc:
-            # Discord trouble (5xx, 429) frees the day for the next tick; a refusal of the message itself (another
-            # 4xx: 403 too) would be refused again every 30 s all day: it is recorded as the day's problem instead.
-            problem = PostProblem(Problem.DISCORD, channel.id, status=exc.status, text=exc.text or str(exc))
-            return await self._failed(job, problem, retry=not refused_for_good(exc))
-        except UNREACHABLE as exc:  # the network (a dropped connection too): free the day for the next tick
-            log.info("term of the day for guild %s: Discord could not be reached: %s", job.guild_id, exc)
-            return await self._failed(job, PostProblem(Problem.NETWORK, channel.id), retry=True)
+        message = await self.send_post(channel, job, embed=embed, view=view)
+        if message is None:
+            return False
         await self.posts.posted(job, message.id)
         log.info("term of the day for guild %s posted: %s", job.guild_id, term.id)
         return True

@@ -17,14 +17,12 @@ from bot.discord_app.gaps import gap_label
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, fit, join_within
 from bot.discord_app.kit.groups import (
     LANGUAGE_CHOICES,
-    UNREACHABLE,
     PostingCog,
     chosen_language,
     each_server,
     language_text,
     post_language,
     problem_text,
-    refused_for_good,
     stored_time,
 )
 from bot.discord_app.kit.i18n import t
@@ -130,6 +128,7 @@ class DigestAdmin(app_commands.Group):
 
 class DigestCog(PostingCog):
     EVERY = CHECK_EVERY_SECONDS
+    WHAT = "weekly digest"
 
     def __init__(self, bot: commands.Bot, digests: Digests) -> None:
         self.digests = digests
@@ -157,18 +156,8 @@ class DigestCog(PostingCog):
         chart = await chart_file(self.digests, settings.guild_id, locale, digest.trend)
         embed = digest_embed(digest, locale)
         file = show_chart(embed, chart)
-        try:
-            # the week's nonce: a process that took over the claim of one that died before marking the digest
-            # posted gets that message back if Discord still remembers it (a few minutes), not a second one
-            await channel.send(embed=embed, file=file, nonce=job.nonce)
-        except discord.HTTPException as exc:
-            # Discord trouble (5xx, 429) frees the week for the next tick; a refusal (403, 400…) would be refused again
-            # every ten minutes all week: this week's is skipped
-            problem = PostProblem(Problem.DISCORD, channel.id, status=exc.status, text=exc.text or str(exc))
-            return await self._failed(job, problem, retry=not refused_for_good(exc))
-        except UNREACHABLE as exc:  # the network (a dropped connection too): free the week for the next tick
-            log.info("weekly digest for guild %s: Discord could not be reached: %s", job.guild_id, exc)
-            return await self._failed(job, PostProblem(Problem.NETWORK, channel.id), retry=True)
+        if await self.send_post(channel, job, embed=embed, file=file) is None:
+            return False
         await self.digests.posted(job)
         return True
 

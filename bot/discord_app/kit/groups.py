@@ -163,8 +163,30 @@ class PostingCog(AttachedCog):
         self.scheduler.cancel()
         await super().cog_unload()
 
+    WHAT = "scheduled post"  # what the logs call this cog's posts
+
     async def tick(self) -> None:
         raise NotImplementedError
+
+    async def _failed(self, job, problem: PostProblem, *, retry: bool = False) -> bool:
+        """Record why `job`'s post did not go out (`retry`: free its claim for the next look); False."""
+        raise NotImplementedError
+
+    async def send_post(self, channel: discord.abc.Messageable, job, **message) -> discord.Message | None:
+        """Send `job`'s post with its nonce (discord.py sends it with enforce_nonce: a process that took over the
+        claim of one that died before marking it posted gets that message back while Discord remembers it, not a
+        second one). None after recording why not: Discord's trouble (5xx, 429) and the network free the claim for
+        the next look; a refusal of the message itself (another 4xx: 403 too) would be refused again at every look,
+        so it is the post's problem (said by `estado`) instead."""
+        try:
+            return await channel.send(nonce=job.nonce, **message)
+        except discord.HTTPException as exc:
+            problem = PostProblem(Problem.DISCORD, job.channel_id, status=exc.status, text=exc.text or str(exc))
+            await self._failed(job, problem, retry=not refused_for_good(exc))
+        except UNREACHABLE as exc:  # the network (a dropped connection too)
+            log.info("%s for guild %s: Discord could not be reached: %s", self.WHAT, job.guild_id, exc)
+            await self._failed(job, PostProblem(Problem.NETWORK, job.channel_id), retry=True)
+        return None
 
     def served_here(self, guild_id: int) -> discord.Guild | None:
         """The server, when its posts are this process's: on one of its shards and connected (None for another
