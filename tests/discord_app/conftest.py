@@ -63,6 +63,8 @@ class Harness:
         task = asyncio.create_task(bot.start(TOKEN))
         await self.fake.wait_ready()
         await asyncio.wait_for(bot.wait_until_ready(), 10)
+        # (discord.py is ready once no server came for guild_ready_timeout: a busy fake's last may come after it)
+        await eventually(lambda: all(bot.get_guild(g.id) for g in self.fake.guilds if bot.owns(g.id)))
         self._running.append((bot, task))
         return bot
 
