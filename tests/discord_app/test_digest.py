@@ -280,16 +280,23 @@ async def test_a_channel_the_bot_lost_a_permission_in_is_the_last_problem_until_
     assert (await status(fake))["content"] == t("es", "digest_status", **said, last=posted)  # no problem line
 
 
-async def test_a_connection_closed_mid_post_is_a_network_problem_and_the_next_look_posts_it(fake, harness, caplog):
-    """aiohttp's ServerDisconnectedError (no OSError) under the send: the network's trouble, kept for `estado`, and
-    the week freed for the next look, not left claimed and logged as a bug."""
-    caplog.set_level(logging.INFO)
+async def set_up_on_monday(fake, harness):
+    """A bot whose clock says Monday, its digest set up (in Spanish, a week ago) for Mondays in the first server's
+    first channel; the scheduler stopped: the test ticks by hand. Its cog and the channel."""
     guild = fake.guilds[0]
     channel = guild.channel_ids[0]
     bot = await harness.start(clock=lambda: MONDAY)
     cog = bot.get_cog("DigestCog")
-    cog.scheduler.cancel()  # the test ticks by hand
+    cog.scheduler.cancel()
     await bot.app.stores.digests.configure(guild.id, channel, 0, "es", "2026-11-23T09:00:00+00:00")
+    return cog, channel
+
+
+async def test_a_connection_closed_mid_post_is_a_network_problem_and_the_next_look_posts_it(fake, harness, caplog):
+    """aiohttp's ServerDisconnectedError (no OSError) under the send: the network's trouble, kept for `estado`, and
+    the week freed for the next look, not left claimed and logged as a bug."""
+    caplog.set_level(logging.INFO)
+    cog, channel = await set_up_on_monday(fake, harness)
     fake.channel_disconnects = 1
     await cog.tick()
     assert titles(fake, channel) == [] and fake.channel_disconnects == 0  # it was tried, and lost
@@ -306,12 +313,7 @@ async def test_a_connection_closed_mid_post_is_a_network_problem_and_the_next_lo
 async def test_an_error_page_discord_answered_with_is_shown_cut_in_resumen_estado(fake, harness):
     """Discord's own words are kept as the digest's problem; behind Cloudflare a 5xx (or a refusal) may come as a
     whole HTML page, which `estado` shows cut: its reply stays within Discord's 2,000 characters."""
-    guild = fake.guilds[0]
-    channel = guild.channel_ids[0]
-    bot = await harness.start(clock=lambda: MONDAY)
-    cog = bot.get_cog("DigestCog")
-    cog.scheduler.cancel()  # the test ticks by hand
-    await bot.app.stores.digests.configure(guild.id, channel, 0, "es", "2026-11-23T09:00:00+00:00")
+    cog, _ = await set_up_on_monday(fake, harness)
     page = "<html><head><title>503 Service Temporarily Unavailable</title></head>" + "<p>cloudflare</p>" * 300
     fake.channel_errors = [(503, page)]
     await cog.tick()
