@@ -6,19 +6,23 @@ file, the shipped glossary, the real model; a build is held in the encoder, neve
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 from dataclasses import replace
+from datetime import timedelta
 
 import numpy as np
 import pytest
 
 from bot.app.catalog import Catalog
 from bot.app.community.server_terms import Saved
+from bot.app.questions import service as service_module
 from bot.app.questions.cache import STOPPED
 from bot.app.questions.sentence_model import SentenceModel
 from bot.app.questions.service import Questions, Verdict
 from bot.core.model import Glossary
 from bot.core.question_texts import index_texts
+from bot.core.questions import text_key
 from bot.core.search import SearchIndex
 from bot.core.server_terms import TermFields
 from tests.app.test_question_batching import CountingModel
@@ -259,8 +263,117 @@ async def test_a_server_forgotten_while_the_child_process_embeds_its_terms_stops
     await eventually(
         lambda: questions.children > children and sigterm_caught(questions._child.pid), timeout=30
     )  # (the server's terms being embedded by the child)
-    questions.forget_server(OTHER)
+    await questions.forget_servers([OTHER])
     assert await asking is None  # (answered by name)
     assert questions._child.returncode == STOPPED  # it stopped itself between two batches, not killed
     assert not questions._servers._kept and not questions._servers._jobs
+    await questions.close()
+
+
+def file_keys(questions: Questions) -> set[bytes]:
+    """The text hashes the servers' vector file holds."""
+    return set(np.load(questions._server_cache.path)["key"].tolist())
+
+
+def keys_of(questions: Questions, overlay) -> set[bytes]:
+    return {text_key(text, questions.encoder.name).encode("ascii") for text in questions.server_texts(overlay.glossary)}
+
+
+async def forget_while_held(app, questions: Questions, guild_id: int, release, *, until_rewritten: bool) -> None:
+    """Forget `guild_id` as the bot does once its grace period is over, while its index's build is held; `release()`
+    the build once the erasure waits for it to stop, or has begun (`until_rewritten`: has ended) keeping the vector
+    file to the other servers' texts; then wait for the erasure to end."""
+    app.questions = questions  # (the erasure's question path)
+    begun, rewritten = threading.Event(), threading.Event()
+    keep = questions.keep_server_vectors
+
+    def keep_server_vectors(texts):
+        begun.set()
+        try:
+            return keep(texts)
+        finally:
+            rewritten.set()
+
+    questions.keep_server_vectors = keep_server_vectors
+    await app.erasure.left(guild_id)
+    app.erasure.clock = lambda: NOW + timedelta(days=31)
+    erasing = asyncio.create_task(app.erasure.forget_departed(lambda _: True, lambda g: g != guild_id))
+    try:
+        kept = rewritten if until_rewritten else begun
+        await eventually(lambda: questions._servers.stops_awaited or kept.is_set(), timeout=30)
+    finally:
+        release()
+    assert await erasing == [guild_id]
+
+
+async def test_a_server_forgotten_while_its_index_is_built_leaves_no_vector_of_its_terms_in_the_file(
+    app, model, tmp_path
+):
+    _, stays = await define(app, GUILD, ORION)
+    await define(app, OTHER, ORION)  # (the same term in both: its texts' vectors are the other server's too)
+    _, gone = await define(app, OTHER, VEGA)
+    questions, encoder = await questions_on(app, model, tmp_path, "vega")
+    assert top(await questions.ask(ABOUT_ORION, stays)) == "Granja Orion"  # its vectors in the file
+    asking = asyncio.create_task(questions.ask("la cola de experimentos del equipo", gone))
+    assert await asyncio.to_thread(encoder.held.wait, 10)  # the forgotten server's index being built, held
+    # (Here the erasure's rewrite would wait for the build anyway: the build holds the vector cache's lock.)
+    await forget_while_held(app, questions, OTHER, encoder.release.set, until_rewritten=False)
+    await asking  # (by name, or by the index its build had finished: kept nowhere)
+    only_gone = keys_of(questions, gone) - keys_of(questions, stays)
+    assert only_gone and any("vega" in text.casefold() for text in encoder.texts)  # (embedded, then dropped)
+    assert not only_gone & file_keys(questions)
+    assert keys_of(questions, stays) <= file_keys(questions)  # the shared term's vectors stay
+    assert list(questions._servers._kept) == [("guild", GUILD)]
+    await questions.close()
+
+
+# The embedding child process, holding after its first batch (it touches HELD/embedded) until HELD/release exists.
+HELD_CHILD = """
+import sys, time
+from pathlib import Path
+import bot.app.questions.cache as cache
+from bot.app.questions.sentence_model import SentenceModel
+
+held, encode = Path(sys.argv[2]), SentenceModel.encode
+
+def holding(self, texts):
+    vectors = encode(self, texts)
+    (held / "embedded").touch()
+    for _ in range(3000):
+        if (held / "release").exists():
+            break
+        time.sleep(0.01)
+    return vectors
+
+SentenceModel.encode = holding
+sys.exit(cache.main(sys.argv[1:2]))
+"""
+
+
+async def test_a_server_forgotten_while_the_child_process_embeds_its_terms_leaves_none_of_them_in_the_file(
+    app, model, tmp_path, monkeypatch
+):
+    at = NOW.isoformat(timespec="seconds")
+    for i in range(40):  # (stored directly: minutes of typing in Discord)
+        fields = TermFields(term=f"Nodo {i}", definition=f"El nodo número {i} del clúster de preprocesado del equipo.")
+        await app.server_terms.store.save(OTHER, f"nodo-{i}", fields.to_dict(), 42, at, previous_id=None)
+    _, gone = await define(app, OTHER, ORION)
+    _, stays = await define(app, GUILD, ORION)
+    questions = Questions(app.catalog, tmp_path / "cache", model)
+    assert await questions.prepare()
+    assert top(await questions.ask(ABOUT_ORION, stays)) == "Granja Orion"  # (embedded here: its vectors in the file)
+    held = tmp_path / "held"
+    held.mkdir()
+    monkeypatch.setattr(service_module, "child_command", lambda job: [sys.executable, "-c", HELD_CHILD, job, held])
+    children = questions.children
+    questions.IN_PROCESS = 2
+    asking = asyncio.create_task(questions.ask("el nodo del clúster donde se preprocesan los datos", gone))
+    await eventually(lambda: (held / "embedded").exists(), timeout=60)  # its first batch embedded, not yet saved
+    assert questions.children == children + 1
+    await forget_while_held(app, questions, OTHER, (held / "release").touch, until_rewritten=True)
+    assert await asking is None
+    assert questions._child.returncode == STOPPED  # (it saved what it had embedded as it stopped, then the erasure)
+    only_gone = keys_of(questions, gone) - keys_of(questions, stays)
+    assert only_gone and not only_gone & file_keys(questions)
+    assert keys_of(questions, stays) <= file_keys(questions)
     await questions.close()

@@ -108,15 +108,15 @@ class Erasure:
         return erased
 
     async def _forget_vectors(self, guild_ids: Sequence[int]) -> None:
-        """The question path's: these servers' indexes out of memory, then the servers' vector file (one for all
-        servers, by text hash, naming none) kept to the vectors of the servers whose terms remain: a text one of
-        them shares keeps its vector (a term saved meanwhile may lose its own: embedded again when next needed)."""
+        """The question path's: these servers' indexes out of memory (a build of one stopped, and waited for: what
+        it embedded is saved as it stops), then the servers' vector file (one for all servers, by text hash, naming
+        none) kept to the vectors of the servers whose terms remain: a text one of them shares keeps its vector (a
+        term saved meanwhile may lose its own: embedded again when next needed)."""
         if self.questions is None or self.server_terms is None:
             return
         try:
             questions = await asyncio.to_thread(self.questions)  # (imports numpy the first time)
-            for guild_id in guild_ids:
-                questions.forget_server(guild_id)
+            await questions.forget_servers(guild_ids)
             if not questions.server_vectors_kept():
                 return
             texts: list[str] = []

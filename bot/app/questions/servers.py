@@ -89,11 +89,13 @@ class ServerIndexes:
         self.name = name
         self._kept: OrderedDict[tuple[str, int], _Kept] = OrderedDict()
         self._jobs: dict[tuple[str, int], BuildJob] = {}  # builds queued or running, by server
+        self._running: BuildJob | None = None  # the build that has its turn (one at a time), told to stop or not
         self._turn = asyncio.Lock()  # one build at a time, in the order they were asked for (a fair lock)
         self._executor: ThreadPoolExecutor | None = None
         self.built = 0  # indexes built so far, for logs and tests
         self.rebound = 0  # indexes taken over by a newer overlay of the same terms (nothing built), for tests
         self.refused = 0  # questions answered by name because too many builds were waiting
+        self.stops_awaited = 0  # builds told to stop whose end a caller waited for (`until_stopped`), for tests
 
     def executor(self) -> ThreadPoolExecutor:
         if self._executor is None:
@@ -166,8 +168,12 @@ class ServerIndexes:
         """The job's build, in its turn; kept unless a newer overlay of the server asked meanwhile."""
         try:
             async with self._turn:
-                job.between_batches()  # (superseded or stopping while it waited its turn: nothing to do)
-                index = await self.build(job)
+                self._running = job
+                try:
+                    job.between_batches()  # (superseded or stopping while it waited its turn: nothing to do)
+                    index = await self.build(job)
+                finally:
+                    self._running = None
         except BuildStopped:
             log.info("%s: the build for %s stopped when asked", self.name, job.key)
             return None
@@ -184,12 +190,23 @@ class ServerIndexes:
 
     def forget(self, guild_id: int) -> None:
         """Drop a server's index (a server forgotten): kept or being built (the build stops between two batches,
-        and what it built is kept nowhere)."""
+        and what it built is kept nowhere; `until_stopped` waits for it to end)."""
         key = ("guild", guild_id)
         self._kept.pop(key, None)
         job = self._jobs.get(key)
         if job is not None:
             job.halt()
+
+    async def until_stopped(self, within: float) -> bool:
+        """Wait, at most `within` seconds, for the running build to end if it was told to stop: as it stops it saves
+        what it embedded so far (its child process too), which must land before the caller rewrites the vector file.
+        A build told to stop while queued writes nothing. Whether no build told to stop is running any more."""
+        job = self._running
+        if job is None or job.task is None or not job.stop.is_set():
+            return True
+        self.stops_awaited += 1
+        done, _ = await asyncio.wait({job.task}, timeout=within)
+        return bool(done)
 
     def close(self) -> None:
         """Stop every build between two batches (those queued stop before they start); their questions get None."""

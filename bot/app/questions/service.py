@@ -96,6 +96,7 @@ class Questions:
     MAX_BATCH = 16  # …of at most this many (the encoder's CPU per question is flat from 16 on)
     MAX_WAITING = 64  # questions queued at most; one more is refused at once and answered by name
     QUESTION_VECTORS = 8192  # vectors kept of questions and their words, by the text as the model reads it (2 KB each)
+    FORGET_WAIT = STOP_GRACE + 3.0  # seconds a server's erasure waits for a build of its index to stop at most
 
     def __init__(self, catalog: CatalogHolder, cache_dir: Path | None, encoder: Encoder | None = None) -> None:
         self.catalog = catalog
@@ -325,10 +326,19 @@ class Questions:
         return QuestionIndex(glossary, vectors[: len(texts)], lexical=lexical, words=space, key=plan.key)
 
     # -- forgetting ---------------------------------------------------------------------------------------
-    def forget_server(self, guild_id: int) -> None:
-        """Drop a server's question indexes from memory (each glossary of its terms asked about, the last one and
-        any older one still kept)."""
-        self._servers.forget(guild_id)
+    async def forget_servers(self, guild_ids: Sequence[int]) -> None:
+        """Drop these servers' question indexes from memory (each glossary of their terms asked about, the last one
+        and any older one still kept), and stop a build of one in progress, waiting (at most FORGET_WAIT seconds: a
+        child process is killed past STOP_GRACE) for it to save what it embedded so far: `keep_server_vectors`,
+        called after, then drops that too."""
+        for guild_id in guild_ids:
+            self._servers.forget(guild_id)
+        if not await self._servers.until_stopped(self.FORGET_WAIT):
+            log.warning(
+                "a forgotten server's question index build did not stop within %.0f s: the vectors it saves later "
+                "stay in the cache folder until the next server is forgotten",
+                self.FORGET_WAIT,
+            )
 
     def server_texts(self, glossary: Glossary) -> list[str]:
         """What a server's question index embeds (its terms' texts and words): the vectors it reads in the file."""
