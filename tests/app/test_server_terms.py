@@ -16,6 +16,7 @@ from bot.core.search import Found, NotFound
 from bot.core.server_terms import TermFields
 from bot.core.status import GapStatus, ProposalStatus
 from tests.conftest import SHIPPED
+from tests.helpers import eventually
 
 NOW = datetime(2026, 12, 3, 10, 0, tzinfo=UTC)
 GUILD, OTHER = 7, 8
@@ -107,8 +108,12 @@ async def test_a_read_of_a_servers_terms_that_ends_after_an_edit_never_replaces_
     app.server_terms.forget_cached(GUILD)
     before = asyncio.create_task(app.server_terms.prepare(GUILD))  # reads the terms as they are…
     await held.wait()
+    # An edit checked before that read began (a lookup that began it would make the edit's check await it) is
+    # written, and the terms read again, as `save` does: (its write, then forget_cached and prepare)
     edited = TermFields(**{**NEBULA.to_dict(), "definition": "El clúster de GPUs del equipo (128 A100)."})
-    assert isinstance(await app.server_terms.save(GUILD, 43, edited, previous_id=saved.term.id), Saved)
+    await store.save(GUILD, saved.term.id, edited.to_dict(), 43, "2026-12-03T10:00:00", previous_id=saved.term.id)
+    app.server_terms.forget_cached(GUILD)
+    assert "128 A100" in (await app.server_terms.prepare(GUILD)).glossary.terms[0].definition
     release.set()  # …and ends after the edit
     kept = app.server_terms.cached(GUILD)
     assert await before is kept and "128 A100" in kept.glossary.terms[0].definition  # (its reply: the newer one)
@@ -217,3 +222,47 @@ async def test_keystrokes_while_a_servers_terms_are_read_wait_for_that_read_rath
     await reader.set_trace_callback(None)
     assert typed == [[("cluster-nebula", "Clúster Nebula"), ("cluster-orion", "Clúster Orion")]] * 3
     assert len(reads) == 2
+
+
+async def test_lookups_while_a_servers_terms_are_read_wait_for_that_read_unless_the_terms_changed_since(app):
+    """Many lookups of a server whose terms are not in memory yet (a big server's are read, checked and indexed for
+    a while): one read, the others await it. A lookup that comes after the terms changed does not take that read's
+    older terms: it reads them again, and that read is the one kept."""
+    assert isinstance(await app.server_terms.save(GUILD, 42, NEBULA), Saved)
+    store, reads, release = app.server_terms.store, [], asyncio.Event()
+
+    class Counted:  # the real store; each read of the terms counted, and held until released
+        def __getattr__(self, name):
+            return getattr(store, name)
+
+        async def terms(self, guild_id, **kw):
+            reads.append(guild_id)
+            rows = await store.terms(guild_id, **kw)
+            await release.wait()
+            return rows
+
+    app.server_terms.store = Counted()
+    app.server_terms.forget_cached(GUILD)
+    first = [asyncio.create_task(app.lookups.for_guild(GUILD)) for _ in range(5)]
+    await eventually(lambda: reads == [GUILD])
+    later = [asyncio.create_task(app.lookups.for_guild(GUILD)) for _ in range(3)]  # (while it is read)
+    first[0].cancel()  # (the one that began it gives up: the read goes on for the others)
+    release.set()
+    overlays = [(await task).overlay for task in first[1:] + later]
+    assert reads == [GUILD] and all(overlay is app.server_terms.cached(GUILD) for overlay in overlays)
+
+    release.clear()
+    app.server_terms.forget_cached(GUILD)
+    before = [asyncio.create_task(app.server_terms.prepare(GUILD)) for _ in range(3)]
+    await eventually(lambda: len(reads) == 2)
+    edited = TermFields(**{**NEBULA.to_dict(), "definition": "El clúster de GPUs del equipo (128 A100)."})
+    await app.stores.server_terms.save(
+        GUILD, "cluster-nebula", edited.to_dict(), 43, "2026-12-03T10:00:00", previous_id="cluster-nebula"
+    )
+    app.server_terms.forget_cached(GUILD)  # (what an edit does, once written)
+    after = asyncio.create_task(app.server_terms.prepare(GUILD))
+    await eventually(lambda: len(reads) == 3)  # read again, not taken from the read under way
+    release.set()
+    assert {"128 A100" in (await task).glossary.terms[0].definition for task in before} == {False}  # (their reply)
+    assert "128 A100" in (await after).glossary.terms[0].definition
+    assert app.server_terms.cached(GUILD) is await after and len(reads) == 3

@@ -10,12 +10,12 @@ import itertools
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property, partial
 
 from bot.app.catalog import Catalog, CatalogHolder
+from bot.app.community.reads import SharedReads
 from bot.app.glossary import resolve_answered
 from bot.core import server_terms
 from bot.core.card import EMBED_TOTAL, CardText, card_text, footer, neutral_markup
@@ -137,7 +137,12 @@ class ServerTerms:
         self._stale_before = 0  # a read numbered lower began before some server's terms changed: never kept
         # by server: its retired terms' names (what `historial` offers besides the overlay's), kept like the overlays
         self._retired: OrderedDict[int, tuple[StoredName, ...]] = OrderedDict()
-        self._first_reads: dict[int, tuple[asyncio.Lock, int]] = {}  # by server: the lock, how many keystrokes hold it
+        # The reads under way, by server, stamped with the glossary and the number they began with: lookups and
+        # keystrokes that come while a server's terms are read await that read, unless the terms changed since.
+        self._overlay_reads: SharedReads[int, tuple[Catalog, int], Overlay | None] = SharedReads(self._still_good)
+        self._retired_reads: SharedReads[int, tuple[Catalog, int], tuple[StoredName, ...]] = SharedReads(
+            self._still_good
+        )
 
     # -- serving ----------------------------------------------------------------------------------------
     def cached(self, guild_id: int) -> Overlay | None:
@@ -157,6 +162,17 @@ class ServerTerms:
             self._overlays.move_to_end(guild_id)
             return found[1]
         version = next(self._reads)
+        stamp = (self.catalog.current, version)
+        return await self._overlay_reads.read(guild_id, stamp, partial(self._read_overlay, guild_id, version))
+
+    def _still_good(self, stamp: tuple[Catalog, int]) -> bool:
+        """Whether a read begun with `stamp` may answer a caller that comes now: the same glossary in service, and
+        no server's terms changed since it began (`forget_cached`)."""
+        return stamp[0] is self.catalog.current and stamp[1] >= self._stale_before
+
+    async def _read_overlay(self, guild_id: int, version: int) -> Overlay | None:
+        """Read the server's terms, check and index them (read number `version`), and keep them unless a newer
+        read or a change came meanwhile."""
         try:
             rows = await self.store.terms(guild_id)
             accepted = await self.store.aliases(guild_id)
@@ -354,31 +370,16 @@ class ServerTerms:
         first. From memory: the terms in service are the overlay's, the retired ones read once too; both are read
         again only after the server's terms change (`forget_cached`) or, for the overlay, a reload."""
         needle = normalize(current)
-        async with self._first_read(guild_id):
-            overlay = await self.prepare(guild_id)
-            stored: Iterable[StoredName] = overlay.stored_names if overlay is not None else ()
-            if retired:
-                stored = heapq.merge(stored, await self._retired_names(guild_id), key=StoredName.order)
+        # (keystrokes typed while a big server's terms are read await that read, as lookups do: `prepare`)
+        overlay = await self.prepare(guild_id)
+        stored: Iterable[StoredName] = overlay.stored_names if overlay is not None else ()
+        if retired:
+            stored = heapq.merge(stored, await self._retired_names(guild_id), key=StoredName.order)
         return [(n.term_id, n.name) for n in itertools.islice((n for n in stored if needle in n.normalized), 25)]
 
-    @asynccontextmanager
-    async def _first_read(self, guild_id: int) -> AsyncIterator[None]:
-        """One keystroke at a time per server: those typed while its terms are being read wait for that read and
-        then find them in memory, rather than each reading them again (which takes a while for a big server)."""
-        lock, holders = self._first_reads.get(guild_id) or (asyncio.Lock(), 0)
-        self._first_reads[guild_id] = (lock, holders + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, holders = self._first_reads[guild_id]
-            if holders == 1:
-                del self._first_reads[guild_id]
-            else:
-                self._first_reads[guild_id] = (lock, holders - 1)
-
     async def _retired_names(self, guild_id: int) -> tuple[StoredName, ...]:
-        """The names of the server's retired terms, in the store's order (read on first use, then kept)."""
+        """The names of the server's retired terms, in the store's order (read on first use, then kept; one read
+        at a time, as `prepare`'s)."""
         if not guild_id:
             return ()
         found = self._retired.get(guild_id)
@@ -386,6 +387,10 @@ class ServerTerms:
             self._retired.move_to_end(guild_id)
             return found
         version = next(self._reads)
+        stamp = (self.catalog.current, version)
+        return await self._retired_reads.read(guild_id, stamp, partial(self._read_retired, guild_id, version))
+
+    async def _read_retired(self, guild_id: int, version: int) -> tuple[StoredName, ...]:
         try:
             rows = [row for row in await self.store.terms(guild_id, retired=True) if row.retired_at is not None]
         except Exception:  # (as `prepare`: the names in service are still offered)
