@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from bot.app.background import outliving_errors, start_background
 from bot.app.catalog import Catalog, CatalogHolder
+from bot.app.community.editors import EditorRoles
 from bot.app.community.proposals import Proposals
 from bot.app.community.server_terms import ServerTerms
 from bot.app.daily.posts import DailyPosts
@@ -97,7 +98,7 @@ class Application:
         self.glossary.reloaded.append(self._questions_follow)
         self.review = GapReview(gaps, self.catalog, self.server_terms, self.feedback)
         self.daily = DailyPosts(stores.daily, self.catalog, clock, self.server_terms)
-        self.roles = stores.roles
+        self.roles = EditorRoles(stores.roles)  # (kept in memory: asked at every interaction of a non-moderator)
         self.erasure = Erasure(
             stores.erasure,
             salt,
@@ -107,6 +108,7 @@ class Application:
             writer=self.writer,
             proposals=self.proposals,
             server_terms=self.server_terms,
+            roles=self.roles,
             applied=stores.applied,
             lookups=self.lookups,
             feedback=self.feedback,

@@ -110,3 +110,18 @@ async def test_lookup_counts_handed_to_the_queue_while_a_server_is_forgotten_are
         assert await app.close() == []
     with contextlib.closing(sqlite3.connect(tmp_path / "g.db")) as db:
         assert db.execute("SELECT guild_id, SUM(count) FROM lookups GROUP BY guild_id").fetchall() == [(OTHER, 1)]
+
+
+async def test_a_forgotten_servers_editor_role_leaves_memory_with_its_row(tmp_path):
+    """The editor role, kept in memory a short while (asked at every interaction of a non-moderator), goes with the
+    server's rows at once: a server forgotten and back has no editors until it sets a role again."""
+    from tests.app.test_server_terms import open_app
+
+    app = await open_app(tmp_path)
+    try:
+        await app.roles.set_editor_role(G, 12345)
+        assert await app.roles.editor_role(G) == 12345  # (now in memory)
+        await app.erasure.forget_server(G)
+        assert await app.roles.editor_role(G) is None
+    finally:
+        assert await app.close() == []

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import io
+import logging
 import shutil
+import sqlite3
 
 import yaml
 from PIL import Image
 
 from bot.app.files import load_glossary
 from bot.app.insights.chart import HEIGHT, LINE, WIDTH
+from bot.discord_app.kit.i18n import t
 from bot.storage.records import GapRecord
 from tests.conftest import SHIPPED
 from tests.fake_discord.server import (
@@ -268,6 +271,66 @@ async def test_editor_role_and_statistics(fake, bot, harness):
     )
     assert fields["Más consultados"].splitlines()[0] == "Horovod — 2"
     assert fields["Nunca consultados (15)"].startswith("Aprendizaje Automático Distribuido")
+
+
+async def test_the_editor_role_is_read_once_kept_a_short_while_and_changed_at_once(fake, bot, harness):
+    """The editor role is asked at every interaction of a member without Manage Messages (an editor's keystrokes, a
+    hostile member's clicks): read once, then from memory; a change made here counts at once, one another process
+    makes (the shared database) once the role's time in memory is over."""
+    guild, roles, now = fake.guilds[0], bot.app.roles, [1000.0]
+    roles.now = lambda: now[0]  # (the roles' own clock, moved by the test)
+    editors = iter(range(555, 600))  # (a new editor each time: six interactions a member in 20 s)
+
+    async def allowed(*, role: int | None = guild.editor_role_id) -> bool:
+        user_id = next(editors)
+        fake.member_roles[user_id] = [role] if role else []
+        _, listing = await admin(fake, "pendientes", permissions=MEMBER_PERMISSIONS, user_id=user_id)
+        assert listing["data"].get("embeds") or listing["data"]["content"] == t("es", "admin_denied")
+        return bool(listing["data"].get("embeds"))
+
+    await admin(fake, "rol-editor", {"rol": RoleRef(guild.editor_role_id)}, permissions=ADMIN)
+    reads: list[str] = []
+    reader = roles.store.db.reader
+    await reader.set_trace_callback(lambda sql: reads.append(sql) if "editor_role_id" in sql else None)
+    assert await allowed() and len(reads) == 1
+    assert await allowed() and not await allowed(role=None) and len(reads) == 1  # from memory, refusals too
+    await admin(fake, "rol-editor", {"rol": RoleRef(int(snowflake()))}, permissions=ADMIN)
+    assert not await allowed()  # changed here: at once
+    await admin(fake, "rol-editor", {"rol": RoleRef(guild.editor_role_id)}, permissions=ADMIN)
+    assert await allowed()
+    reads.clear()
+    await roles.store.set_editor_role(guild.id, int(snowflake()))  # another process, sharing the database
+    now[0] += roles.ttl - 1
+    assert await allowed() and reads == []  # (still the role in memory)
+    now[0] += 1
+    assert not await allowed() and len(reads) == 1  # its time over: read again
+    await reader.set_trace_callback(None)
+
+
+async def test_an_editor_role_the_database_cannot_give_is_an_apology_and_read_again_next_time(fake, bot, caplog):
+    """As before the role was kept in memory: the member is told something went wrong (the error logged), and
+    nothing is kept of the failed read: the next interaction reads the role again."""
+    guild, roles = fake.guilds[0], bot.app.roles
+    await admin(fake, "rol-editor", {"rol": RoleRef(guild.editor_role_id)}, permissions=ADMIN)
+    store, fails = roles.store, [True]
+
+    class Failing:  # the real store; reading the role fails while `fails` says so
+        def __getattr__(self, name):
+            return getattr(store, name)
+
+        async def editor_role(self, guild_id):
+            if fails[0]:
+                raise sqlite3.OperationalError("disk I/O error")
+            return await store.editor_role(guild_id)
+
+    roles.store = Failing()
+    fake.member_roles[555] = [guild.editor_role_id]
+    _, reply = await admin(fake, "pendientes", permissions=MEMBER_PERMISSIONS, user_id=555)
+    assert reply["data"]["content"] == t("es", "error")
+    assert any(r.levelno == logging.ERROR and "disk I/O error" in str(r.exc_info) for r in caplog.records)
+    fails[0] = False
+    _, listing = await admin(fake, "pendientes", permissions=MEMBER_PERMISSIONS, user_id=555)
+    assert listing["data"]["embeds"]
 
 
 async def test_every_file_a_moderator_is_sent_is_named_in_their_language(fake, bot, harness):

@@ -23,6 +23,7 @@ from bot.storage.journal import scrub_journals
 from bot.storage.records import Erased
 
 if TYPE_CHECKING:
+    from bot.app.community.editors import EditorRoles
     from bot.app.community.proposals import Proposals
     from bot.app.community.server_terms import ServerTerms
     from bot.app.feedback.votes import Feedback
@@ -48,6 +49,7 @@ class Erasure:
         writer: WriteQueue | None = None,
         proposals: Proposals | None = None,
         server_terms: ServerTerms | None = None,
+        roles: EditorRoles | None = None,
         applied: AppliedLog | None = None,
         lookups: Lookups | None = None,
         feedback: Feedback | None = None,
@@ -56,7 +58,7 @@ class Erasure:
         self.store, self.salt, self.journals, self.clock, self.grace = store, salt, journals, clock, grace
         # (in the bot's process: its queue and what it keeps in memory; the command line has none of them)
         self.writer, self.proposals, self.server_terms, self.applied = writer, proposals, server_terms, applied
-        self.lookups, self.feedback = lookups, feedback
+        self.lookups, self.feedback, self.roles = lookups, feedback, roles
         # The question path (made on first use: numpy and the model's code), whose cache folder keeps the vectors of
         # every server's terms; with `server_terms`, forgetting a server drops those only it used.
         self.questions = questions
@@ -105,6 +107,8 @@ class Erasure:
             log.info("forgot guild %s: %d row(s)", guild_id, erased.total)
             if self.server_terms is not None:
                 self.server_terms.forget_cached(guild_id)
+            if self.roles is not None:
+                self.roles.forget(guild_id)
         return erased
 
     async def _forget_vectors(self, guild_ids: Sequence[int]) -> None:

@@ -12,8 +12,9 @@ from bot.discord_app.kit.services import Services, services
 
 
 async def is_moderator(bot: Services, interaction: discord.Interaction) -> bool:
-    """Manage Messages, or the editor role this server chose, in a server the bot serves (a moderator of a server
-    the bot is not in moderates nothing of the bot's). default_permissions is only Discord's hint."""
+    """Manage Messages, or the editor role this server chose (from memory once read: asked at every interaction),
+    in a server the bot serves (a moderator of a server the bot is not in moderates nothing of the bot's).
+    default_permissions is only Discord's hint."""
     if interaction.guild is None or not served_guild(interaction):
         return False
     if interaction.permissions.manage_messages or interaction.permissions.manage_guild:
