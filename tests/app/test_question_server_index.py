@@ -17,8 +17,9 @@ import pytest
 from bot.app.catalog import Catalog
 from bot.app.community.server_terms import Saved
 from bot.app.questions import service as service_module
-from bot.app.questions.cache import STOPPED
+from bot.app.questions.cache import STOPPED, BuildStopped
 from bot.app.questions.sentence_model import SentenceModel
+from bot.app.questions.servers import BuildJob
 from bot.app.questions.service import Questions, Verdict
 from bot.core.model import Glossary
 from bot.core.question_texts import index_texts
@@ -382,4 +383,24 @@ async def test_a_server_forgotten_while_the_child_process_embeds_its_terms_leave
     only_gone = keys_of(questions, gone) - keys_of(questions, stays)
     assert only_gone and not only_gone & file_keys(questions)
     assert keys_of(questions, stays) <= file_keys(questions)
+    await questions.close()
+
+
+async def test_a_build_halted_before_its_texts_go_to_the_child_process_starts_none(app, model, tmp_path):
+    """A build told to stop while its texts were looked up (a newer read of the terms, the server forgotten) stops
+    there: no child process is started to load the model and be stopped at once."""
+    at = NOW.isoformat(timespec="seconds")
+    for i in range(10):  # (stored directly: minutes of typing in Discord)
+        fields = TermFields(term=f"Nodo {i}", definition=f"El nodo número {i} del clúster de preprocesado del equipo.")
+        await app.server_terms.store.save(OTHER, f"nodo-{i}", fields.to_dict(), 42, at, previous_id=None)
+    overlay = await app.server_terms.prepare(OTHER)
+    questions = Questions(app.catalog, tmp_path / "cache", model)
+    assert await questions.prepare()
+    questions.IN_PROCESS = 2
+    children = questions.children
+    job = BuildJob(("guild", OTHER), overlay.glossary, overlay.version, questions._servers)
+    job.halt()
+    with pytest.raises(BuildStopped):
+        await questions._build_server(job)
+    assert questions.children == children
     await questions.close()

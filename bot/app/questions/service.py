@@ -299,6 +299,8 @@ class Questions:
         plan = await job.in_thread(self._server_plan, job.glossary)
         missing = plan.found.missing if plan.found is not None else []
         if missing and self._in_child(len(missing), False):
+            if job.stopped.is_set():  # (halted while its texts were looked up: no child started for nothing)
+                raise BuildStopped
             await self._embed_in_child(missing, None, "servers", job.stopped)
             plan = replace(plan, found=None)  # (the child rewrote the file)
         return await job.in_thread(self._server_index, job.glossary, job.between_batches, plan)
