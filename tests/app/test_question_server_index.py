@@ -230,6 +230,14 @@ async def test_a_reload_that_renames_a_related_published_term_builds_the_servers
     await questions.close()
 
 
+async def save_nodes(app, count: int) -> None:
+    """`count` terms of the other server ("Nodo 0"…), stored directly (minutes of typing in Discord)."""
+    at = NOW.isoformat(timespec="seconds")
+    for i in range(count):
+        fields = TermFields(term=f"Nodo {i}", definition=f"El nodo número {i} del clúster de preprocesado del equipo.")
+        await app.server_terms.store.save(OTHER, f"nodo-{i}", fields.to_dict(), 42, at, previous_id=None)
+
+
 async def test_a_servers_many_new_texts_are_embedded_by_the_child_process_as_this_process_embeds_them(
     app, model, tmp_path
 ):
@@ -252,10 +260,7 @@ async def test_a_servers_many_new_texts_are_embedded_by_the_child_process_as_thi
 
 async def test_a_server_forgotten_while_the_child_process_embeds_its_terms_stops_it(app, model, tmp_path, monkeypatch):
     monkeypatch.setattr(service_module, "STOP_GRACE", 60.0)  # (a busy machine's batch may outlast the 2 s: not killed)
-    at = NOW.isoformat(timespec="seconds")
-    for i in range(120):  # (stored directly: minutes of typing in Discord)
-        fields = TermFields(term=f"Nodo {i}", definition=f"El nodo número {i} del clúster de preprocesado del equipo.")
-        await app.server_terms.store.save(OTHER, f"nodo-{i}", fields.to_dict(), 42, at, previous_id=None)
+    await save_nodes(app, 120)
     overlay = await app.server_terms.prepare(OTHER)
     questions = Questions(app.catalog, tmp_path / "cache", model)
     questions.FORGET_WAIT = 90.0
@@ -356,10 +361,7 @@ sys.exit(cache.main(sys.argv[1:2]))
 async def test_a_server_forgotten_while_the_child_process_embeds_its_terms_leaves_none_of_them_in_the_file(
     app, model, tmp_path, monkeypatch
 ):
-    at = NOW.isoformat(timespec="seconds")
-    for i in range(40):  # (stored directly: minutes of typing in Discord)
-        fields = TermFields(term=f"Nodo {i}", definition=f"El nodo número {i} del clúster de preprocesado del equipo.")
-        await app.server_terms.store.save(OTHER, f"nodo-{i}", fields.to_dict(), 42, at, previous_id=None)
+    await save_nodes(app, 40)
     _, gone = await define(app, OTHER, ORION)
     _, stays = await define(app, GUILD, ORION)
     questions = Questions(app.catalog, tmp_path / "cache", model)
@@ -389,10 +391,7 @@ async def test_a_server_forgotten_while_the_child_process_embeds_its_terms_leave
 async def test_a_build_halted_before_its_texts_go_to_the_child_process_starts_none(app, model, tmp_path):
     """A build told to stop while its texts were looked up (a newer read of the terms, the server forgotten) stops
     there: no child process is started to load the model and be stopped at once."""
-    at = NOW.isoformat(timespec="seconds")
-    for i in range(10):  # (stored directly: minutes of typing in Discord)
-        fields = TermFields(term=f"Nodo {i}", definition=f"El nodo número {i} del clúster de preprocesado del equipo.")
-        await app.server_terms.store.save(OTHER, f"nodo-{i}", fields.to_dict(), 42, at, previous_id=None)
+    await save_nodes(app, 10)
     overlay = await app.server_terms.prepare(OTHER)
     questions = Questions(app.catalog, tmp_path / "cache", model)
     assert await questions.prepare()
