@@ -308,18 +308,14 @@ class Questions:
     def _server_plan(self, glossary: Glossary) -> _ServerPlan:
         """In a worker thread: what a server's index embeds, where the vector file has it, and what it reads (as
         `Overlay.question_key`)."""
-        texts, fields = index_texts(glossary, self.catalog.glossary)
-        words = glossary_words(fields)
-        key = index_key(glossary, texts, fields)
-        return _ServerPlan(texts, fields, words, key, self._server_cache.lookup([*texts, *words]))
+        plan = _ServerPlan.of(glossary, self.catalog.glossary)
+        return replace(plan, found=self._server_cache.lookup([*plan.texts, *plan.words]))
 
     def _server_index(
         self, glossary: Glossary, between_batches: Callable[[], None] | None = None, plan: _ServerPlan | None = None
     ) -> QuestionIndex:
         """In a worker thread: the question index of a server's own terms (kept by `self._servers`)."""
-        if plan is None:
-            texts, fields = index_texts(glossary, self.catalog.glossary)
-            plan = _ServerPlan(texts, fields, glossary_words(fields), index_key(glossary, texts, fields))
+        plan = plan or _ServerPlan.of(glossary, self.catalog.glossary)
         texts, words = plan.texts, plan.words
         between = between_batches or self._between_batches
         vectors = self._server_cache.vectors([*texts, *words], self.encoder, between, plan.found)
@@ -344,8 +340,8 @@ class Questions:
 
     def server_texts(self, glossary: Glossary) -> list[str]:
         """What a server's question index embeds (its terms' texts and words): the vectors it reads in the file."""
-        texts, words = _server_texts(glossary, self.catalog.glossary)
-        return [*texts, *words]
+        texts, fields = index_texts(glossary, self.catalog.glossary)
+        return [*texts, *glossary_words(fields)]
 
     def server_vectors_kept(self) -> bool:
         """Whether the cache folder holds a servers' vector file (of this model)."""
@@ -455,12 +451,6 @@ class Questions:
         return answers
 
 
-def _server_texts(glossary: Glossary, published: Glossary) -> tuple[list[str], list[str]]:
-    """A server's terms' embedded texts, and the words of their BM25 fields (bot/core/word_space.py)."""
-    texts, fields = index_texts(glossary, published)
-    return texts, glossary_words(fields)
-
-
 @dataclass(frozen=True)
 class _ServerPlan:
     """What building a server's index needs: its terms' embedded texts, BM25 fields and their words, the hash of all
@@ -471,6 +461,12 @@ class _ServerPlan:
     words: list[str]
     key: str
     found: Lookup | None = None
+
+    @staticmethod
+    def of(glossary: Glossary, published: Glossary) -> _ServerPlan:
+        """The plan of a server's terms, their related ids resolved in them, then in the published glossary."""
+        texts, fields = index_texts(glossary, published)
+        return _ServerPlan(texts, fields, glossary_words(fields), index_key(glossary, texts, fields))
 
 
 @dataclass(frozen=True, slots=True)
