@@ -215,7 +215,9 @@ def test_no_import_cycle_even_through_type_checking_imports():
 
 # bot/app: what every feature uses sits at the top (bot/app/__init__.py says what each is); the rest is a package
 # per feature. application.py is the composition root: the one top module that builds the features.
-APP_TOP = {"application", "background", "catalog", "errors", "files", "glossary", "health", "limits", "spreadsheets"}
+APP_TOP = {
+    "application", "background", "catalog", "errors", "files", "glossary", "health", "limits", "recent", "spreadsheets",
+}  # fmt: skip
 APP_FEATURES = {
     "community", "daily", "feedback", "insights", "interchange", "lookup", "privacy", "questions", "review",
 }  # fmt: skip

@@ -7,7 +7,8 @@ What every feature uses sits here, at the top:
     glossary.py      reloading it, and closing the gaps a new glossary answers
     limits.py        rate limits and budgets against floods; background.py, the helper that keeps background
                      tasks referenced; errors.py, what callers catch; health.py, the heartbeat;
-                     spreadsheets.py, cells no spreadsheet runs as formulas
+                     spreadsheets.py, cells no spreadsheet runs as formulas; recent.py, what is kept in
+                     memory for the most recently used keys only
 
 One package per feature, each with its own reading order in its __init__:
     community/     a server's own terms and members' proposals

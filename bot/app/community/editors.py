@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 
 from bot.app.community.reads import SharedReads
+from bot.app.recent import keep_recent
 from bot.storage.interfaces import RoleStore
 
 
@@ -37,10 +38,7 @@ class EditorRoles:
         began = self.now()  # (its time to live counts from before the read: never trusted longer than `ttl`)
         role = await self.store.editor_role(guild_id)
         if changes == self._changes:
-            self._kept[guild_id] = (role, began)
-            self._kept.move_to_end(guild_id)
-            while len(self._kept) > self.MAX_SERVERS:
-                self._kept.popitem(last=False)
+            keep_recent(self._kept, guild_id, (role, began), self.MAX_SERVERS)
         return role
 
     async def set_editor_role(self, guild_id: int, role_id: int | None) -> None:

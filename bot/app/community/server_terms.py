@@ -9,14 +9,16 @@ import heapq
 import itertools
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property, partial
+from typing import TypeVar
 
 from bot.app.catalog import Catalog, CatalogHolder
 from bot.app.community.reads import SharedReads
 from bot.app.glossary import resolve_answered
+from bot.app.recent import keep_recent
 from bot.core import server_terms
 from bot.core.card import EMBED_TOTAL, CardText, card_text, footer, neutral_markup
 from bot.core.errors import Problem
@@ -34,6 +36,7 @@ from bot.storage.interfaces import GapStore, ServerTermStore
 from bot.storage.records import ServerAlias, ServerTermRow, ServerTermVersion
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,9 +164,14 @@ class ServerTerms:
         if found is not None and found[0] is self.catalog.current:
             self._overlays.move_to_end(guild_id)
             return found[1]
+        return await self._read_once(self._overlay_reads, guild_id, self._read_overlay)
+
+    async def _read_once(self, reads: SharedReads, guild_id: int, read: Callable[[int, int], Awaitable[T]]) -> T:
+        """`read(guild_id, version)`, numbered now, or the read of the server under way that is still good: shared
+        with whoever asks for the same while it runs."""
         version = next(self._reads)
         stamp = (self.catalog.current, version)
-        return await self._overlay_reads.read(guild_id, stamp, partial(self._read_overlay, guild_id, version))
+        return await reads.read(guild_id, stamp, partial(read, guild_id, version))
 
     def _still_good(self, stamp: tuple[Catalog, int]) -> bool:
         """Whether a read begun with `stamp` may answer a caller that comes now: the same glossary in service, and
@@ -194,10 +202,7 @@ class ServerTerms:
             return found[1]
         if version < self._stale_before:  # (read before the terms changed: good for this reply only)
             return overlay
-        self._overlays[guild_id] = (catalog, overlay, version)
-        self._overlays.move_to_end(guild_id)
-        while len(self._overlays) > self.MAX_OVERLAYS:
-            self._overlays.popitem(last=False)
+        keep_recent(self._overlays, guild_id, (catalog, overlay, version), self.MAX_OVERLAYS)
         return overlay
 
     async def every_glossary(self, guild_ids: Iterable[int]) -> AsyncIterator[Glossary]:
@@ -386,9 +391,7 @@ class ServerTerms:
         if found is not None:
             self._retired.move_to_end(guild_id)
             return found
-        version = next(self._reads)
-        stamp = (self.catalog.current, version)
-        return await self._retired_reads.read(guild_id, stamp, partial(self._read_retired, guild_id, version))
+        return await self._read_once(self._retired_reads, guild_id, self._read_retired)
 
     async def _read_retired(self, guild_id: int, version: int) -> tuple[StoredName, ...]:
         try:
@@ -400,10 +403,7 @@ class ServerTerms:
         names = tuple(await asyncio.to_thread(lambda: [StoredName.of(row) for row in rows])) if rows else ()
         if version < self._stale_before:  # (read before the terms changed: good for this keystroke only)
             return names
-        self._retired[guild_id] = names
-        while len(self._retired) > self.MAX_OVERLAYS:
-            self._retired.popitem(last=False)
-        return names
+        return keep_recent(self._retired, guild_id, names, self.MAX_OVERLAYS)
 
     async def history(self, guild_id: int, term_id: str) -> list[ServerTermVersion]:
         return await self.store.versions(guild_id, term_id)

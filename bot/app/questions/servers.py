@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from bot.app.questions.cache import BuildStopped
+from bot.app.recent import keep_recent
 from bot.core.model import Glossary
 from bot.core.questions import QuestionIndex
 
@@ -158,10 +159,7 @@ class ServerIndexes:
             self.rebound += 1
         else:
             self.built += 1
-        self._kept[key] = _Kept(glossary, version, index)
-        self._kept.move_to_end(key)
-        while len(self._kept) > self.max_kept:
-            self._kept.popitem(last=False)
+        keep_recent(self._kept, key, _Kept(glossary, version, index), self.max_kept)
         return index
 
     async def _run(self, job: BuildJob) -> QuestionIndex | None:
