@@ -146,6 +146,36 @@ async def test_terms_changed_during_their_build_win_and_the_older_index_is_kept_
     await questions.close()
 
 
+async def test_terms_read_again_unchanged_during_their_build_join_it(app, model, tmp_path):
+    """The server's terms read again while their index is built (a member forgotten, the terms dropped from memory),
+    the same texts in a new overlay: its question waits for that build, which goes on and is kept as the newer
+    overlay's; nothing is stopped or built twice."""
+    term, older = await define(app, OTHER, ORION)
+    questions, encoder = await questions_on(app, model, tmp_path, "orion")
+    try:
+        first = asyncio.create_task(questions.ask(ABOUT_ORION, older))
+        assert await asyncio.to_thread(encoder.held.wait, 10)  # its index being built, held
+        app.server_terms.forget_cached(OTHER)
+        newer = await app.server_terms.prepare(OTHER)
+        assert newer.glossary is not older.glossary and newer.version > older.version
+        assert newer.question_key == older.question_key
+        job = questions._servers._jobs["guild", OTHER]
+        second = asyncio.create_task(questions.ask(ABOUT_ORION, newer))
+        await eventually(lambda: job.stop.is_set() or questions._servers.joined == 1)
+        assert not job.stop.is_set() and questions._servers._jobs["guild", OTHER] is job  # joined, not restarted
+    finally:
+        encoder.release.set()
+    assert (await first).candidates[0].term is older.glossary.get(term.id)
+    assert (await second).candidates[0].term is newer.glossary.get(term.id)
+    assert questions._servers.built == 1
+    kept = questions._servers._kept
+    assert kept["guild", OTHER].glossary is newer.glossary and kept["guild", OTHER].version == newer.version
+    built = questions._servers.built
+    assert (await questions.ask(ABOUT_ORION, newer)).candidates[0].term is newer.glossary.get(term.id)
+    assert questions._servers.built == built  # (answered from the kept index)
+    await questions.close()
+
+
 async def test_servers_first_questions_at_once_build_one_index_at_a_time_and_a_bounded_number_wait(
     app, model, tmp_path
 ):

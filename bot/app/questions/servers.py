@@ -11,7 +11,8 @@ read last wins: asking with it stops a build of an older one between two batches
 cached, so the newer one reuses it), an older one's index is never kept, and a question asked with an older
 overlay than the one kept or being built is answered by name. A newer overlay whose terms read the same as the
 kept index's (its `question_key`: a member forgotten, the published glossary reloaded, the terms read again
-unchanged) takes that index over at once, nothing built.
+unchanged) takes that index over at once, nothing built; read so while their index is built, it joins that build,
+which goes on and is kept as the newer overlay's.
 """
 
 from __future__ import annotations
@@ -45,9 +46,17 @@ class BuildJob:
     glossary: Glossary
     version: int
     owner: ServerIndexes
+    question_key: str = ""  # what the build reads of the terms (Overlay.question_key; "" for none)
     stop: threading.Event = field(default_factory=threading.Event)  # set when a newer overlay of the server asks
     stopped: asyncio.Event = field(default_factory=asyncio.Event)  # …the same, for the event loop
     task: asyncio.Task | None = None
+    # The newest overlay of these terms that asked: a newer one that reads them alike (the same `question_key`)
+    # joins the build instead of stopping it, and the index is kept as that overlay's (the build reads `glossary`).
+    newest: Glossary = field(init=False)
+    newest_version: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.newest, self.newest_version = self.glossary, self.version
 
     def halt(self) -> None:
         """Tell the build to stop (between two batches; a queued one before it starts)."""
@@ -95,6 +104,7 @@ class ServerIndexes:
         self._executor: ThreadPoolExecutor | None = None
         self.built = 0  # indexes built so far, for logs and tests
         self.rebound = 0  # indexes taken over by a newer overlay of the same terms (nothing built), for tests
+        self.joined = 0  # builds a newer overlay of the same terms joined instead of building again, for tests
         self.refused = 0  # questions answered by name because too many builds were waiting
         self.stops_awaited = 0  # builds told to stop whose end a caller waited for (`until_stopped`), for tests
 
@@ -134,13 +144,20 @@ class ServerIndexes:
         if kept is not None and kept.version > version:
             return None  # (a reply that began before the server's terms changed)
         job = self._jobs.get(key)
-        if job is not None and job.glossary is not overlay.glossary:
-            if job.version > version:
+        if job is not None and overlay.glossary is not job.glossary and overlay.glossary is not job.newest:
+            if job.newest_version > version:
                 return None
-            log.info("%s: the terms of %s changed while their index was built: building the newer ones", self.name, key)
-            job.halt()  # (its entry is replaced below; what it embedded stays cached)
-            del self._jobs[key]
-            job = None
+            if _same_key(job.question_key, overlay):
+                log.info("%s: the terms of %s were read again, unchanged, while their index was built", self.name, key)
+                self.joined += 1
+                job.newest, job.newest_version = overlay.glossary, version
+            else:
+                log.info(
+                    "%s: the terms of %s changed while their index was built: building the newer ones", self.name, key
+                )
+                job.halt()  # (its entry is replaced below; what it embedded stays cached)
+                del self._jobs[key]
+                job = None
         if job is None:
             if kept is not None and _same_terms(kept.index, overlay):
                 return self._keep(key, overlay.glossary, version, kept.index.rebound(overlay.glossary), rebound=True)
@@ -148,9 +165,13 @@ class ServerIndexes:
                 self.refused += 1
                 log.info("%s: %d builds waiting already, a question answered by name", self.name, len(self._jobs))
                 return None
-            job = self._jobs[key] = BuildJob(key, overlay.glossary, version, self)
+            question_key = getattr(overlay, "question_key", "")
+            job = self._jobs[key] = BuildJob(key, overlay.glossary, version, self, question_key)
             job.task = asyncio.get_running_loop().create_task(self._run(job), name=f"glosario-{self.name}")
-        return await asyncio.shield(job.task)
+        index = await asyncio.shield(job.task)
+        if index is None or index.glossary is overlay.glossary:
+            return index
+        return index.rebound(overlay.glossary) if _same_terms(index, overlay) else None
 
     def _keep(
         self, key: tuple[str, int], glossary: Glossary, version: int, index: QuestionIndex, *, rebound: bool = False
@@ -184,7 +205,11 @@ class ServerIndexes:
         if job.stop.is_set():  # (its own questions read it, but it is kept nowhere)
             self.built += 1
             return index
-        return self._keep(job.key, job.glossary, job.version, index)
+        if job.newest is not job.glossary and index.key == job.question_key:
+            self._keep(job.key, job.newest, job.newest_version, index.rebound(job.newest))
+        else:  # (none joined, or a reload meanwhile changed what the build read: kept as its own overlay's)
+            self._keep(job.key, job.glossary, job.version, index)
+        return index
 
     def forget(self, guild_id: int) -> None:
         """Drop a server's index (a server forgotten): kept or being built (the build stops between two batches,
@@ -217,8 +242,12 @@ class ServerIndexes:
 
 def _same_terms(index: QuestionIndex, overlay) -> bool:
     """Whether `overlay`'s terms read as those `index` was built from (the same `question_key`)."""
+    return _same_key(index.key, overlay)
+
+
+def _same_key(question_key: str, overlay) -> bool:
     key = getattr(overlay, "question_key", "")
-    return bool(key) and index.key == key
+    return bool(key) and question_key == key
 
 
 def _key(overlay) -> tuple[str, int]:
