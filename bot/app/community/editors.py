@@ -23,7 +23,9 @@ class EditorRoles:
         self.store, self.ttl, self.now = store, ttl, now
         self._kept: OrderedDict[int, tuple[int | None, float]] = OrderedDict()  # by server: the role, read when
         self._changes = 0  # changes made by this process: a read begun before one is used for its caller only
-        self._reads: SharedReads[int, int, int | None] = SharedReads(lambda changes: changes == self._changes)
+        self._reads: SharedReads[int, int, int | None] = SharedReads(
+            lambda changes: changes == self._changes, "the editor role"
+        )
 
     async def editor_role(self, guild_id: int) -> int | None:
         """The server's editor role (None: none set), from memory when read less than `ttl` seconds ago. Raises

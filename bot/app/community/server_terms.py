@@ -142,9 +142,11 @@ class ServerTerms:
         self._retired: OrderedDict[int, tuple[StoredName, ...]] = OrderedDict()
         # The reads under way, by server, stamped with the glossary and the number they began with: lookups and
         # keystrokes that come while a server's terms are read await that read, unless the terms changed since.
-        self._overlay_reads: SharedReads[int, tuple[Catalog, int], Overlay | None] = SharedReads(self._still_good)
+        self._overlay_reads: SharedReads[int, tuple[Catalog, int], Overlay | None] = SharedReads(
+            self._still_good, "the terms"
+        )
         self._retired_reads: SharedReads[int, tuple[Catalog, int], tuple[StoredName, ...]] = SharedReads(
-            self._still_good
+            self._still_good, "the retired terms' names"
         )
 
     # -- serving ----------------------------------------------------------------------------------------
