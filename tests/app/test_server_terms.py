@@ -224,6 +224,35 @@ async def test_keystrokes_while_a_servers_terms_are_read_wait_for_that_read_rath
     assert len(reads) == 2
 
 
+async def test_a_term_retired_between_a_keystrokes_two_reads_is_offered_once(app):
+    """`historial` offers the terms in service (the overlay, in memory) and the retired ones (read on first use):
+    a term retired after the keystroke took the first and before the second was read is in both, and is offered
+    once (Discord's choices of one keystroke: one term each)."""
+    other = TermFields("Clúster Orion", "El clúster de CPUs del equipo, donde se preparan los datos de entrenamiento.")
+    assert isinstance(await app.server_terms.save(GUILD, 42, NEBULA), Saved)
+    assert isinstance(await app.server_terms.save(GUILD, 42, other), Saved)
+    await app.server_terms.prepare(GUILD)  # (both in service, in memory; the retired ones not read yet)
+    store, reading, release = app.server_terms.store, asyncio.Event(), asyncio.Event()
+
+    class Slow:  # the real store; the read of the retired terms waits its turn (a busy database) before it runs
+        def __getattr__(self, name):
+            return getattr(store, name)
+
+        async def terms(self, guild_id, **kw):
+            if kw.get("retired"):
+                reading.set()
+                await release.wait()
+            return await store.terms(guild_id, **kw)
+
+    app.server_terms.store = Slow()
+    typed = asyncio.create_task(app.server_terms.names(GUILD, "clu", retired=True))
+    await reading.wait()  # (the keystroke has the terms in service, with Orion)
+    assert await app.server_terms.retire(GUILD, 42, "cluster-orion")  # an editor retires it meanwhile
+    release.set()
+    assert await typed == [("cluster-nebula", "Clúster Nebula"), ("cluster-orion", "Clúster Orion")]
+    assert await app.server_terms.names(GUILD, "clu", retired=True) == await typed  # (read again: the same)
+
+
 async def test_lookups_while_a_servers_terms_are_read_wait_for_that_read_unless_the_terms_changed_since(app):
     """Many lookups of a server whose terms are not in memory yet (a big server's are read, checked and indexed for
     a while): one read, the others await it. A lookup that comes after the terms changed does not take that read's

@@ -382,7 +382,14 @@ class ServerTerms:
         stored: Iterable[StoredName] = overlay.stored_names if overlay is not None else ()
         if retired:
             stored = heapq.merge(stored, await self._retired_names(guild_id), key=StoredName.order)
-        return [(n.term_id, n.name) for n in itertools.islice((n for n in stored if needle in n.normalized), 25)]
+        # By id: a term retired between the two reads is in both, and is offered once (a choice per term).
+        offered: dict[str, str] = {}
+        for n in stored:
+            if needle in n.normalized and n.term_id not in offered:
+                offered[n.term_id] = n.name
+                if len(offered) == 25:
+                    break
+        return list(offered.items())
 
     async def _retired_names(self, guild_id: int) -> tuple[StoredName, ...]:
         """The names of the server's retired terms, in the store's order (read on first use, then kept; one read
