@@ -85,6 +85,7 @@ class Application:
             settings.journal_file,
             unit=stores.unit,
             applied=stores.applied,
+            forgotten=stores.erasure,
             rejected=settings.rejected_file,
             others=settings.other_journals(),
             fallback=settings.fallback_journal,

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.cli._call import EXIT_FAIL, EXIT_OK, Call
 from bot.core.invisible import printable
 from bot.storage.errors import StorageError, os_reason
+
+if TYPE_CHECKING:
+    from bot.storage.writer import WriteQueue
 
 
 def _log_lines(files: list[Path]) -> list[str]:
@@ -51,17 +55,33 @@ async def replay_log(call: Call) -> int:
         print(say("replay_failed", error=exc, journal=journal), file=sys.stderr)
         return EXIT_FAIL
     try:
-        handlers, rejected = write_handlers(stores), settings.rejected_file
-        queue = WriteQueue(handlers, journal, unit=stores.unit, applied=stores.applied, rejected=rejected, reserve=0)
+        queue = WriteQueue(
+            write_handlers(stores),
+            journal,
+            unit=stores.unit,
+            applied=stores.applied,
+            forgotten=stores.erasure,  # (what was made before its member or server was forgotten stays out)
+            rejected=settings.rejected_file,
+            reserve=0,
+        )
         written = await queue.replay_journal()
         await queue.close()
     finally:
         await stores.close()
-    already = len(records) - written - queue.journaled - queue.rejected
+    _say_outcome(call, queue, len(records), written)
+    return EXIT_FAIL if queue.journaled or queue.rejected or unreadable else EXIT_OK
+
+
+def _say_outcome(call: Call, queue: WriteQueue, found: int, written: int) -> None:
+    """What became of the records the logs held: written, there already, left out (their member or server was
+    forgotten since), waiting in the journal, refused for their content."""
+    say = call.say
+    already = found - written - queue.journaled - queue.rejected - queue.skipped_forgotten
     print(say("replay_written", count=written))
     print(say("replay_already", count=already))
+    if queue.skipped_forgotten:
+        print(say("replay_forgotten", count=queue.skipped_forgotten))
     if queue.journaled:
-        print(say("replay_waiting", count=queue.journaled, journal=journal))
+        print(say("replay_waiting", count=queue.journaled, journal=call.settings.log_journal))
     if queue.rejected:
-        print(say("replay_refused", count=queue.rejected, path=settings.rejected_file))
-    return EXIT_FAIL if queue.journaled or queue.rejected or unreadable else EXIT_OK
+        print(say("replay_refused", count=queue.rejected, path=call.settings.rejected_file))

@@ -238,6 +238,7 @@ TEXT: dict[str, dict[str, str]] = {
         "replay_waiting": "  esperan en {journal}, porque la base de datos no las admite ahora: {count} (se escriben "
         "al arrancar el bot, o repitiendo este comando)",
         "replay_refused": "  rechazadas por su contenido, guardadas con el motivo en {path}: {count}",
+        "replay_forgotten": "  no escritas, porque su miembro o su servidor se olvidó después de hacerlas: {count}",
         "replay_unreadable_file": "No se puede leer el log {path}: {error}.",
         "replay_failed": "No se ha podido abrir la base de datos ({error}); las escrituras esperan en {journal} y se "
         "escriben al arrancar el bot.",
@@ -514,6 +515,7 @@ TEXT: dict[str, dict[str, str]] = {
         "replay_waiting": "  waiting in {journal}, as the database does not take them now: {count} (written when the "
         "bot starts, or by running this command again)",
         "replay_refused": "  refused for their content, kept with the reason in {path}: {count}",
+        "replay_forgotten": "  not written, as their member or server was forgotten after they were made: {count}",
         "replay_unreadable_file": "Cannot read the log {path}: {error}.",
         "replay_failed": "Could not open the database ({error}); the writes wait in {journal} and are written when the "
         "bot starts.",

@@ -330,6 +330,12 @@ class SqlAppliedWrites:
             found.update(r[0] for r in rows)
         return found
 
+    async def release(self, ids: list[str]) -> None:
+        """Give back ids claimed in the caller's transaction for records it did not write (forgotten since)."""
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            await self.db.conn.execute(f"DELETE FROM applied_writes WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+
     async def prune(self) -> None:
         cutoff = (datetime.now(UTC) - self.KEEP).date().isoformat()
         async with self.db.transaction():

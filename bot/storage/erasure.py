@@ -1,5 +1,7 @@
 """Forgetting on request: every row that names a member or a server, counted (a dry run) or removed in one
-transaction; and the servers the bot was removed from, with when (their data goes after a grace period).
+transaction, which also notes who was forgotten and when (the forgotten list: the write queue writes back nothing
+made before it, bot.storage.forgotten); and the servers the bot was removed from, with when (their data goes after a
+grace period).
 
 Which tables and columns are touched is read from the schema (bot.storage.tables.TABLES) by column name, so a table
 added later is covered as soon as its columns are named like these (a test holds every column that could name a
@@ -8,9 +10,10 @@ person to one of the sets below). The SQL runs on SQLite and PostgreSQL alike.""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from bot.storage.db import Database
+from bot.storage.forgotten import Forgotten
 from bot.storage.records import Erased
 from bot.storage.tables import TABLES
 
@@ -20,11 +23,16 @@ MARK_COLUMNS = frozenset({"author_id", "updated_by", "by_user", "decided_by"})  
 HASH_COLUMNS = frozenset({"asker", "voter"})  # the salted hash of their id (bot.core.gaps.asker_hash): row removed
 GUILD_COLUMN = "guild_id"
 MISS_COLUMN = "miss_id"  # rows of a gap (askers, spellings) belong to the gap's server
+LOOKUP_CHUNK = 500  # hashes or server ids looked up in the forgotten list by one statement
 
 
 def _any(columns: list[str], value: object) -> tuple[str, list[object]]:
     """`(a = ? OR b = ?)` and its arguments."""
     return "(" + " OR ".join(f"{c} = ?" for c in columns) + ")", [value] * len(columns)
+
+
+def _marks(values: list) -> str:
+    return ", ".join("?" * len(values))
 
 
 class SqlErasureStore:
@@ -38,6 +46,12 @@ class SqlErasureStore:
             yield self.db.reader
             return
         async with self.db.transaction():
+            if not isinstance(self.db, Database):
+                # PostgreSQL: a write queue's batch (of any process) claims its ids in applied_writes before it reads
+                # the forgotten list (bot.storage.writer). This lock waits for the batches under way to commit, so
+                # that their rows are there to be removed below, and holds the next ones until this erasure commits,
+                # so that they find it in the list. (On SQLite one transaction writes at a time: nothing to wait for.)
+                await self.db.conn.execute("LOCK TABLE applied_writes IN SHARE MODE")
             yield self.db.conn
 
     async def _rows(self, conn: object, table: str, where: str, args: list[object], dry_run: bool) -> int:
@@ -46,12 +60,19 @@ class SqlErasureStore:
             return count
         return (await conn.execute(f"DELETE FROM {table} WHERE {where}", args)).rowcount
 
-    async def forget_member(self, user_id: int, asker: str | None, *, dry_run: bool) -> Erased:
+    async def forget_member(self, user_id: int, asker: str | None, *, at: str, dry_run: bool) -> Erased:
         """Remove the rows that are the member's own (by user id or by `asker`, their salted hash) and anonymise
-        their id where it marks a row that stays (a server term they wrote, a proposal they decided)."""
+        their id where it marks a row that stays (a server term they wrote, a proposal they decided); note `asker`
+        in the forgotten list, forgotten `at` (ISO time)."""
         removed: dict[str, int] = {}
         anonymised: dict[str, int] = {}
         async with self._unit(dry_run) as conn:
+            if asker and not dry_run:
+                await conn.execute(
+                    "INSERT INTO forgotten_members (hash, at) VALUES (?, ?) "
+                    "ON CONFLICT (hash) DO UPDATE SET at = excluded.at",
+                    (asker, at),
+                )
             for table, columns in TABLES.items():
                 owners = [c for c in columns if c in OWNER_COLUMNS]
                 hashes = [c for c in columns if c in HASH_COLUMNS] if asker else []
@@ -80,10 +101,17 @@ class SqlErasureStore:
         cursor = await conn.execute(f"UPDATE {table} SET {sets} WHERE {where}", [*[user_id] * len(marks), *args])
         return cursor.rowcount
 
-    async def forget_server(self, guild_id: int, *, dry_run: bool) -> Erased:
-        """Remove every row of a server, in every table (a gap's askers and spellings with it)."""
+    async def forget_server(self, guild_id: int, *, at: str, dry_run: bool) -> Erased:
+        """Remove every row of a server, in every table (a gap's askers and spellings with it); note it in the
+        forgotten list, forgotten `at` (ISO time)."""
         removed: dict[str, int] = {}
         async with self._unit(dry_run) as conn:
+            if not dry_run:
+                await conn.execute(
+                    "INSERT INTO forgotten_guilds (id, at) VALUES (?, ?) "
+                    "ON CONFLICT (id) DO UPDATE SET at = excluded.at",
+                    (guild_id, at),
+                )
             for table in reversed(TABLES):  # children before their parents
                 columns = TABLES[table]
                 if GUILD_COLUMN in columns:
@@ -94,6 +122,28 @@ class SqlErasureStore:
                     continue
                 removed[table] = await self._rows(conn, table, where, [guild_id], dry_run)
         return Erased(dict(reversed(removed.items())))
+
+    async def forgotten(self, hashes: Sequence[str], guild_ids: Sequence[int]) -> Forgotten:
+        """Which of these members (salted hashes) and servers were forgotten, and when: one statement of look-ups by
+        primary key, on the writing connection (in the write queue's transaction: an erasure committed before it is
+        seen)."""
+        members: dict[str, str] = {}
+        guilds: dict[int, str] = {}
+        for start in range(0, max(len(hashes), len(guild_ids)), LOOKUP_CHUNK):
+            some_hashes = list(hashes[start : start + LOOKUP_CHUNK])
+            some_guilds = list(guild_ids[start : start + LOOKUP_CHUNK])
+            parts = []
+            if some_hashes:
+                parts.append(f"SELECT hash, NULL, at FROM forgotten_members WHERE hash IN ({_marks(some_hashes)})")
+            if some_guilds:
+                parts.append(f"SELECT NULL, id, at FROM forgotten_guilds WHERE id IN ({_marks(some_guilds)})")
+            sql = " UNION ALL ".join(parts)
+            for asker, guild_id, at in await (await self.db.conn.execute(sql, [*some_hashes, *some_guilds])).fetchall():
+                if asker is None:
+                    guilds[guild_id] = at
+                else:
+                    members[asker] = at
+        return Forgotten(members, guilds)
 
     # -- the servers the bot was removed from -------------------------------------------------------------
     async def left(self, guild_id: int, at: str) -> None:

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from bot.core.daily import DailyEntry, Schedule
 from bot.core.status import GapOrder, GapStatus, ProposalStatus
+from bot.storage.forgotten import Forgotten
 from bot.storage.records import (
     AliasSuggestion,
     CommentRecord,
@@ -72,7 +73,18 @@ class AppliedLog(Protocol):
 
     async def applied(self, ids: list[str]) -> set[str]: ...
 
+    async def release(self, ids: list[str]) -> None:
+        """Give back ids this transaction claimed for records it did not write after all (their member or server was
+        forgotten since): a later replay of them says so again, rather than that they are in the database."""
+        ...
+
     async def prune(self) -> None: ...
+
+
+class ForgottenList(Protocol):
+    """Who was forgotten, and when: what the write queue reads in each batch's transaction (bot.storage.forgotten)."""
+
+    async def forgotten(self, hashes: Sequence[str], guild_ids: Sequence[int]) -> Forgotten: ...
 
 
 class GapStore(Protocol):
@@ -287,14 +299,17 @@ class DigestStore(Protocol):
 class ErasureStore(Protocol):
     """Forgetting a member or a server on request, and the servers the bot was removed from."""
 
-    async def forget_member(self, user_id: int, asker: str | None, *, dry_run: bool) -> Erased:
+    async def forget_member(self, user_id: int, asker: str | None, *, at: str, dry_run: bool) -> Erased:
         """Remove the rows that are the member's own (by id, or by `asker`: their salted hash), anonymise their id
-        on rows that stay; in a dry run, count them only."""
+        on rows that stay, and note `asker` in the forgotten list as forgotten `at`; in a dry run, count them only."""
         ...
 
-    async def forget_server(self, guild_id: int, *, dry_run: bool) -> Erased:
-        """Remove every row of a server, in every table; in a dry run, count them only."""
+    async def forget_server(self, guild_id: int, *, at: str, dry_run: bool) -> Erased:
+        """Remove every row of a server, in every table, and note it in the forgotten list as forgotten `at`; in a
+        dry run, count them only."""
         ...
+
+    async def forgotten(self, hashes: Sequence[str], guild_ids: Sequence[int]) -> Forgotten: ...
 
     async def left(self, guild_id: int, at: str) -> None: ...
 

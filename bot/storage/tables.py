@@ -30,4 +30,6 @@ TABLES: dict[str, tuple[str, ...]] = {
                   "created_at", "notified"),
     "guild_departures": ("guild_id", "left_at"),
     "feedback": ("guild_id", "term_id", "voter", "vote", "comment", "at"),
+    "forgotten_members": ("hash", "at"),
+    "forgotten_guilds": ("id", "at"),
 }  # fmt: skip

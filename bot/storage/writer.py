@@ -22,6 +22,8 @@ Guarantees (stated in docs/privacy.md, "What can be lost, and when"):
   `glosario-bot replay-log` writes back (each record once): nothing acknowledged is lost without a trace;
 - the queue holds at most its limit in memory while the database refuses: past it, it stops waiting for the
   database and journals them;
+- a record made at or before the erasure of a member it names or of its server is not written, whoever queued,
+  journaled or logged it (the forgotten list, read in the batch's own transaction: bot.storage.forgotten);
 - the worker outlives any error; `close` always returns and says what it could not save.
 """
 
@@ -40,7 +42,8 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.storage.interfaces import AppliedLog, UnitOfWork
+from bot.storage.forgotten import keys
+from bot.storage.interfaces import AppliedLog, ForgottenList, UnitOfWork
 from bot.storage.journal import REFUSED, UNSAVED, Reserve, append_lines, claim, held, journal_line
 from bot.storage.records import WriteRecord, checked_record_from, record_fields, record_from
 
@@ -63,6 +66,7 @@ class WriteQueue:
         *,
         unit: UnitOfWork,
         applied: AppliedLog | None = None,
+        forgotten: ForgottenList | None = None,
         rejected: Path | None = None,
         others: Sequence[Path] = (),
         fallback: Path | None = None,
@@ -74,6 +78,7 @@ class WriteQueue:
         self._handlers = {kind.OP: handler for kind, handler in handlers.items()}
         self._unit = unit
         self._applied = applied
+        self._forgotten_list = forgotten  # who was forgotten, and when: what was made before is not written
         self._journal = Path(journal)
         self._others = [Path(p) for p in others if Path(p) != self._journal]  # journals others left: replayed too
         self._fallback = Path(fallback) if fallback else None  # the journal's second place (another disk)
@@ -96,6 +101,7 @@ class WriteQueue:
         self.rejected = 0
         self.journaled = 0  # records this run left in a journal (not in the database) for the next start
         self.duplicates = 0  # records whose id the database already held: skipped, never counted twice
+        self.skipped_forgotten = 0  # records made before their member or server was forgotten: skipped, not written
 
     def submit(self, record: WriteRecord) -> None:
         """Queue a write; never blocks (called around a reply)."""
@@ -191,7 +197,13 @@ class WriteQueue:
                 while len(batch) < MAX_BATCH and not self._queue.empty():
                     batch.append(self._queue.get_nowait())
                     self._taken += 1
+                skipped_forgotten = self.skipped_forgotten
                 unsaved = await self._write(batch)
+                if self.skipped_forgotten > skipped_forgotten:  # (queued before another process forgot them)
+                    log.info(
+                        "skipped %d write(s) made before their member or server was forgotten",
+                        self.skipped_forgotten - skipped_forgotten,
+                    )
                 # (a cancellation leaves the batch in _in_flight, where close() picks it up)
                 if unsaved:
                     self._unsaved.extend(unsaved)
@@ -273,12 +285,37 @@ class WriteQueue:
                     [(r, w) for r, w in built if not isinstance(r.get("id"), str) or r["id"] in claimed],
                     itemgetter(0),
                 )
-            for item, record in fresh:
+            # (after the claim: on PostgreSQL an erasure waits for the claims under way, bot.storage.erasure)
+            kept = await self._unless_forgotten(fresh)
+            for item, record in kept:
                 by_op.setdefault(item["op"], []).append(record)
             for op, records in by_op.items():
                 await self._handlers[op](records)
         self.duplicates += len(batch) - len(fresh)
-        return len(fresh)
+        self.skipped_forgotten += len(fresh) - len(kept)
+        return len(kept)
+
+    async def _unless_forgotten(
+        self, built: list[tuple[dict[str, Any], WriteRecord]]
+    ) -> list[tuple[dict[str, Any], WriteRecord]]:
+        """The records (each with its fields) but those made at or before the erasure of a member or a server they
+        name: one look-up of the forgotten list for the batch, in its transaction. Their ids are given back."""
+        if self._forgotten_list is None or not built:
+            return built
+        found = await self._forgotten_list.forgotten(*keys(record for _, record in built))
+        if not found:
+            return built
+        kept, skipped = [], []
+        for item, record in built:
+            left = found.keep(record)
+            if left is None:
+                skipped.append(item)
+            else:
+                kept.append((item, left))
+        ids = [item["id"] for item in skipped if isinstance(item.get("id"), str)]
+        if ids and self._applied is not None:
+            await self._applied.release(ids)
+        return kept
 
     async def _apply_with_retry(self, built: list[tuple[dict[str, Any], WriteRecord]]) -> str:
         """Write the batch, retrying with back-off while the database is unavailable: "ok"; "unavailable" when it
@@ -418,14 +455,17 @@ class WriteQueue:
                 self._reject(record if isinstance(record, dict) else {"value": record}, "unknown write")
         done_before = await self._already_applied(known)
         fresh = _first_of_each([r for r in known if r.get("id") not in done_before])
-        duplicates, rejected = self.duplicates, self.rejected
+        duplicates, rejected, skipped_forgotten = self.duplicates, self.rejected, self.skipped_forgotten
         self.duplicates += len(known) - len(fresh)  # found applied before writing (or twice in this journal)
         # (a line edited by hand or torn: its fields' types checked before any handler meets them)
         failed = await self._write(fresh, checked_record_from) if fresh else []
         refused = self.rejected - rejected  # (set aside by `_write`: fields that make no record, or refused content)
         skipped = self.duplicates - duplicates  # ... and those another process claimed while these were written
+        forgotten = self.skipped_forgotten - skipped_forgotten  # ... and those of a member or server forgotten since
         if skipped:
             log.info("skipped %d journaled write(s) already in the database", skipped)
+        if forgotten:
+            log.info("skipped %d journaled write(s) of a member or server forgotten after they were made", forgotten)
         if failed:
             where = self._keep([journal_line(r) for r in failed])
             if where is None:  # left where it is (a journal itself): replayed at the next start, by its ids once
@@ -438,7 +478,7 @@ class WriteQueue:
             os.unlink(path)
         except OSError as exc:
             log.error("cannot remove the replayed write journal %s: %s", path, exc)
-        done = len(known) - len(failed) - skipped - refused
+        done = len(known) - len(failed) - skipped - refused - forgotten
         if done:
             log.info("replayed %d journaled write(s) from %s", done, path)
         return done

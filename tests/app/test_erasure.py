@@ -42,7 +42,7 @@ class Unavailable:
 class NothingStored:
     """An erasure store with nothing in it (what is under test here is the queue and the journals)."""
 
-    async def forget_member(self, user_id: int, asker: str | None, *, dry_run: bool) -> Erased:
+    async def forget_member(self, user_id: int, asker: str | None, *, at: str, dry_run: bool) -> Erased:
         return Erased({})
 
 
@@ -98,9 +98,9 @@ async def test_lookup_counts_handed_to_the_queue_while_a_server_is_forgotten_are
         app.lookups.count(OTHER, Outcome.FOUND, "horovod")  # another server's
         erase = app.erasure.store.forget_server
 
-        async def flushed_meanwhile(guild_id: int, *, dry_run: bool) -> Erased:
+        async def flushed_meanwhile(guild_id: int, *, at: str, dry_run: bool) -> Erased:
             app.lookups.flush()  # the flusher's tick, between the queue's clearing and the rows' removal
-            return await erase(guild_id, dry_run=dry_run)
+            return await erase(guild_id, at=at, dry_run=dry_run)
 
         monkeypatch.setattr(app.erasure.store, "forget_server", flushed_meanwhile)
         await app.erasure.forget_server(G)

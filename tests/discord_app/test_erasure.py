@@ -102,6 +102,10 @@ async def test_a_server_that_removed_the_bot_is_forgotten_after_the_grace_period
     assert harness.rows("SELECT COUNT(*) FROM miss_askers") == [(1,)]  # the other server's gap keeps its asker
     assert harness.rows("SELECT COUNT(*) FROM server_terms WHERE guild_id = ?", back.id) == [(1,)]
     assert harness.rows("SELECT COUNT(*) FROM misses WHERE guild_id = ?", back.id) == [(1,)]
+    forgotten_at = (NOW + timedelta(days=30, minutes=1)).isoformat(timespec="seconds")
+    assert harness.rows("SELECT id, at FROM forgotten_guilds") == [
+        (gone.id, forgotten_at)
+    ]  # nothing of before comes back
 
 
 async def test_a_members_votes_and_comments_are_named_in_their_own_words_and_go(fake, bot, harness):
@@ -194,11 +198,16 @@ async def forget(fake, user_id: int) -> dict:
     return await fake.response(await fake.click(message_of(prompt), button["custom_id"], user_id=user_id), 1)
 
 
-async def test_what_the_bot_holds_of_a_member_in_memory_goes_with_them_too(fake, bot, harness):
+async def test_what_the_bot_holds_of_a_member_in_memory_goes_with_them_too(fake, harness):
+    from bot.app.application import utc_now
     from bot.app.limits import GapBudget, RateLimit
     from tests.discord_app.test_feedback import card, vote
     from tests.discord_app.test_server_terms import MODERATOR
 
+    later = [
+        timedelta(0)
+    ]  # (what they do after the erasure is in a later second: one in its second is taken as before)
+    bot = await harness.start(clock=lambda: utc_now() + later[0])
     bot.guard.rate = RateLimit(1000, 20)  # (this test is about what is kept, not the rate limit)
     bot.app.lookups.budget, bot.app.feedback.budget = GapBudget(1, 3600), GapBudget(1, 3600)
     await ask(fake, "xyzzy uno", user_id=EDITOR)
@@ -214,6 +223,7 @@ async def test_what_the_bot_holds_of_a_member_in_memory_goes_with_them_too(fake,
     done = await forget(fake, EDITOR)
     assert done["content"].startswith(t(ES, "forget_done", summary="").strip())
 
+    later[0] = timedelta(seconds=1)
     await ask(fake, "xyzzy tres", user_id=EDITOR)  # a whole budget again: what they asked before is forgotten
     offered = await vote(fake, await card(fake, "allreduce", user_id=EDITOR), "down", user_id=EDITOR)
     assert offered["type"] == 9  # the "¿Qué faltaba?" form again
@@ -224,6 +234,50 @@ async def test_what_the_bot_holds_of_a_member_in_memory_goes_with_them_too(fake,
     await harness.flushed(bot)
     assert harness.rows("SELECT sample FROM misses ORDER BY sample") == [("xyzzy tres",), ("xyzzy uno",)]
     assert harness.rows("SELECT COUNT(*) FROM server_terms") == [(0,)]
+
+
+async def test_what_another_process_journaled_of_a_member_before_they_were_forgotten_is_not_written_at_a_start(
+    fake, harness, caplog
+):
+    """Another process (with several) held the member's writes while the database refused them, and journaled them
+    after the member's /glosario olvidarme had scrubbed the journals: the next start replays that journal, and
+    writes back none of theirs (another member's, and theirs once they are back, are written)."""
+    import json
+    import logging
+
+    from bot.app.application import utc_now
+    from bot.storage.records import GapRecord, VoteRecord, record_fields
+
+    later = [timedelta(0)]
+    bot = await harness.start(clock=lambda: utc_now() + later[0])
+    (salt,) = harness.rows("SELECT value FROM meta WHERE key = 'asker_salt'")[0]
+    mine, theirs = asker_hash(salt, EDITOR), asker_hash(salt, MEMBER)
+    guild = fake.guilds[0].id
+    before = (utc_now() - timedelta(minutes=1)).isoformat(timespec="seconds")
+    done = await forget(fake, EDITOR)
+    assert done["content"].startswith(t(ES, "forget_done", summary="").strip())
+    await harness.stop(bot)
+
+    records = [
+        GapRecord(guild, "xyzzy mío", "xyzzy mio", mine, None, "lookup", before),
+        VoteRecord(guild, "horovod", mine, "unhelpful", before),
+        GapRecord(guild, "xyzzy suyo", "xyzzy suyo", theirs, None, "lookup", before),
+    ]
+    journal = harness.db_path.with_name("glosario.db.1-of-2.pending.jsonl")  # (the other process's)
+    lines = [json.dumps({"op": r.OP, "id": f"other-{n}", **record_fields(r)}) for n, r in enumerate(records)]
+    journal.write_text("\n".join(lines) + "\n")
+    caplog.set_level(logging.INFO, logger="bot.storage.writer")
+    later[0] = timedelta(seconds=2)  # (a later second than the erasure's)
+    bot = await harness.start(clock=lambda: utc_now() + later[0])
+    assert "skipped 2 journaled write(s) of a member or server forgotten after they were made" in caplog.text
+    assert not journal.exists()
+    assert harness.rows("SELECT sample FROM misses") == [("xyzzy suyo",)]
+    assert naming(harness, EDITOR) == []
+
+    await ask(fake, "xyzzy de vuelta", user_id=EDITOR)  # back after the erasure: kept as anyone's
+    await harness.flushed(bot)
+    assert harness.rows("SELECT sample FROM misses ORDER BY sample") == [("xyzzy de vuelta",), ("xyzzy suyo",)]
+    assert harness.rows("SELECT asker FROM miss_askers ORDER BY asker") == sorted([(mine,), (theirs,)])
 
 
 def cached_keys(harness, model: str) -> set[bytes]:

@@ -106,15 +106,24 @@ async def test_not_this_makes_the_question_a_gap_once_per_person(fake, bot, harn
     assert harness.rows("SELECT sample, count, question FROM misses") == [(CONFIDENT, 1, 1)]  # (was 2)
 
 
-async def test_a_member_forgotten_is_no_longer_remembered_to_have_said_not_this(fake, bot, harness):
+async def test_a_member_forgotten_is_no_longer_remembered_to_have_said_not_this(fake, harness, encoder):
+    from datetime import timedelta
+
+    from bot.app.application import utc_now
     from tests.discord_app.test_erasure import forget
 
+    later = [
+        timedelta(0)
+    ]  # (what they say after the erasure is in a later second: one in its second is taken as before)
+    bot = await harness.start(questions=encoder, clock=lambda: utc_now() + later[0])
+    await eventually(lambda: bot.app.questions_ready, timeout=60)
     answer = await ask(fake, "termino", CONFIDENT, user_id=7)
     not_it = [c for row in answer["components"] for c in row["components"]][-1]["custom_id"]
     await fake.response(await fake.click(message_of(answer), not_it, user_id=7))
     await harness.flushed(bot)
     await forget(fake, 7)
     assert harness.rows("SELECT COUNT(*) FROM miss_askers") == [(0,)]
+    later[0] = timedelta(seconds=1)
     await fake.response(await fake.click(message_of(answer), not_it, user_id=7))  # said again: counted again
     await harness.flushed(bot)
     assert harness.rows("SELECT COUNT(*) FROM miss_askers") == [(1,)]

@@ -34,7 +34,9 @@ from tests.helpers import NoDatabase
 
 G, H = 424242424242424242, 535353535353535353  # two servers (snowflake-sized: more than 32 bits)
 MEMBER, OTHER = 777777777777777777, 888888888888888888
+GONE = 999999999999999999  # a member, and a server, forgotten before the tests begin
 AT = "2026-12-03T10:00:00+00:00"
+EARLIER, LATER = "2026-11-01T10:00:00+00:00", "2026-12-04T10:00:00+00:00"
 PERSON = re.compile(r"user|author|_by$|^by_|asker|voter|member|owner")  # a column that may name a person
 NOT_A_PERSON = {"guild_id", "editor_role_id"}  # (a server; a role)
 
@@ -73,6 +75,9 @@ async def fill(stores, salt: str) -> None:
     await stores.erasure.left(H, AT)
     async with stores.unit.transaction():
         await stores.applied.mark(["run-1"])
+    # a member and a server forgotten before (with nothing left of them): the forgotten list holds them
+    await stores.erasure.forget_member(GONE, asker_hash(salt, GONE), at=EARLIER, dry_run=False)
+    await stores.erasure.forget_server(GONE, at=EARLIER, dry_run=False)
 
 
 async def rows(db, table: str) -> list[dict]:
@@ -103,9 +108,9 @@ async def test_forgetting_a_member_leaves_no_row_naming_them_and_keeps_the_rest(
         assert before[table], f"fill() leaves {table} empty: add a row of it"
     mine = asker_hash(salt, MEMBER)
 
-    planned = await stores.erasure.forget_member(MEMBER, mine, dry_run=True)
+    planned = await stores.erasure.forget_member(MEMBER, mine, at=LATER, dry_run=True)
     assert await everything(db) == before  # a dry run changes nothing
-    done = await stores.erasure.forget_member(MEMBER, mine, dry_run=False)
+    done = await stores.erasure.forget_member(MEMBER, mine, at=LATER, dry_run=False)
     assert done == planned  # what the dry run said is what was done
     assert done.removed["proposals"] == 2 and done.removed["miss_askers"] == 2 and done.removed["pick_askers"] == 2
     assert done.removed["feedback"] == 4  # their vote and their comment, in each server
@@ -127,9 +132,13 @@ async def test_forgetting_a_member_leaves_no_row_naming_them_and_keeps_the_rest(
     assert [(r["user_id"], r["decided_by"]) for r in after["proposals"]] == [(OTHER, ANONYMOUS)] * 2
     assert await stores.proposals.waiting_to_be_told() == {OTHER}  # MEMBER's pending notices went with them
     assert len(after["feedback"]) == 4 and {r["voter"] for r in after["feedback"]} == {theirs}
-    for table in TABLES.keys() - {"miss_askers", "pick_askers", "proposals", "feedback"}:
+    for table in TABLES.keys() - {"miss_askers", "pick_askers", "proposals", "feedback", "forgotten_members"}:
         assert len(after[table]) == len(before[table]), table
-    again = await stores.erasure.forget_member(MEMBER, mine, dry_run=False)
+    # ... and who was forgotten, and when: their salted hash (never their id), beside the one forgotten before
+    assert sorted(after["forgotten_members"], key=str) == sorted(
+        [*before["forgotten_members"], {"hash": mine, "at": LATER}], key=str
+    )
+    again = await stores.erasure.forget_member(MEMBER, mine, at=LATER, dry_run=False)
     assert again.total == 0
 
 
@@ -139,9 +148,9 @@ async def test_forgetting_a_server_removes_its_every_row_and_no_other(stores):
     before = await everything(db)
     g_misses = {r["id"] for r in before["misses"] if r["guild_id"] == G}
 
-    planned = await stores.erasure.forget_server(G, dry_run=True)
+    planned = await stores.erasure.forget_server(G, at=LATER, dry_run=True)
     assert await everything(db) == before
-    done = await stores.erasure.forget_server(G, dry_run=False)
+    done = await stores.erasure.forget_server(G, at=LATER, dry_run=False)
     assert done == planned and done.removed["miss_askers"] == 2 and done.removed["server_terms"] == 2
 
     after = await everything(db)
@@ -151,8 +160,12 @@ async def test_forgetting_a_server_removes_its_every_row_and_no_other(stores):
         if GUILD_COLUMN in columns or MISS_COLUMN in columns:  # the other server keeps all of its rows
             assert len(after[table]) == len(before[table]) - done.removed[table], table
             assert after[table], table
-    assert sum(done.removed.values()) == sum(len(before[t]) - len(after[t]) for t in TABLES)
+    assert sum(done.removed.values()) == sum(len(before[t]) - len(after[t]) for t in TABLES if t != "forgotten_guilds")
     assert after["meta"] == before["meta"] and after["applied_writes"] == before["applied_writes"]
+    assert sorted(after["forgotten_guilds"], key=str) == sorted(  # its id, and when
+        [*before["forgotten_guilds"], {"id": G, "at": LATER}], key=str
+    )
+    assert after["forgotten_members"] == before["forgotten_members"]
 
 
 async def test_departures_are_noted_once_cancelled_and_listed_by_time(stores):

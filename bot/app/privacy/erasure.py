@@ -2,7 +2,9 @@
 member (the command line's `forget-user`, and the member's own `/glosario olvidarme`) or a server (`forget-guild`,
 and a server that removed the bot, once its grace period is over). One action for every surface, over the rows of the
 database, the write records still queued in this process and those in the journals on disk, what this process holds
-in memory of the member or the server, and (a server) its terms' vectors in the question path's cache folder."""
+in memory of the member or the server, and (a server) its terms' vectors in the question path's cache folder. The
+database keeps who was forgotten and when (their salted hash, or the server's id): no write made before that comes
+back later, from a log, a journal or another process's queue (bot.storage.forgotten)."""
 
 from __future__ import annotations
 
@@ -74,7 +76,9 @@ class Erasure:
         def names(record: dict[str, Any]) -> bool:
             return asker is not None and asker in record.values()
 
-        erased = await self._forget(names, lambda: self.store.forget_member(user_id, asker, dry_run=dry_run), dry_run)
+        erased = await self._forget(
+            names, lambda: self.store.forget_member(user_id, asker, at=self._now(), dry_run=dry_run), dry_run
+        )
         if not dry_run:
             log.info("forgot a member on request: %d row(s), %d pending write(s)", erased.total, erased.journaled)
             if self.proposals is not None:
@@ -102,7 +106,9 @@ class Erasure:
             # Before the queue is cleared: its lookup counts, handed to the queue every second, would otherwise be
             # handed over after it, and written once the rows are gone.
             self.lookups.forget_server(guild_id)
-        erased = await self._forget(names, lambda: self.store.forget_server(guild_id, dry_run=dry_run), dry_run)
+        erased = await self._forget(
+            names, lambda: self.store.forget_server(guild_id, at=self._now(), dry_run=dry_run), dry_run
+        )
         if not dry_run:
             log.info("forgot guild %s: %d row(s)", guild_id, erased.total)
             if self.server_terms is not None:
@@ -134,7 +140,8 @@ class Erasure:
 
     async def _forget(self, names: Names, erase: Callable[[], Awaitable[Erased]], dry_run: bool) -> Erased:
         """The queue first (nothing waiting there may write the data back), then the journals (a replay in progress
-        is waited for: its records end up in the database), then the database."""
+        is waited for: its records end up in the database), then the database, which notes who was forgotten and
+        when (the time is taken then: what another process queued until that moment is not written back)."""
         dropped = 0
         if self.writer is not None and not dry_run:
             dropped = self.writer.forget(names)
