@@ -100,7 +100,7 @@ async def test_a_daily_post_discord_refuses_is_recorded_not_retried_all_day(fake
 
 
 def test_the_fake_refuses_forms_and_menus_over_discords_limits():
-    from tests.fake_discord.server import message_problem
+    from tests.fake_discord.form_body import message_problem
 
     def form(title="Resolver", label="Término", value=""):
         text = {"type": 4, "custom_id": "t", "label": label, "style": 1, "value": value}
