@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
+import discord
 import pytest
 
 from bot.core.normalize import slug
 from bot.discord_app.kit.i18n import t
 from bot.storage.records import GapRecord
+from tests.fake_discord.form_body import invalid_form_body, message_problem
 from tests.fake_discord.server import MANAGE_GUILD, MANAGE_MESSAGES, MEMBER_PERMISSIONS, ChannelRef
 
 MODERATOR = str(int(MEMBER_PERMISSIONS) | MANAGE_MESSAGES | MANAGE_GUILD)
@@ -100,8 +103,6 @@ async def test_a_daily_post_discord_refuses_is_recorded_not_retried_all_day(fake
 
 
 def test_the_fake_refuses_forms_and_menus_over_discords_limits():
-    from tests.fake_discord.form_body import message_problem
-
     def form(title="Resolver", label="Término", value=""):
         text = {"type": 4, "custom_id": "t", "label": label, "style": 1, "value": value}
         return {
@@ -119,3 +120,118 @@ def test_the_fake_refuses_forms_and_menus_over_discords_limits():
     assert message_problem(form(value="x" * 4001)) == "components.0.components.0.value: 4001 > 4000"
     assert message_problem(menu(label="x" * 101)) == "components.0.components.0.options.0.label: 101 > 100"
     assert message_problem(menu(description="x" * 101)).endswith("options.0.description: 101 > 100")
+
+
+def button(custom_id="b", **part):
+    return {"type": 2, "style": 1, "label": "Ver", "custom_id": custom_id, **part}
+
+
+def select(options=("1", "2"), **part):
+    return {"type": 3, "custom_id": "m", "options": [{"label": v, "value": v} for v in options], **part}
+
+
+def message(*rows):
+    return {"content": "x", "components": [{"type": 1, "components": list(row)} for row in rows]}
+
+
+REFUSED_COMPONENTS = [  # what Discord refuses, and where and what the fake says it is
+    (message(*[[button(f"b{n}")] for n in range(6)]), "components: 6 > 5"),
+    (message([button(f"b{n}") for n in range(6)]), "components.0.components: 6, not 1 to 5"),
+    (message([]), "components.0.components: 0, not 1 to 5"),
+    (message([select(), button()]), "components.0.components.1: COMPONENT_LAYOUT_WIDTH_EXCEEDED"),
+    (message([button(), select()]), "components.0.components.1: COMPONENT_LAYOUT_WIDTH_EXCEEDED"),
+    (
+        message([button("a")], [button("a", disabled=True)]),
+        "components.1.components.0.custom_id: COMPONENT_CUSTOM_ID_DUPLICATED",
+    ),
+    (message([button(None)]), "components.0.components.0.custom_id: BUTTON_COMPONENT_CUSTOM_ID_REQUIRED"),
+    (
+        message([button(style=5, url="https://x.org")]),
+        "components.0.components.0.custom_id: BUTTON_COMPONENT_CUSTOM_ID_URL_MUTUALLY_EXCLUSIVE",
+    ),
+    (
+        message([button(url="https://x.org")]),
+        "components.0.components.0.url: BUTTON_COMPONENT_CUSTOM_ID_URL_MUTUALLY_EXCLUSIVE",
+    ),
+    (message([button(None, style=5)]), "components.0.components.0.url: BASE_TYPE_REQUIRED"),
+    (message([button(None, style=5, url="https://x.org/" + "a" * 499)]), "components.0.components.0.url: 513 > 512"),
+    (message([select(custom_id="")]), "components.0.components.0.custom_id: BASE_TYPE_REQUIRED"),
+    (message([select(options=())]), "components.0.components.0.options: 0, not 1 to 25"),
+    (message([select(options=[str(n) for n in range(26)])]), "components.0.components.0.options: 26, not 1 to 25"),
+    (
+        message([select(options=("1", "2", "1"))]),
+        "components.0.components.0.options.2: SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+    ),
+    (message([select(max_values=3)]), "components.0.components.0.options: 2 < 3"),
+    (message([select(min_values=2)]), "components.0.components.0.min_values: 2 > 1"),
+    (message([select(max_values=0, min_values=0)]), "components.0.components.0.max_values: 0 < 1"),
+    (message([select(max_values=26)]), "components.0.components.0.max_values: 26 > 25"),
+    (message([select(placeholder="x" * 151)]), "components.0.components.0.placeholder: 151 > 150"),
+]
+
+
+@pytest.mark.parametrize(("body", "problem"), REFUSED_COMPONENTS)
+def test_the_fake_refuses_components_discord_refuses(body, problem):
+    """Discord's components reference: at most 5 rows of 1 to 5 buttons or one select; a custom_id on every button but
+    a link one (which has a url instead), used once in a message; a select's 1 to 25 options, distinct values, as many
+    as max_values, and min_values no higher."""
+    assert message_problem(body) == problem
+
+
+def test_the_fake_accepts_what_discord_accepts():
+    link = button(None, style=5, url="https://x.org")
+    many = select(options=[str(n) for n in range(25)], min_values=0, max_values=25)
+    rows = [[button(f"b{n}") for n in range(5)], [link, dict(link)], [many], [select(custom_id="n")], [button("m2")]]
+    assert message_problem(message(*rows)) is None
+
+
+def test_the_fake_refuses_forms_discord_refuses():
+    """A form (modal): a custom_id of 1 to 100 characters, 1 to 5 rows, each text input's custom_id used once, its
+    lengths within 0 (1 for the longest) to 4,000."""
+
+    def form(custom_id="f", *inputs):
+        rows = [{"type": 1, "components": [{"type": 4, "style": 1, "label": "T", **i}]} for i in inputs]
+        return {"type": 9, "data": {"custom_id": custom_id, "title": "Resolver", "components": rows}}
+
+    assert message_problem(form("f", {"custom_id": "a", "min_length": 0, "max_length": 4000})) is None
+    assert message_problem(form("", {"custom_id": "a"})) == "custom_id: 0, not 1 to 100"
+    assert message_problem(form("f")) == "components: 0, not 1 to 5"
+    assert message_problem(form("f", *[{"custom_id": str(n)} for n in range(6)])) == "components: 6 > 5"
+    twice = form("f", {"custom_id": "a"}, {"custom_id": "a"})
+    assert message_problem(twice) == "components.1.components.0.custom_id: COMPONENT_CUSTOM_ID_DUPLICATED"
+    assert message_problem(form("f", {"custom_id": "a", "max_length": 0})).endswith(".max_length: 0 < 1")
+    assert message_problem(form("f", {"custom_id": "a", "min_length": 4001})).endswith(".min_length: 4001 > 4000")
+    assert message_problem(form("f", {"custom_id": "a", "min_length": -1})).endswith(".min_length: -1 < 0")
+    assert message_problem(form("f", {})) == "components.0.components.0.custom_id: BASE_TYPE_REQUIRED"
+
+
+def test_the_fake_answers_a_refusal_as_discord_does():
+    """400, code 50035 and an `errors` object nested along the path (under `data` in an interaction's answer), with
+    Discord's code and words at its end: what discord.py turns into "In data.components…: …"."""
+    answer = {"type": 4, "data": message([button("a"), button("a")])}
+    body = invalid_form_body(message_problem(answer), answer)
+    duplicated = {"code": "COMPONENT_CUSTOM_ID_DUPLICATED", "message": "Component custom id cannot be duplicated"}
+    row = {"0": {"components": {"1": {"custom_id": {"_errors": [duplicated]}}}}}
+    assert body == {"message": "Invalid Form Body", "code": 50035, "errors": {"data": {"components": row}}}
+    said = discord.HTTPException(SimpleNamespace(status=400, reason="Bad Request"), body).text
+    assert (
+        said
+        == "Invalid Form Body\nIn data.components.0.components.1.custom_id: Component custom id cannot be duplicated"
+    )
+    words = {  # each kind of problem in Discord's words (as its answers say them)
+        "content: 2001 > 2000": "Must be 2000 or fewer in length.",
+        "components.0.components: 6, not 1 to 5": "Must be between 1 and 5 in length.",
+        "components.0.components.0.options: 2 < 3": "Must be 3 or more in length.",
+        "components.0.components.0.max_values: 26 > 25": "int value should be less than or equal to 25.",
+        "components.0.components.0.max_length: 0 < 1": "int value should be greater than or equal to 1.",
+        "components.0.components.0.min_length: -1 < 0": "int value should be greater than or equal to 0.",
+        "custom_id: 0, not 1 to 100": "Must be between 1 and 100 in length.",
+        "embeds: MAX_EMBED_SIZE_EXCEEDED (6001 characters in all)": "Embed size exceeds maximum size of 6000",
+    }
+    for problem, said in words.items():
+        errors = invalid_form_body(problem, {})["errors"]
+        for part in problem.partition(": ")[0].split("."):
+            errors = errors[part]
+        assert errors["_errors"][0]["message"] == said
+    for _, problem in REFUSED_COMPONENTS:  # every check has Discord's words
+        assert invalid_form_body(problem, {})["errors"]

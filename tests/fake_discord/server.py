@@ -17,7 +17,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.fake_discord.form_body import message_problem
+from tests.fake_discord.form_body import invalid_form_body, message_problem
 
 TOKEN = "fake-token-" + "x" * 40
 APP_ID = 900000000000000001
@@ -672,7 +672,7 @@ class FakeDiscord:
         problem = message_problem(body if isinstance(body, dict) else {})
         if problem is not None:  # what Discord answers to a message over its limits: 400, nothing sent
             self.refused.append((parts, problem))
-            return _json({"message": "Invalid Form Body", "code": 50035, "errors": problem}, status=400)
+            return _json(invalid_form_body(problem, body), status=400)
         if parts == ["users", "@me"]:
             return _json(user_payload(BOT_ID, "Glosario IA", bot=True))
         if parts == ["gateway", "bot"]:
@@ -758,8 +758,9 @@ class FakeDiscord:
             if (refusal := self._missing_permission(parts[1], body)) is not None:
                 return refusal
             if isinstance(body, dict) and len(str(body.get("nonce") or "")) > 25:  # Discord's limit for a nonce
-                self.refused.append((parts, "nonce: longer than 25"))
-                return _json({"message": "Invalid Form Body", "code": 50035, "errors": "nonce"}, status=400)
+                problem = f"nonce: {len(str(body['nonce']))} > 25"
+                self.refused.append((parts, problem))
+                return _json(invalid_form_body(problem, body), status=400)
             if (earlier := self._same_nonce(parts[1], body)) is not None:
                 return _json(earlier)
             msg = bot_message(body, parts[1])
