@@ -50,3 +50,21 @@ async def test_the_list_finds_a_term_under_each_senses_category_and_names_it_onc
     one = (await fake.response(await fake.command("glosario lista", {"categoria": "Estadística"})))["data"]
     assert one["embeds"][0]["title"] == "Estadística · 1 términos"
     assert one["embeds"][0]["description"] == "__Estadística__\n• Modelo — *Model*"
+
+
+async def test_a_category_asked_for_names_a_term_once_when_its_senses_spell_that_category_two_ways(
+    fake, harness, tmp_path
+):
+    """ "Aprendizaje" and "aprendizaje" are one category to /glosario lista (it compares them normalised): a term with
+    a sense in each was listed under both, twice on one page, and its menu offered two options with one value, which
+    Discord refuses (SELECT_COMPONENT_OPTION_VALUE_DUPLICATED): the member got an apology instead of the list."""
+    folder = tmp_path / "g"
+    folder.mkdir()
+    (folder / "glossary.yaml").write_text(META, encoding="utf-8")
+    (folder / "aprendizaje.yaml").write_text(VALID.replace("category: Estadística", "category: aprendizaje"), "utf-8")
+    await harness.start(data_dir=folder)
+    listing = (await fake.response(await fake.command("glosario lista", {"categoria": "Aprendizaje"})))["data"]
+    (embed,) = listing["embeds"]
+    assert embed["title"] == "Aprendizaje · 3 términos" and embed["description"].count("• Modelo") == 1
+    (menu,) = listing["components"][1]["components"]
+    assert [option["value"] for option in menu["options"]] == ["datos", "modelo", "parametro"]

@@ -156,15 +156,18 @@ class DiscoverCog(commands.Cog):
             categories = wanted
 
         # Grouped by category, alphabetical inside each: one row per term, the category heading where it changes.
-        # A term with senses in several categories is found by each; the whole list names it once, under its first.
+        # A term with senses in several categories is found by each, and a list names it once, under the first:
+        # the category asked for may be two spellings of one name ("Visión", "vision"), a sense of the term in each.
         def listed(term: Term, category: str) -> bool:
             return category in term.categories() if categoria else term.category == category
 
-        rows = [
-            (category, term)
-            for category in sorted(categories, key=normalize)
-            for term in sorted((x for x in every if listed(x, category)), key=lambda x: normalize(x.term))
-        ]
+        rows: list[tuple[str, Term]] = []
+        named: set[str] = set()
+        for category in sorted(categories, key=normalize):
+            for term in sorted((x for x in every if listed(x, category)), key=lambda x: normalize(x.term)):
+                if term.id not in named:
+                    named.add(term.id)
+                    rows.append((category, term))
         terms = [term for _, term in rows]
         title = (
             t(loc, "list_title_category", category=categories[0], count=len(terms))
