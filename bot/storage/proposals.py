@@ -7,6 +7,7 @@ import json
 from bot.core.status import ProposalStatus
 from bot.storage.db import Database
 from bot.storage.records import ProposalRow
+from bot.storage.repairs import stored_fields
 
 PENDING = ProposalStatus.PENDING.value
 _COLUMNS = "id, guild_id, user_id, locale, fields, status, reason, created_at"
@@ -14,7 +15,8 @@ _COLUMNS = "id, guild_id, user_id, locale, fields, status, reason, created_at"
 
 def _row(row: tuple) -> ProposalRow:
     pid, guild_id, user_id, locale, fields, status, reason, created_at = row
-    return ProposalRow(pid, guild_id, user_id, locale, json.loads(fields), status, reason, created_at)
+    fields = stored_fields(fields, "proposals", id=pid)
+    return ProposalRow(pid, guild_id, user_id, locale, fields, status, reason, created_at)
 
 
 class SqlProposalStore:

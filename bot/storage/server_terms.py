@@ -6,13 +6,14 @@ import json
 
 from bot.storage.db import Database
 from bot.storage.records import ServerAlias, ServerTermRow, ServerTermVersion
+from bot.storage.repairs import stored_fields
 
 _COLUMNS = "guild_id, term_id, fields, author_id, created_at, updated_by, updated_at, retired_at"
 
 
 def _row(row: tuple) -> ServerTermRow:
     guild_id, term_id, fields, *rest = row
-    return ServerTermRow(guild_id, term_id, json.loads(fields), *rest)
+    return ServerTermRow(guild_id, term_id, stored_fields(fields, "server_terms", guild=guild_id, term=term_id), *rest)
 
 
 class _Taken(Exception):
@@ -115,7 +116,16 @@ class SqlServerTermStore:
                 (guild_id, term_id),
             )
         ).fetchall()
-        return [ServerTermVersion(v, action, json.loads(fields), by, at) for v, action, fields, by, at in rows]
+        return [
+            ServerTermVersion(
+                v,
+                action,
+                stored_fields(fields, "server_term_versions", guild=guild_id, term=term_id, version=v),
+                by,
+                at,
+            )
+            for v, action, fields, by, at in rows
+        ]
 
     async def aliases(self, guild_id: int) -> list[ServerAlias]:
         rows = await (

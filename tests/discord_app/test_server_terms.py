@@ -527,3 +527,51 @@ async def test_the_editors_term_autocomplete_reads_the_servers_terms_once_and_th
     assert [c["value"] for c in await offered("historial", "nebula t")] == ["nebula-tres"]
     assert reads == []
     await terms.store.db.reader.set_trace_callback(None)
+
+
+async def test_a_stored_term_whose_fields_cannot_be_read_costs_only_itself(fake, bot, harness, caplog):
+    """Rows this version never writes (an older version's, a hand edit, a restore): fields that are not JSON or
+    not an object, a half character escaped in JSON, a version whose fields are lost. The other terms answer; the
+    unreadable ones are set aside by their ids, named to the moderators and said once in the log."""
+    await submit(fake, await open_form(fake), FORM)
+    guild = fake.guilds[0].id
+    put = "INSERT INTO server_terms VALUES (?, ?, ?, 5, '2026-01-02', 5, '2026-01-02', NULL)"
+    harness.rows(put, guild, "roto", '{"term": "Roto", "definition"')  # cut short
+    harness.rows(put, guild, "lista", '["Lista", "Una lista."]')
+    harness.rows(put, guild, "medio", '{"term": "Medio \\ud800", "definition": "Medio carácter."}')
+    harness.rows(
+        "INSERT INTO server_term_versions VALUES (?, 'cluster-nebula', 9, 'edited', '{', 5, '2026-01-03')", guild
+    )
+    bot.app.server_terms.forget_cached(guild)
+    assert (await ask(fake, "nebula"))["data"]["embeds"][0]["title"] == "Clúster Nebula"
+    assert (await ask(fake, "medio"))["data"]["embeds"][0]["title"] == "Medio \ufffd"
+    stats = await fake.response(await fake.command("glosario-admin estadisticas", permissions=MODERATOR), 1)
+    fields = {f["name"]: f["value"] for f in stats["embeds"][0]["fields"]}
+    name = "Términos del servidor que ya no pasan las comprobaciones (no responden: corrígelos o retíralos)"
+    assert fields[name] == "«lista»\n«roto»"
+    history = (await open_form(fake, "termino historial", {"termino": "cluster-nebula"}))["data"]["embeds"][0]
+    assert history["description"].startswith("**v9**") and "creado por <@900>" in history["description"]
+    bot.app.server_terms.forget_cached(guild)  # (read again)
+    assert (await ask(fake, "nebula"))["data"]["embeds"][0]["title"] == "Clúster Nebula"
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.storage.repairs"]
+    roto = f"database table server_terms, guild {guild}, term 'roto': its fields are not a JSON object: read as empty"
+    assert roto in said
+    assert len([s for s in said if "'lista'" in s]) == 1  # once, however often the terms are read
+
+
+async def test_a_proposal_whose_fields_cannot_be_read_is_listed_empty_and_can_be_rejected(fake, bot, harness):
+    await propose(fake, FORM, termino="Clúster Nebula")
+    harness.rows(
+        "INSERT INTO proposals (guild_id, user_id, locale, fields, created_at) VALUES (?, 556, 'es', '{', '2026')",
+        fake.guilds[0].id,
+    )
+    listing = await proposals_list(fake)
+    description = listing["embeds"][0]["description"]
+    assert "«Clúster Nebula» — propuesta por <@555>" in description and "«…» — propuesta por <@556>" in description
+    _, reject = [c for row in listing["components"] for c in row["components"]]
+    modal = await fake.response(
+        await fake.click(message_of(listing), reject["custom_id"], permissions=MODERATOR, user_id=900, values=["2"])
+    )
+    done = await submit(fake, modal, {"Motivo (se lo diré a quien la propuso)": "Ilegible."})
+    assert "rechazada" in done["content"]
+    assert harness.rows("SELECT id, status FROM proposals ORDER BY id") == [(1, "pending"), (2, "rejected")]

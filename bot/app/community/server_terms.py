@@ -464,7 +464,7 @@ def _overlay(
     by_id: dict[str, ServerTermRow] = {}
     for row, term in zip(rows, checked, strict=True):
         if isinstance(term, list):  # stored before a rule changed: set aside, never served half-checked
-            log.warning("server term %s of guild %s no longer passes validation", row.term_id, guild_id)
+            log.warning("server term %r of guild %s no longer passes validation", row.term_id, guild_id)
             set_aside.append(str(row.fields.get("term") or row.term_id))
         elif _taken(published.index, term) is not None or published.glossary.get(row.term_id) is not None:
             superseded.append(term.term)
