@@ -17,7 +17,8 @@ _QUOTED = 80  # characters of a text id in the log
 
 
 def odd_row(table: str, problem: str, **ids: object) -> None:
-    """Say once that a row of `table` (named by `ids`: guild=1, term="malo") could not be read as it is."""
+    """Say once that a row of `table` (named by `ids`: guild=1, term="malo"; none: some row) could not be read as it
+    is."""
     row = row_ids(**ids)
     key = (table, row, problem)
     if key in _said:
@@ -25,7 +26,7 @@ def odd_row(table: str, problem: str, **ids: object) -> None:
     if len(_said) >= _SAID_AT_MOST:
         _said.clear()
     _said.add(key)
-    log.warning("database table %s, %s: %s", table, row, problem)
+    log.warning("database table %s%s: %s", table, f", {row}" if row else "", problem)
 
 
 def row_ids(**ids: object) -> str:

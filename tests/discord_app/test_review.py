@@ -184,6 +184,29 @@ async def test_export_yaml_stubs_load_once_filled_and_csv_has_the_counts(fake, b
     assert len(lines) == 4
 
 
+async def test_a_gap_whose_text_is_not_utf8_is_listed_and_exported_with_the_others(fake, bot, harness, caplog):
+    """SQLite keeps any bytes as text (a hand edit, a restore); one text that is not UTF-8 failed every read that
+    met it (the whole list, the export). Its bad bytes are read as U+FFFD, and the log says which table once."""
+    for user, query in [(1, "tokenización"), (2, "embeddings")]:
+        await ask(fake, query, user_id=user)
+    await harness.flushed(bot)
+    harness.rows(
+        "INSERT INTO misses (guild_id, normalized, query_hash, sample, count, first_seen, last_seen) "
+        "VALUES (?, 'roto', 'h', CAST(X'726F746FEDA080' AS TEXT), 5, '2026-12-01', '2026-12-01')",
+        fake.guilds[0].id,
+    )
+    _, reply = await admin(fake, "pendientes")
+    description = reply["data"]["embeds"][0]["description"]
+    assert "«roto\ufffd" in description and "«tokenización»" in description and "«embeddings»" in description
+    lines = (await export(fake, "csv")).splitlines()
+    assert len(lines) == 4 and any(",roto\ufffd" in line for line in lines)
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.storage.repairs"]
+    assert said == [
+        "database table misses: column 'sample' holds text that is not UTF-8: its bad bytes are read as "
+        "U+FFFD from now on"
+    ]
+
+
 async def test_the_exported_stubs_carry_the_glossary_s_own_title(fake, harness, tmp_path):
     """The title of the glossary the bot serves (its glossary.yaml, as on the web page), in the moderator's
     language, and the server's name: never the shipped glossary's name whatever the glossary."""
