@@ -4,11 +4,13 @@ sending) and of the editor role: the DailyStore and RoleStore of bot.storage.int
 from __future__ import annotations
 
 from datetime import date
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.daily import DailyEntry, Schedule
 from bot.core.status import DailyPostStatus, Days
 from bot.storage.db import Database
 from bot.storage.records import DailyPost, DailySettings, DigestSettings
+from bot.storage.repairs import odd_row, stored_date
 
 _SETTINGS = (
     "guild_id, daily_enabled, daily_channel_id, daily_hour, daily_minute, daily_tz, daily_days, daily_error, "
@@ -33,7 +35,7 @@ class SqlDailyStore:
         rows = await (
             await self.db.reader.execute(f"SELECT {_SETTINGS} FROM guild_settings WHERE daily_enabled = 1")
         ).fetchall()
-        return [_settings(row) for row in rows]
+        return [_settings(row) for row in rows]  # (`_settings` reads any row: one server's never stops the others')
 
     async def configure(
         self,
@@ -89,7 +91,7 @@ class SqlDailyStore:
             sql += " AND day < ?"
             args.append(before.isoformat())
         rows = await (await self.db.reader.execute(sql + " ORDER BY day", args)).fetchall()
-        return [DailyEntry(date.fromisoformat(d), t, c) for d, t, c in rows]
+        return [entry for row in rows if (entry := _entry(guild_id, *row)) is not None]
 
     async def record_pick(self, guild_id: int, entry: DailyEntry) -> DailyEntry:
         """Keep the first pick made for a date (if two are made at once, both callers get the same one)."""
@@ -107,14 +109,18 @@ class SqlDailyStore:
         return DailyEntry(entry.day, row[0], row[1])
 
     async def last_post(self, guild_id: int) -> DailyPost | None:
-        row = await (
-            await self.db.reader.execute(
-                "SELECT day, channel_id, status, message_id, detail FROM daily_posts WHERE guild_id = ? "
-                "ORDER BY day DESC LIMIT 1",
-                (guild_id,),
-            )
-        ).fetchone()
-        return DailyPost(date.fromisoformat(row[0]), *row[1:]) if row else None
+        sql = "SELECT day, channel_id, status, message_id, detail FROM daily_posts WHERE guild_id = ? ORDER BY day DESC"
+        row = await (await self.db.reader.execute(f"{sql} LIMIT 1", (guild_id,))).fetchone()
+        if row is None:
+            return None
+        day = stored_date(row[0], "daily_posts", guild=guild_id, day=row[0])
+        if day is not None:
+            return DailyPost(day, *row[1:])
+        # A day that is not a date (a hand edit) sorts after every date: the latest post is the first that has one.
+        for found, *rest in await (await self.db.reader.execute(sql, (guild_id,))).fetchall():
+            if (day := _day(found)) is not None:
+                return DailyPost(day, *rest)
+        return None
 
     async def claim(self, guild_id: int, day: date, channel_id: int, at: str, until: str) -> bool:
         """Reserve (guild, day) before sending, from `at` until `until` (ISO times in UTC): only one post per local
@@ -174,8 +180,54 @@ class SqlDailyStore:
 
 def _settings(row: tuple) -> DailySettings:
     guild_id, enabled, channel_id, hour, minute, tz, days, error, error_at, server_terms, language = row
-    schedule = Schedule(hour, minute, tz, Days(days)) if hour is not None and minute is not None else None
+    schedule = _schedule(guild_id, hour, minute, tz, days) if hour is not None or minute is not None else None
     return DailySettings(guild_id, bool(enabled), channel_id, schedule, error, error_at, bool(server_terms), language)
+
+
+def _schedule(guild_id: int, hour: object, minute: object, tz: object, days: object) -> Schedule | None:
+    """A server's daily schedule as kept; a row this version never writes (a hand edit, an older version) is
+    repaired where it can be (an unknown zone is UTC, unknown days every day) and said once; a time that is no time
+    of day is no schedule (the term of the day is then not posted, and `diario estado` says it is not set up)."""
+    if not (_whole(hour, 23) and _whole(minute, 59)):
+        odd_row(
+            "guild_settings",
+            "its daily time is not a time of day: no daily post until it is set up again",
+            guild=guild_id,
+        )
+        return None
+    try:
+        days = Days(days)
+    except ValueError:
+        odd_row("guild_settings", "its daily days are unknown: every day", guild=guild_id)
+        days = Days.EVERY_DAY
+    try:
+        ZoneInfo(tz)  # type: ignore[arg-type]
+    except (ZoneInfoNotFoundError, ValueError, TypeError, OSError):
+        odd_row("guild_settings", "its daily time zone is unknown: UTC", guild=guild_id)
+        tz = "UTC"
+    return Schedule(hour, minute, tz, days)  # type: ignore[arg-type]
+
+
+def _whole(value: object, most: int) -> bool:
+    return type(value) is int and 0 <= value <= most
+
+
+def _day(stored: object) -> date | None:
+    try:
+        return date.fromisoformat(stored)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+
+
+def _entry(guild_id: int, day: object, term_id: str, cycle: object) -> DailyEntry | None:
+    """A day's pick as kept; None, said once, for a row whose day is not a date or whose cycle is not a number."""
+    found = stored_date(day, "daily_picks", guild=guild_id, day=day)
+    if found is None:
+        return None
+    if type(cycle) is not int:
+        odd_row("daily_picks", "its cycle is not a whole number: left out", guild=guild_id, day=day)
+        return None
+    return DailyEntry(found, term_id, cycle)
 
 
 class SqlRoleStore:

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.app.daily.posts import CLAIM_LEASE
+from bot.core.daily import Schedule
 from bot.discord_app.kit.i18n import long_date, t
 from tests.fake_discord.server import (
     MANAGE_GUILD,
@@ -122,6 +123,42 @@ async def test_a_deleted_channel_is_reported_and_other_servers_still_get_their_p
         status = (await fake.response(iid))["data"]["content"]
         gone = t(locale, "post_err_channel_gone", channel=f"<#{deleted}>")
         assert t(locale, "post_error_line", at=f"<t:{int(NOW.timestamp())}:f>", detail=gone) in status
+
+
+async def test_a_schedule_or_a_day_the_bot_never_wrote_costs_only_itself(fake, harness, caplog):
+    """Rows of an older version or a hand edit: a time zone this host does not know (read as UTC), a time that is
+    no time of day (no schedule), a pick and a post whose day is not a date (left out). Each server still gets what
+    can be made of its setting; the others theirs. Said once each in the log."""
+    odd, no_time, fine = fake.guilds[0], Guild(id=int(snowflake())), Guild(id=int(snowflake()))
+    fake.guilds += [no_time, fine]
+    clock = {"now": datetime(2026, 12, 2, 7, 0, tzinfo=UTC)}  # 08:00 in Madrid: not yet time
+    bot = await harness.start(clock=lambda: clock["now"])
+    for guild in (odd, no_time, fine):  # (as `configurar` keeps it; made here so that no reply is still running)
+        await bot.app.daily.configure(guild.id, guild.channel_ids[0], Schedule(9, 0, "Europe/Madrid"))
+    harness.rows("UPDATE guild_settings SET daily_tz = 'Marte/Olimpo' WHERE guild_id = ?", odd.id)
+    harness.rows("INSERT INTO daily_picks VALUES (?, '2026-13-45', 'horovod', 1)", odd.id)
+    harness.rows("INSERT INTO daily_posts VALUES (?, 'ayer', 1, 'posted', 1, NULL, '2026', NULL)", odd.id)
+    harness.rows("UPDATE guild_settings SET daily_hour = 25 WHERE guild_id = ?", no_time.id)
+    clock["now"] = NOW  # 12:00 UTC: 09:00 has passed in Madrid and in UTC
+    await cog(bot).tick()
+    assert len(fake.channel_messages[str(fine.channel_ids[0])]) == 1
+    (post,) = fake.channel_messages[str(odd.channel_ids[0])]
+    today = (await fake.response(await fake.command("termino-del-dia", guild=odd)))["data"]["embeds"][0]
+    assert today["title"] == post["embeds"][0]["title"]
+    iid = await fake.command("glosario-admin diario estado", guild=odd, permissions=MODERATOR)
+    assert "09:00 (UTC)" in (await fake.response(iid))["data"]["content"]
+    assert str(no_time.channel_ids[0]) not in fake.channel_messages
+    iid = await fake.command("glosario-admin diario estado", guild=no_time, permissions=MODERATOR)
+    assert (await fake.response(iid))["data"]["content"] == t("es", "daily_not_configured")
+    await cog(bot).tick()
+    said = sorted(r.getMessage() for r in caplog.records if r.name == "bot.storage.repairs")
+    assert said == [
+        f"database table daily_picks, guild {odd.id}, day '2026-13-45': its day is not a date (YYYY-MM-DD): left out",
+        f"database table daily_posts, guild {odd.id}, day 'ayer': its day is not a date (YYYY-MM-DD): left out",
+        f"database table guild_settings, guild {odd.id}: its daily time zone is unknown: UTC",
+        f"database table guild_settings, guild {no_time.id}: its daily time is not a time of day: no daily post until "
+        "it is set up again",
+    ]
 
 
 async def test_setting_it_up_again_after_todays_post_failed_posts_todays_term_at_once(fake, harness):
