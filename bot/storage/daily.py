@@ -258,7 +258,11 @@ _DIGEST = (
 
 
 def _digest(row: tuple) -> DigestSettings:
-    return DigestSettings(*row)
+    guild_id, channel_id, weekday, *rest = row
+    if not _whole(weekday, 6):  # (a hand edit, a row of an older version: Monday, as `configure` takes no other day)
+        odd_row("guild_settings", "its digest weekday is not a day of the week: Monday", guild=guild_id)
+        weekday = 0
+    return DigestSettings(guild_id, channel_id, weekday, *rest)
 
 
 class SqlDigestStore:

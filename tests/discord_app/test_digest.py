@@ -70,6 +70,30 @@ async def test_the_digest_is_posted_once_a_week_on_its_day_with_the_chart(fake, 
     assert len(fake.channel_messages[str(channel)]) == 2  # the next week's
 
 
+async def test_a_digest_setting_or_a_days_counts_the_bot_never_wrote_cost_only_themselves(fake, harness, caplog):
+    """Rows of an older version or a hand edit: a weekday that is no day of the week (read as Monday, as the command
+    sets none other), lookup counts of a day that is not a date (left out of the trend). The digest still goes out,
+    in that server and the others; `resumen estado` answers. Said once each in the log."""
+    odd, fine = fake.guilds[0], Guild(id=int(snowflake()))
+    fake.guilds.append(fine)
+    bot = await harness.start(clock=lambda: MONDAY)
+    for guild in (odd, fine):  # (as `configurar` keeps it; made here so that no reply is still running)
+        await bot.app.digests.configure(guild.id, guild.channel_ids[0], 0, "es")
+    harness.rows("UPDATE guild_settings SET digest_weekday = NULL WHERE guild_id = ?", odd.id)
+    harness.rows("INSERT INTO lookups VALUES (?, '2026-99-99', 'found', 'horovod', 3)", odd.id)
+    await bot.get_cog("DigestCog").tick()
+    for guild in (odd, fine):
+        (post,) = fake.channel_messages[str(guild.channel_ids[0])]
+        assert post["embeds"][0]["title"] == "Resumen semanal del glosario · 2026-W49"
+    iid = await fake.command("glosario-admin resumen estado", guild=odd, permissions=ADMIN)
+    assert "lunes" in (await fake.response(iid))["data"]["content"]
+    said = sorted(r.getMessage() for r in caplog.records if r.name == "bot.storage.repairs")
+    assert said == [
+        f"database table guild_settings, guild {odd.id}: its digest weekday is not a day of the week: Monday",
+        f"database table lookups, guild {odd.id}, day '2026-99-99': its day is not a date (YYYY-MM-DD): left out",
+    ]
+
+
 async def test_a_channel_the_bot_cannot_post_in_is_named_and_a_refusal_is_not_sent_again_all_day(fake, harness):
     guild = fake.guilds[0]
     closed, channel = guild.channel_ids
