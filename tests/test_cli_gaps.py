@@ -141,3 +141,21 @@ def test_a_term_that_is_not_one_is_said_back_short_and_printable(tmp_path, capsy
     for typed, said in [("\x1b]0;x\x07rojo", "\\x1b]0;x\\x07rojo"), ("zq" * 5000, "zq" * 49 + "z…")]:
         code, _, err = run(capsys, "resolve", "1", "--term", typed)
         assert code == 1 and err.strip() == Words("es")("not_a_term", term=said)
+
+
+def test_a_count_that_is_no_number_is_read_as_0_and_every_format_lists_the_gaps(tmp_path, capsys, monkeypatch):
+    """SQLite keeps text or a real in an INTEGER column (a hand edit): such a count is read as a whole number (text
+    as 0, a real cut). It made the YAML stubs a traceback, and the JSON lines a count that was no number."""
+    seed(tmp_path / "g.db", (5, "embeddings"), (5, "rag"), (5, "lora"))
+    with sqlite3.connect(tmp_path / "g.db") as conn:
+        conn.execute("UPDATE misses SET count = 'muchas' WHERE sample = 'rag'")
+        conn.execute("UPDATE misses SET count = 2.5 WHERE sample = 'lora'")
+    monkeypatch.setenv("GLOSARIO_DB", str(tmp_path / "g.db"))
+    code, out, _ = run(capsys, "gaps", "--format", "yaml")
+    assert code == 0 and "# 2 veces" in out and "# 0 veces" in out
+    code, out, _ = run(capsys, "gaps", "--json")
+    assert code == 0 and {(g["sample"], g["count"]) for g in map(json.loads, out.splitlines())} == {
+        ("embeddings", 1),
+        ("rag", 0),
+        ("lora", 2),
+    }

@@ -25,8 +25,11 @@ from bot.storage.records import (
 from bot.storage.repairs import stored_date
 
 ROWS_PER_STATEMENT = 500  # lookup counts added by one statement (2,500 parameters: within both engines' limits)
+# (A count is read as a whole number whatever a row holds: SQLite keeps text or a real in an INTEGER column, from a
+# hand edit; such a count is 0, or the largest whole number.)
 _GAP_COLUMNS = """
-    SELECT m.id, m.guild_id, m.normalized, m.sample, CASE WHEN m.question = 1 THEN 'question' ELSE m.kind END, m.count,
+    SELECT m.id, m.guild_id, m.normalized, m.sample, CASE WHEN m.question = 1 THEN 'question' ELSE m.kind END,
+           CAST(m.count AS BIGINT),
            (SELECT COUNT(*) FROM miss_askers a WHERE a.miss_id = m.id),
            m.first_seen, m.last_seen, m.best_guess, m.status, m.resolved_term"""
 
