@@ -140,6 +140,9 @@ TEXT: dict[str, str] = {
     # -- Copying a database (bot/storage/copy.py) ---------------------------------------------------------------
     "copy_schemas_differ": "The two databases do not have the same schema: migrate both with this version of the bot.",
     "copy_target_has_data": "The destination database already has data (table {table}): copy only into an empty one.",
+    "copy_rows_refused": "Nothing was copied: the destination database refuses {count} of the source's rows: {rows}. "
+    "Fix or delete them in the source and copy again (the destination is still empty).",
+    "copy_rows_more": "and {more} more",
     # -- Imports (bot/app/interchange/imports.py and the readers) ------------------------------------------------------
     "at_place": "{where}: {why}",
     "not_imported": "{where}: {why}; not imported",

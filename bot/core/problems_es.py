@@ -141,6 +141,9 @@ TEXT: dict[str, str] = {
     # -- Copying a database (bot/storage/copy.py) ---------------------------------------------------------------
     "copy_schemas_differ": "Las dos bases de datos no tienen el mismo esquema: migra las dos con esta versión del bot.",
     "copy_target_has_data": "La base de datos de destino ya tiene datos (tabla {table}): copia solo a una base vacía.",
+    "copy_rows_refused": "No he copiado nada: la base de datos de destino rechaza {count} de las filas del origen: "
+    "{rows}. Corrígelas o bórralas en el origen y vuelve a copiar (el destino sigue vacío).",
+    "copy_rows_more": "y {more} más",
     # -- Imports (bot/app/interchange/imports.py and the readers) ------------------------------------------------------
     "at_place": "{where}: {why}",
     "not_imported": "{where}: {why}; no se ha importado",

@@ -1,5 +1,6 @@
 """The schema's tables and their columns, read by the copy between databases (copy.py) and by erasure
-(erasure.py), which finds the columns that hold a person's or a server's id by their names."""
+(erasure.py), which finds the columns that hold a person's or a server's id by their names; and each table's key,
+by which the copy names a row the destination refuses."""
 
 from __future__ import annotations
 
@@ -33,3 +34,25 @@ TABLES: dict[str, tuple[str, ...]] = {
     "forgotten_members": ("hash", "at"),
     "forgotten_guilds": ("id", "at"),
 }  # fmt: skip
+
+# Each table's primary key (a test holds this to the migrations too).
+KEYS: dict[str, tuple[str, ...]] = {
+    "meta": ("key",),
+    "misses": ("id",),
+    "miss_askers": ("miss_id", "asker"),
+    "miss_spellings": ("miss_id", "sample"),
+    "picks": ("guild_id", "normalized", "term_id"),
+    "pick_askers": ("guild_id", "normalized", "term_id", "asker"),
+    "lookups": ("guild_id", "day", "outcome", "term_id"),
+    "unlogged_misses": ("guild_id", "day"),
+    "applied_writes": ("id",),
+    "guild_settings": ("guild_id",),
+    "daily_picks": ("guild_id", "day"),
+    "daily_posts": ("guild_id", "day"),
+    "server_terms": ("guild_id", "term_id"),
+    "server_term_versions": ("guild_id", "term_id", "version"),
+    "server_aliases": ("guild_id", "normalized"),
+    "proposals": ("id",),
+    "guild_departures": ("guild_id",),
+    "feedback": ("guild_id", "term_id", "voter"),
+}

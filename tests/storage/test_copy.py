@@ -11,7 +11,7 @@ from bot.core.normalize import normalize
 from bot.core.status import Outcome
 from bot.storage import open_stores
 from bot.storage.records import GapRecord, LookupRecord
-from bot.storage.tables import TABLES
+from bot.storage.tables import KEYS, TABLES
 from tests.storage.test_storage import miss
 
 G = 424242424242424242  # a real snowflake's size: more than 32 bits
@@ -48,7 +48,12 @@ def test_the_copy_knows_every_table_and_column_of_the_schema(tmp_path):
     with sqlite3.connect(tmp_path / "g.db") as conn:
         tables = [t for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         schema = {t: tuple(r[1] for r in conn.execute(f"PRAGMA table_info({t})")) for t in tables}
+        keys = {
+            t: tuple(r[1] for r in sorted(conn.execute(f"PRAGMA table_info({t})"), key=lambda r: r[5]) if r[5])
+            for t in tables
+        }
     assert schema == TABLES  # a migration that adds a table or column must add it here too
+    assert keys == KEYS
 
 
 def test_sqlite_to_postgresql_and_back_keeps_everything(tmp_path, postgres_url, capsys):
@@ -86,3 +91,31 @@ def test_a_destination_with_data_is_refused_and_left_alone(tmp_path, postgres_ur
     assert main(["migrate-data", "--from", str(tmp_path / "a.db"), "--to", postgres_url]) == 0
     assert main(["migrate-data", "--from", str(tmp_path / "a.db"), "--to", postgres_url]) == 1
     assert "ya tiene datos" in capsys.readouterr().err
+
+
+def test_rows_postgresql_refuses_are_each_named_nothing_is_copied_and_once_fixed_the_copy_goes(
+    tmp_path, postgres_url, capsys
+):
+    """What SQLite keeps and PostgreSQL takes not (a hand edit, an older version): text in a number's column, a NUL
+    in a text. Every such row is named by its table and key with PostgreSQL's reason (was a traceback at the first
+    one); the destination stays empty, so that the same command works once they are fixed."""
+    source = tmp_path / "g.db"
+    asyncio.run(fill(source))
+    with sqlite3.connect(source) as conn:
+        (gap,) = conn.execute("SELECT MIN(id) FROM misses").fetchone()
+        conn.execute("UPDATE misses SET count = 'muchas' WHERE id = ?", (gap,))
+        conn.execute("INSERT INTO feedback VALUES (?, 'horovod', 'v1', 'unhelpful', 'falta' || char(0), '2026')", (G,))
+    assert main(["migrate-data", "--from", str(source), "--to", postgres_url]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("No he copiado nada: la base de datos de destino rechaza 6 de las filas del origen: ")
+    assert f"misses (id {gap}): invalid input for column count: 'muchas'" in err
+    assert f"miss_askers (miss_id {gap}, asker 'b'): insert or update on table" in err  # (its gap refused first)
+    assert f"feedback (guild_id {G}, term_id 'horovod', voter 'v1'): invalid byte sequence" in err
+    assert "\x00" not in err and "Corrígelas o bórralas en el origen" in err
+    from tests.postgres import sql
+
+    assert sql(postgres_url, "SELECT COUNT(*) FROM misses") == [(0,)]
+    with sqlite3.connect(source) as conn:
+        conn.execute("UPDATE misses SET count = 3 WHERE id = ?", (gap,))
+        conn.execute("UPDATE feedback SET comment = 'falta' WHERE voter = 'v1'")
+    assert main(["migrate-data", "--from", str(source), "--to", postgres_url]) == 0
