@@ -12,6 +12,7 @@ from bot.core.card import neutral_markup
 from bot.core.errors import GlossaryError, Problem
 from bot.core.loader import META_FILE, NOT_TEXT, load_glossary_from_texts
 from bot.core.model import Term
+from bot.core.normalize import SLUG_LENGTH
 
 SERVER_CATEGORY = "Términos del servidor"
 FILE_NAME = "servidor.yaml"
@@ -22,6 +23,13 @@ _META = "title: Glosario IA\nsubtitle: Términos del servidor\nlanguage: es\n"
 def term_source(guild_id: int) -> str:
     """The `source` of a server's terms: which server a term in memory belongs to (its question index too)."""
     return f"servidor:{guild_id}"
+
+
+def usable_id(term_id: object) -> bool:
+    """Whether a stored term's id is one this version makes (a slug, bot.core.normalize.slug): 1 to SLUG_LENGTH
+    characters without ':', what a button's custom_id and an autocomplete choice carry. Another (a hand edit) cannot
+    be served."""
+    return isinstance(term_id, str) and 0 < len(term_id) <= SLUG_LENGTH and ":" not in term_id
 
 
 @dataclass(frozen=True, slots=True)

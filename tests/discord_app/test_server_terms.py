@@ -575,3 +575,36 @@ async def test_a_proposal_whose_fields_cannot_be_read_is_listed_empty_and_can_be
     done = await submit(fake, modal, {"Motivo (se lo diré a quien la propuso)": "Ilegible."})
     assert "rechazada" in done["content"]
     assert harness.rows("SELECT id, status FROM proposals ORDER BY id") == [(1, "pending"), (2, "rejected")]
+
+
+async def test_a_stored_term_with_a_blank_name_or_an_unusable_id_never_empties_a_list(fake, bot, harness, caplog):
+    """Rows a hand edit made: a name that is blank (the editors' menu offered it as an empty choice, and Discord
+    refuses the whole menu for one), an id too long for a button or a choice (every autocomplete of the server, its
+    lists and its card were refused or the apology). The blank one is offered by its id; the other is set aside,
+    named to the moderators, and said once in the log."""
+    await submit(fake, await open_form(fake), FORM)
+    guild, long_id = fake.guilds[0].id, "x" * 300
+    put = "INSERT INTO server_terms VALUES (?, ?, ?, 5, '2026-01-02', 5, '2026-01-02', NULL)"
+    harness.rows(put, guild, "en-blanco", '{"term": "  ", "definition": "Sin nombre."}')
+    harness.rows(put, guild, long_id, '{"term": "Larguísimo", "definition": "Un término con un id muy largo."}')
+    bot.app.server_terms.forget_cached(guild)
+    offered = await fake.response(
+        await fake.autocomplete("glosario-admin termino editar", "termino", "", permissions=MODERATOR, user_id=900)
+    )
+    assert sorted(offered["data"]["choices"], key=lambda c: c["value"]) == [
+        {"name": "Clúster Nebula", "value": "cluster-nebula"},
+        {"name": "en-blanco", "value": "en-blanco"},
+    ]
+    choices = (await fake.response(await fake.autocomplete("termino", "termino", "")))["data"]["choices"]
+    assert choices[0]["value"] == "cluster-nebula"  # (the server's own first)
+    listed = await fake.response(await fake.command("glosario lista", {"categoria": "Términos del servidor"}))
+    assert "Clúster Nebula" in listed["data"]["embeds"][0]["description"]
+    stats = await fake.response(await fake.command("glosario-admin estadisticas", permissions=MODERATOR), 1)
+    fields = {f["name"]: f["value"] for f in stats["embeds"][0]["fields"]}
+    name = "Términos del servidor que ya no pasan las comprobaciones (no responden: corrígelos o retíralos)"
+    assert fields[name] == "«en-blanco»\n«Larguísimo»"
+    said = [r.getMessage() for r in caplog.records if r.name == "bot.storage.repairs"]
+    assert said == [
+        f"database table server_terms, guild {guild}, term '{long_id[:78]}…: its id is not one this "
+        "version makes: set aside"
+    ]

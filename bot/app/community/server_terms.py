@@ -34,6 +34,7 @@ from bot.storage.erasure import ANONYMOUS
 from bot.storage.errors import within_reply_wait
 from bot.storage.interfaces import GapStore, ServerTermStore
 from bot.storage.records import ServerAlias, ServerTermRow, ServerTermVersion
+from bot.storage.repairs import odd_row
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -60,7 +61,7 @@ class StoredName:
 
     @staticmethod
     def of(row: ServerTermRow) -> StoredName:
-        name = str(row.fields.get("term", row.term_id))
+        name = row.fields.get("term", "").strip() or row.term_id  # (a blank name, kept by a hand edit: its id)
         return StoredName(row.created_at, row.term_id, name, normalize(name))
 
     def order(self) -> tuple[str, str]:
@@ -382,10 +383,11 @@ class ServerTerms:
         stored: Iterable[StoredName] = overlay.stored_names if overlay is not None else ()
         if retired:
             stored = heapq.merge(stored, await self._retired_names(guild_id), key=StoredName.order)
-        # By id: a term retired between the two reads is in both, and is offered once (a choice per term).
+        # By id: a term retired between the two reads is in both, and is offered once (a choice per term). A term
+        # whose id a hand edit made unusable cannot be named by a choice: fixed with sqlite3, as the log says.
         offered: dict[str, str] = {}
         for n in stored:
-            if needle in n.normalized and n.term_id not in offered:
+            if needle in n.normalized and n.term_id not in offered and server_terms.usable_id(n.term_id):
                 offered[n.term_id] = n.name
                 if len(offered) == 25:
                     break
@@ -465,7 +467,10 @@ def _overlay(
     for row, term in zip(rows, checked, strict=True):
         if isinstance(term, list):  # stored before a rule changed: set aside, never served half-checked
             log.warning("server term %r of guild %s no longer passes validation", row.term_id, guild_id)
-            set_aside.append(str(row.fields.get("term") or row.term_id))
+            set_aside.append(StoredName.of(row).name)
+        elif not server_terms.usable_id(row.term_id):  # (a hand edit: its card's buttons could not carry it)
+            odd_row("server_terms", "its id is not one this version makes: set aside", guild=guild_id, term=row.term_id)
+            set_aside.append(term.term)
         elif _taken(published.index, term) is not None or published.glossary.get(row.term_id) is not None:
             superseded.append(term.term)
         elif row.term_id not in by_id:
