@@ -192,9 +192,6 @@ class Database(MetaQueries):
 
     def __init__(self, conn: aiosqlite.Connection, path: Path):
         self.conn = conn
-        # What the write connection reads back (a gap's spelling for a pick, a term's fields) is little: it reads text
-        # that is not UTF-8 as REPAIRED_TEXT from the start.
-        conn.text_factory = REPAIRED_TEXT
         self.reader: aiosqlite.Connection | ReadingConnection = conn  # until the read-only connection is open
         self.path = path
         self.identity: str | None = None  # the opened file's device and inode (see bot.app.health)
@@ -243,6 +240,9 @@ class Database(MetaQueries):
             conn = await _connect(path)
         except sqlite3.Error as exc:
             raise StorageError(said("db_unopenable", path=path, error=exc, folder=path.parent)) from None
+        # What the write connection reads back (a gap's spelling for a pick, a term's fields) is little: it reads text
+        # that is not UTF-8 as REPAIRED_TEXT from the start.
+        conn.text_factory = REPAIRED_TEXT
         db = cls(conn, path)
         try:
             await db._configure_and_migrate()
