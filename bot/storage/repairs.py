@@ -9,6 +9,8 @@ import json
 import logging
 from datetime import date
 
+from bot.core.normalize import valid_text
+
 log = logging.getLogger(__name__)
 
 _SAID_AT_MOST = 10_000  # rows told about, remembered so that each is said once (then the memory starts again)
@@ -38,18 +40,6 @@ def row_ids(**ids: object) -> str:
 def _quoted(value: object) -> str:
     quoted = repr(value)
     return quoted if len(quoted) <= _QUOTED else quoted[: _QUOTED - 1] + "…"
-
-
-def valid_text(text: str) -> str:
-    """Text with every lone surrogate (half of a character, which no database, file or Discord takes) replaced by
-    U+FFFD; other text as it is. JSON can hold one as an escape ("\\ud800")."""
-    if text.isascii():
-        return text
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
 
 
 def stored_fields(stored: object, table: str, **ids: object) -> dict[str, str]:
