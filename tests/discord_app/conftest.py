@@ -54,6 +54,7 @@ class Harness:
         """A bot on the fake; `questions`, an encoder: the question path on, with that (already loaded) model."""
         settings = self.settings(**overrides, **({"questions": True} if questions is not None else {}))
         app = await Application.open(settings, load_catalog(settings.data_dir), clock or utc_now)
+        self.fake.clock = clock or utc_now  # Discord's time is the bot's (the messages' ids tell it)
         if questions is not None:
             from bot.app.questions.service import Questions
 

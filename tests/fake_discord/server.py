@@ -12,7 +12,9 @@ import itertools
 import json
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -24,12 +26,15 @@ APP_ID = 900000000000000001
 BOT_ID = 900000000000000002
 ALL_PERMISSIONS = str((1 << 50) - 1)
 MANAGE_GUILD, MANAGE_MESSAGES, SEND_MESSAGES, VIEW_CHANNEL, EMBED_LINKS = 1 << 5, 1 << 13, 1 << 11, 1 << 10, 1 << 14
-ATTACH_FILES = 1 << 15
+ATTACH_FILES, READ_MESSAGE_HISTORY = 1 << 15, 1 << 16
 MEMBER_PERMISSIONS = str(VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | (1 << 31))  # + use application commands
-EVERYONE_PERMISSIONS = str(int(MEMBER_PERMISSIONS) | ATTACH_FILES)  # @everyone's, the bot's only role
+# @everyone's, the bot's only role (Read Message History is among what Discord gives @everyone in a new server)
+EVERYONE_PERMISSIONS = str(int(MEMBER_PERMISSIONS) | ATTACH_FILES | READ_MESSAGE_HISTORY)
 
 ATTACHMENT_LIMIT = 8 * 1024 * 1024  # what an interaction's "attachment_size_limit" says (a server with no boost)
-NONCE_WINDOW = 180.0  # seconds an enforced nonce is remembered: Discord says "the past few minutes"
+NONCE_WINDOW = 180.0  # seconds (of the fake's clock) an enforced nonce is remembered: "the past few minutes"
+MESSAGE_CONTENT = 1 << 15  # the privileged gateway intent that shows others' messages' text to the bot
+DISCORD_EPOCH = 1_420_070_400_000  # ms: a message id's time is counted from here (its top 42 bits)
 _ids = itertools.count(1_000_000_000_000_000_000)
 
 
@@ -191,11 +196,17 @@ class FakeDiscord:
     def __init__(self, guilds: list[Guild] | None = None, token: str = TOKEN) -> None:
         self.token = token
         self.guilds = guilds or [Guild(id=int(snowflake()))]
-        self.requests: list[tuple[str, str, Any]] = []  # (method, path, json body)
+        self.requests: list[tuple[str, str, Any]] = []  # (method, path, json body; a GET's query)
         self.commands: dict[str, list[dict]] = {}  # "global" or guild id → registered commands
         self.responses: dict[str, list[dict]] = {}  # interaction id → callback bodies and follow-ups
         self.mention_leaks: list[dict] = []  # messages sent without allowed_mentions {"parse": []}: could ping
-        self.channel_messages: dict[str, list[dict]] = {}
+        self.channel_messages: dict[str, list[dict]] = {}  # channel id → the bot's posts there (not its replies)
+        # channel id → what else its history shows: members' messages, the bot's replies to commands used there
+        self.channel_others: dict[str, list[dict]] = {}
+        # Discord's clock: a message made now gets an id (and timestamp) of this time; tests share the bot's
+        self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+        self._last_message_id = 0
+        self._interactions: dict[str, dict] = {}  # interaction id → the interaction as sent
         self._tokens: dict[str, str] = {}  # interaction token → interaction id
         self.member_roles: dict[int, list[int]] = {}  # user id → role ids they have
         self.sent_messages: dict[str, dict] = {}  # interaction id → the message its reply created
@@ -211,12 +222,16 @@ class FakeDiscord:
         # the next channel posts whose connection is closed before any answer, the message not made (the client
         # sees aiohttp's ServerDisconnectedError, which is no OSError)
         self.channel_disconnects = 0
+        # the same for reads of a channel's messages (GET /channels/{id}/messages): statuses, closed connections
+        self.history_errors: list[int] = []
+        self.history_disconnects = 0
         self.dm_channels: dict[str, int] = {}  # direct-message channel id → the member it reaches
         self.dms_closed: set[int] = set()  # members who do not take direct messages from the bot
         self._nonces: dict[tuple[str, str], tuple[float, dict]] = {}  # (channel, nonce) → when, the message
         self.deduplicated = 0  # message creates answered with the message an earlier one made (same nonce)
         self.callbacks_started = 0
         self.identified = 0
+        self.intents: int | None = None  # what the bot's last IDENTIFY asked for
         self.resumed = 0
         self._shard_ws: dict[int, web.WebSocketResponse] = {}  # shard id → its gateway connection
         self.shard_count = 1  # as the bots identified (several processes may split one count)
@@ -420,6 +435,7 @@ class FakeDiscord:
 
     async def _dispatch(self, payload: dict) -> str:
         self._tokens[payload["token"]] = payload["id"]
+        self._interactions[payload["id"]] = payload
         await self.wait_ready()
         await self._send(0, payload, "INTERACTION_CREATE", shard=self.shard_for(int(payload.get("guild_id") or 0)))
         return payload["id"]
@@ -634,7 +650,8 @@ class FakeDiscord:
             text = await request.text()
             if request.content_type == "application/json" and text:
                 body = json.loads(text)
-        self.requests.append((request.method, path, body))
+        query = dict(request.query)
+        self.requests.append((request.method, path, query if request.method == "GET" else body))
         auth = request.headers.get("Authorization", "")
         parts = path.strip("/").split("/")
         if parts[0] in ("users", "oauth2", "applications", "channels") and auth != f"Bot {self.token}":
@@ -646,8 +663,13 @@ class FakeDiscord:
             if request.transport is not None:
                 request.transport.close()  # (what is answered below never arrives)
             return _json({"message": "never sent", "code": 0}, status=500)
+        if self.history_disconnects and parts[0] == "channels" and parts[-1] == "messages" and request.method == "GET":
+            self.history_disconnects -= 1
+            if request.transport is not None:
+                request.transport.close()
+            return _json({"message": "never read", "code": 0}, status=500)
         try:
-            return await self._route(request.method, parts, body)
+            return await self._route(request.method, parts, body, query)
         finally:
             await self._notify()
 
@@ -668,7 +690,7 @@ class FakeDiscord:
         self.busiest_second = max(self.busiest_second, len(hits))
         return None
 
-    async def _route(self, method: str, parts: list[str], body: Any) -> web.Response:
+    async def _route(self, method: str, parts: list[str], body: Any, query: dict[str, str]) -> web.Response:
         problem = message_problem(body if isinstance(body, dict) else {})
         if problem is not None:  # what Discord answers to a message over its limits: 400, nothing sent
             self.refused.append((parts, problem))
@@ -728,6 +750,8 @@ class FakeDiscord:
                     "response_message_ephemeral": bool((data.get("flags") or 0) & 64),
                 }
             }
+            if body["type"] == 4 and not (data.get("flags") or 0) & 64:
+                self._shown_in_channel(interaction_id, message)
             if body["type"] in (4, 7):
                 reply["resource"] = {"type": body["type"], "message": message}
                 reply["interaction"]["response_message_id"] = message["id"]
@@ -763,15 +787,94 @@ class FakeDiscord:
                 return _json(invalid_form_body(problem, body), status=400)
             if (earlier := self._same_nonce(parts[1], body)) is not None:
                 return _json(earlier)
-            msg = bot_message(body, parts[1])
+            msg = {**bot_message(body, parts[1]), "id": self._message_id(), "timestamp": self.clock().isoformat()}
+            if isinstance(body, dict) and body.get("nonce") is not None:
+                msg["nonce"] = body["nonce"]  # (the create's answer says it; the message as kept does not)
             if isinstance(body, dict):
                 self._check_mentions(body)
             if isinstance(body, dict) and body.get("enforce_nonce") and body.get("nonce") is not None:
-                self._nonces[(parts[1], str(body["nonce"]))] = (time.monotonic(), msg)
+                self._nonces[(parts[1], str(body["nonce"]))] = (self.clock().timestamp(), msg)
             files = body.get("_files") if isinstance(body, dict) else None  # attachments, by file name
             self.channel_messages.setdefault(parts[1], []).append({**msg, "_files": files} if files else msg)
             return _json(msg)
+        if parts[0] == "channels" and len(parts) == 3 and parts[2] == "messages" and method == "GET":
+            return self._history(parts[1], query)
         return _json({"message": f"fake Discord has no route {method} /{'/'.join(parts)}", "code": 0}, status=404)
+
+    def _message_id(self) -> str:
+        """A new message's id as Discord makes it: the time it is made (the fake's clock) in its top bits, so that
+        reading a channel's messages `before` or `after` a time means what it means on Discord; always increasing."""
+        made = int(self.clock().timestamp() * 1000) - DISCORD_EPOCH
+        self._last_message_id = max(made << 22, self._last_message_id + 1)
+        return str(self._last_message_id)
+
+    def member_says(self, channel_id: int, content: str, user_id: int = 111) -> dict:
+        """A member's message in a channel, now (the bot asks for no message events: only a read of the channel's
+        messages shows it)."""
+        message = {
+            **bot_message({"content": content}, str(channel_id)),
+            "id": self._message_id(),
+            "timestamp": self.clock().isoformat(),
+            "author": user_payload(user_id),
+        }
+        self.channel_others.setdefault(str(channel_id), []).append(message)
+        return message
+
+    def _shown_in_channel(self, interaction_id: str, message: dict) -> None:
+        """A reply everyone sees to a command used in a server's channel is a message of that channel, the bot its
+        author, of type 20 (a slash command's) or 23 (a context menu's), with the interaction's metadata."""
+        interaction = self._interactions.get(interaction_id) or {}
+        channel_id = interaction.get("channel_id")
+        if interaction.get("type") != 2 or not interaction.get("guild_id") or channel_id is None:
+            return
+        user = (interaction.get("member") or {}).get("user") or interaction.get("user")
+        message.update(
+            id=self._message_id(),
+            channel_id=channel_id,
+            timestamp=self.clock().isoformat(),
+            type=20 if interaction["data"].get("type", 1) == 1 else 23,
+            interaction_metadata={
+                "id": interaction_id,
+                "type": 2,
+                "user": user,
+                "authorizing_integration_owners": interaction.get("authorizing_integration_owners", {}),
+            },
+        )
+        self.channel_others.setdefault(channel_id, []).append(message)
+
+    def _history(self, channel_id: str, query: dict[str, str]) -> web.Response:
+        """GET /channels/{id}/messages as Discord answers it: 403 without View Channel, no messages without Read
+        Message History; at most `limit` (1 to 100, 50 by default) of those `before`, `after` or `around` a message
+        id (one of them at most; none: the latest), newest first. A message's nonce is not kept, and the text of
+        others' messages is empty unless the bot asked for the message content intent (it does not)."""
+        if self.history_errors:
+            status = self.history_errors.pop(0)
+            code, text = (50001, "Missing Access") if status == 403 else (0, f"fake failure {status}")
+            return _json({"message": text, "code": code}, status=status)
+        guild = next((g for g in self.guilds if int(channel_id) in g.channel_ids), None)
+        permissions = guild.bot_permissions(int(channel_id)) if guild else int(ALL_PERMISSIONS)
+        if not permissions & VIEW_CHANNEL:
+            return _json({"message": "Missing Access", "code": 50001}, status=403)
+        limit = int(query.get("limit", 50))
+        anchors = [key for key in ("before", "after", "around") if key in query]
+        if not 1 <= limit <= 100 or len(anchors) > 1:
+            return _json({"message": "Invalid Form Body", "code": 50035, "errors": "limit, before, after, around"}, 400)
+        if not permissions & READ_MESSAGE_HISTORY:
+            return _json([])
+        kept = [*self.channel_messages.get(channel_id, []), *self.channel_others.get(channel_id, [])]
+        kept.sort(key=lambda m: int(m["id"]))
+        anchor = int(query[anchors[0]]) if anchors else None
+        if "before" in query:
+            picked = [m for m in kept if int(m["id"]) < anchor][-limit:]
+        elif "after" in query:
+            picked = [m for m in kept if int(m["id"]) > anchor][:limit]
+        elif "around" in query:
+            earlier = [m for m in kept if int(m["id"]) < anchor][-(limit // 2) :] if limit > 1 else []
+            picked = earlier + [m for m in kept if int(m["id"]) >= anchor][: limit - len(earlier)]
+        else:
+            picked = kept[-limit:]
+        content = bool((self.intents or 0) & MESSAGE_CONTENT)
+        return _json([_as_read(m, content=content) for m in reversed(picked)])
 
     def _missing_permission(self, channel_id: str, body: Any) -> web.Response | None:
         """Discord's 403 for a post in a server's channel the bot may not see or write in, or attach files to."""
@@ -798,7 +901,7 @@ class FakeDiscord:
         if not isinstance(body, dict) or not body.get("enforce_nonce") or body.get("nonce") is None:
             return None
         earlier = self._nonces.get((channel_id, str(body["nonce"])))
-        if earlier is None or time.monotonic() - earlier[0] > NONCE_WINDOW:
+        if earlier is None or self.clock().timestamp() - earlier[0] > NONCE_WINDOW:
             return None
         self.deduplicated += 1
         return earlier[1]
@@ -829,6 +932,15 @@ def bot_message(body: dict, channel_id: str, *, flags: int = 0) -> dict:
         "edited_timestamp": None,
         "flags": flags | (body.get("flags") or 0),
     }
+
+
+def _as_read(message: dict, *, content: bool) -> dict:
+    """A message as a read of its channel returns it: no nonce, no attachments' bytes (the fake's own record), and
+    without the message content intent (`content`) no text, embeds, attachments or components of someone else's."""
+    read = {k: v for k, v in message.items() if k not in ("nonce", "_files")}
+    if not content and read["author"]["id"] != str(BOT_ID):
+        read.update(content="", embeds=[], attachments=[], components=[])
+    return read
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
