@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from bot.core.daily import DailyEntry, Schedule
 from bot.core.status import DailyPostStatus, Days
 from bot.storage.db import Database
-from bot.storage.records import DailyPost, DailySettings, DigestSettings
+from bot.storage.records import Claim, DailyPost, DailySettings, DigestSettings
 from bot.storage.repairs import odd_row, stored_date
 
 _SETTINGS = (
@@ -122,20 +122,30 @@ class SqlDailyStore:
                 return DailyPost(day, *rest)
         return None
 
-    async def claim(self, guild_id: int, day: date, channel_id: int, at: str, until: str) -> bool:
+    async def claim(self, guild_id: int, day: date, channel_id: int, at: str, until: str) -> Claim | None:
         """Reserve (guild, day) before sending, from `at` until `until` (ISO times in UTC): only one post per local
         date, across restarts and races. A claim still `posting` after its `until` (its process died) is taken
-        over; a live one, or a post made or failed, is not."""
+        over, and the Claim says until when it held; a live one, or a post made or failed, is not (None)."""
+        key = (guild_id, day.isoformat())
         async with self.db.transaction():
+            earlier = await (
+                await self.db.conn.execute(
+                    "SELECT claimed_until FROM daily_posts WHERE guild_id = ? AND day = ? "
+                    f"AND status = '{DailyPostStatus.POSTING}'",
+                    key,
+                )
+            ).fetchone()
             cursor = await self.db.conn.execute(
                 "INSERT INTO daily_posts (guild_id, day, channel_id, status, at, claimed_until) "
                 f"VALUES (?, ?, ?, '{DailyPostStatus.POSTING}', ?, ?) "
                 "ON CONFLICT (guild_id, day) DO UPDATE SET channel_id = excluded.channel_id, at = excluded.at, "
                 "claimed_until = excluded.claimed_until "
                 f"WHERE daily_posts.status = '{DailyPostStatus.POSTING}' AND daily_posts.claimed_until <= excluded.at",
-                (guild_id, day.isoformat(), channel_id, at, until),
+                (*key, channel_id, at, until),
             )
-        return cursor.rowcount == 1
+        if cursor.rowcount != 1:
+            return None
+        return Claim(earlier[0] if earlier else None)
 
     async def posted(self, guild_id: int, day: date, message_id: int) -> None:
         async with self.db.transaction():
@@ -308,15 +318,23 @@ class SqlDigestStore:
         sql = f"SELECT {_DIGEST} FROM guild_settings WHERE digest_channel_id IS NOT NULL"
         return [_digest(r) for r in await (await self.db.reader.execute(sql)).fetchall()]
 
-    async def claim(self, guild_id: int, week: str, at: str, until: str) -> bool:
+    async def claim(self, guild_id: int, week: str, at: str, until: str) -> Claim | None:
         async with self.db.transaction():
+            earlier = await (
+                await self.db.conn.execute(
+                    "SELECT digest_claimed_until FROM guild_settings WHERE guild_id = ? AND digest_last = ?",
+                    (guild_id, week),
+                )
+            ).fetchone()
             cursor = await self.db.conn.execute(
                 "UPDATE guild_settings SET digest_last = ?, digest_claimed_until = ? "
                 "WHERE guild_id = ? AND digest_channel_id IS NOT NULL "
                 "AND (digest_last IS NULL OR digest_last != ? OR digest_claimed_until <= ?)",
                 (week, until, guild_id, week, at),
             )
-        return cursor.rowcount == 1
+        if cursor.rowcount != 1:
+            return None
+        return Claim(earlier[0] if earlier else None)
 
     async def posted(self, guild_id: int, week: str, at: str) -> None:
         async with self.db.transaction():

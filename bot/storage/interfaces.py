@@ -17,6 +17,7 @@ from bot.core.status import GapOrder, GapStatus, ProposalStatus
 from bot.storage.forgotten import Forgotten
 from bot.storage.records import (
     AliasSuggestion,
+    Claim,
     CommentRecord,
     DailyOutcome,
     DailyPost,
@@ -184,7 +185,11 @@ class DailyStore(Protocol):
 
     async def last_post(self, guild_id: int) -> DailyPost | None: ...
 
-    async def claim(self, guild_id: int, day: date, channel_id: int, at: str, until: str) -> bool: ...
+    async def claim(self, guild_id: int, day: date, channel_id: int, at: str, until: str) -> Claim | None:
+        """Reserve (guild, day) from `at` until `until` (ISO times in UTC): once per server and local date, across
+        restarts and processes. A claim whose `until` has passed (its process died) is taken over, and the Claim
+        says until when it held; a live one, or a post made or failed, is not (None)."""
+        ...
 
     async def posted(self, guild_id: int, day: date, message_id: int) -> None: ...
 
@@ -280,10 +285,10 @@ class DigestStore(Protocol):
 
     async def enabled(self) -> list[DigestSettings]: ...
 
-    async def claim(self, guild_id: int, week: str, at: str, until: str) -> bool:
+    async def claim(self, guild_id: int, week: str, at: str, until: str) -> Claim | None:
         """Reserve `week`'s digest from `at` until `until` (ISO times in UTC): once per server and week, across
-        restarts and processes. A claim whose `until` has passed (its process died) is taken over; a live one, or
-        a week posted or gone without, is not."""
+        restarts and processes. A claim whose `until` has passed (its process died, or a failure freed it) is taken
+        over, and the Claim says until when it held; a live one, or a week posted or gone without, is not (None)."""
         ...
 
     async def posted(self, guild_id: int, week: str, at: str) -> None:

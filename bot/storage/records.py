@@ -254,6 +254,15 @@ class DailySettings:
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """A scheduled post (a day's term, a week's digest) claimed. `taken_over_until`: until when the claim it took
+    over held (ISO, UTC), a claim of the same post whose process may have sent it before it died (or, for the
+    digest, before its failure freed the week); None when the post was not claimed before."""
+
+    taken_over_until: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DailyPost:
     day: date
     channel_id: int

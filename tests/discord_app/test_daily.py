@@ -15,6 +15,7 @@ from tests.fake_discord.server import (
     MANAGE_GUILD,
     MANAGE_MESSAGES,
     MEMBER_PERMISSIONS,
+    READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     ChannelRef,
     Guild,
@@ -68,6 +69,7 @@ async def test_configure_after_todays_time_posts_once_and_agrees_with_the_comman
     again = await harness.start(clock=lambda: NOW)  # a restart after the slot
     await cog(again).tick()  # (a post would have been sent before the tick returned)
     assert len(fake.channel_messages[str(channel)]) == 1
+    assert not [path for method, path, _ in fake.requests if method == "GET" and path.endswith("/messages")]  # none
     status = (await fake.response(await fake.command("glosario-admin diario estado", permissions=MODERATOR)))["data"]
     assert "activado" in status["content"] and "miércoles, 2 de diciembre de 2026" in status["content"]
 
@@ -232,6 +234,7 @@ async def test_a_burst_of_posts_honours_discords_global_rate_limit_and_no_server
     assert fake.busiest_second <= 5
     assert all(len(fake.channel_messages[str(g.channel_ids[0])]) == 1 for g in fake.guilds)  # … and it waited
     assert harness.rows("SELECT status, COUNT(*) FROM daily_posts GROUP BY status") == [("posted", 7)]
+    assert not [path for method, path, _ in fake.requests if method == "GET" and path.endswith("/messages")]  # none
 
 
 async def test_a_post_claimed_by_a_process_killed_before_sending_goes_out_once_its_claim_runs_out(fake, harness):
@@ -258,7 +261,11 @@ async def test_a_post_claimed_by_a_process_killed_before_sending_goes_out_once_i
     assert harness.rows("SELECT status FROM daily_posts") == [("posted",)]
 
 
-async def test_a_post_sent_but_never_marked_is_retried_and_the_channel_keeps_one_message(fake, harness, monkeypatch):
+async def test_a_post_sent_but_never_marked_where_the_bot_cannot_read_is_sent_again_with_its_nonce_and_kept_once(
+    fake, harness, monkeypatch
+):
+    """The retry cannot look for the first try in the channel (no Read Message History): it is sent again, with the
+    first try's nonce, which Discord still remembers."""
     from bot.core.daily import Schedule
 
     class Killed(Exception):
@@ -278,6 +285,7 @@ async def test_a_post_sent_but_never_marked_is_retried_and_the_channel_keeps_one
         await cog(bot).post_if_due(await bot.app.daily.settings(guild.id))
     (first,) = fake.channel_messages[str(channel)]
     await harness.stop(bot)
+    guild.deny_everyone(channel, READ_MESSAGE_HISTORY)
     clock["now"] = NOW + CLAIM_LEASE
     again = await harness.start(clock=lambda: clock["now"])
     cog(again).scheduler.cancel()
@@ -310,6 +318,7 @@ async def test_a_connection_closed_mid_post_is_a_network_problem_and_the_next_lo
     )
     await cog(bot).tick()  # the next look, within the claim's 2 minutes: freed, so it goes out now
     assert len(fake.channel_messages[str(channel)]) == 1
+    assert not [p for method, p, _ in fake.requests if method == "GET" and p.endswith("/messages")]  # (claimed anew)
     assert harness.rows("SELECT status FROM daily_posts") == [("posted",)]
     iid = await fake.command("glosario-admin diario estado", permissions=MODERATOR, user_id=9)
     assert network not in (await fake.response(iid))["data"]["content"]  # the problem is over

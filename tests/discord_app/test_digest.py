@@ -68,6 +68,7 @@ async def test_the_digest_is_posted_once_a_week_on_its_day_with_the_chart(fake, 
     clock["now"] = MONDAY + timedelta(days=7)
     await cog.tick()
     assert len(fake.channel_messages[str(channel)]) == 2  # the next week's
+    assert not [path for method, path, _ in fake.requests if method == "GET" and path.endswith("/messages")]  # none
 
 
 async def test_a_digest_setting_or_a_days_counts_the_bot_never_wrote_cost_only_themselves(fake, harness, caplog):

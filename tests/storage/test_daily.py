@@ -54,12 +54,13 @@ async def test_a_claim_left_by_a_dead_process_is_taken_over_when_its_lease_runs_
     dead, restarted, other = process(db, clock), process(db, clock), process(db, clock)
     settings = await configured(db)
     job = await dead.claim_if_due(settings)  # … and the process is killed before it sends anything
-    assert job is not None
+    assert job is not None and job.taken_over is None
     clock.now += CLAIM_LEASE - timedelta(seconds=1)
     assert await restarted.claim_if_due(settings) is None  # the lease still holds: it may yet be posting
     clock.now += timedelta(seconds=1)
     retry = await restarted.claim_if_due(settings)
     assert retry is not None and (retry.guild_id, retry.channel_id, retry.day) == (job.guild_id, CHANNEL, job.day)
+    assert retry.taken_over == AFTER_NINE  # when the dead claim was made: its post, if sent, came after
     assert retry.nonce == job.nonce  # the same message to Discord: a send that did reach it is not doubled
     assert await other.claim_if_due(settings) is None  # taken over by one process only
     await restarted.posted(retry, 555)
@@ -101,7 +102,7 @@ async def test_failed_posts_still_free_the_day_or_keep_it(db):
     unavailable = PostProblem(Problem.DISCORD, CHANNEL, status=503, text="Service Unavailable")
     await posts.failed(await posts.claim_if_due(settings), unavailable, retry=True)
     job = await posts.claim_if_due(settings)  # freed: the next tick tries again at once
-    assert job is not None
+    assert job is not None and job.taken_over is None  # (a day freed is claimed anew, within the nonce's minutes)
     await posts.failed(job, PostProblem(Problem.DISCORD, CHANNEL, status=400, text="refused"), retry=False)
     clock.now += CLAIM_LEASE * 10
     assert await posts.claim_if_due(settings) is None  # the day's problem, not tried again
@@ -118,7 +119,8 @@ async def test_a_claim_stuck_before_the_upgrade_is_retried_after_it(tmp_path):
     db = await Database.open(path)
     try:
         settings = await configured(db)
-        assert await process(db, Clock(AFTER_NINE + CLAIM_LEASE)).claim_if_due(settings) is not None
+        job = await process(db, Clock(AFTER_NINE + CLAIM_LEASE)).claim_if_due(settings)
+        assert job is not None and job.taken_over == AFTER_NINE - CLAIM_LEASE  # (it ran out when it was made)
     finally:
         await db.close()
 
@@ -261,12 +263,13 @@ async def test_a_week_claimed_by_a_dead_process_is_taken_over_when_its_lease_run
     dead, restarted, other = digests(db, clock), digests(db, clock), digests(db, clock)
     await digest_on_mondays(db)
     job = await dead.claim_if_due(await digest_settings(db))  # … and the process is killed before it sends
-    assert job is not None and job.week == "2026-W49"
+    assert job is not None and job.week == "2026-W49" and job.taken_over is None
     clock.now += CLAIM_LEASE - timedelta(seconds=1)
     assert await restarted.claim_if_due(await digest_settings(db)) is None  # the lease holds: it may be posting
     clock.now += timedelta(seconds=1)
     retry = await restarted.claim_if_due(await digest_settings(db))
     assert retry is not None and (retry.guild_id, retry.channel_id, retry.week) == (G, CHANNEL, "2026-W49")
+    assert retry.taken_over == AFTER_NINE  # when the dead claim was made: its digest, if sent, came after
     assert retry.nonce == job.nonce  # the same message to Discord: a send that did reach it is not doubled
     assert await other.claim_if_due(await digest_settings(db)) is None  # taken over by one process only
     await restarted.posted(retry)
@@ -310,8 +313,10 @@ async def test_failed_digests_free_the_week_or_let_it_go_without(db):
     await digest_on_mondays(db)
     unavailable = PostProblem(Problem.DISCORD, CHANNEL, status=503, text="Service Unavailable")
     await posts.failed(await posts.claim_if_due(await digest_settings(db)), unavailable, retry=True)
-    job = await posts.claim_if_due(await digest_settings(db))  # freed: the next look tries again at once
+    clock.now += timedelta(minutes=10)
+    job = await posts.claim_if_due(await digest_settings(db))  # freed: the next look tries again at once …
     assert job is not None and (await digest_settings(db)).error == unavailable.stored()  # kept for `estado`
+    assert job.taken_over == AFTER_NINE - CLAIM_LEASE  # … and looks first: the 503's send may have gone out
     refused = PostProblem(Problem.DISCORD, CHANNEL, status=403, text="Missing Access")
     await posts.failed(job, refused, retry=False)
     clock.now += CLAIM_LEASE * 10

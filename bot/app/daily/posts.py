@@ -1,8 +1,9 @@
 """The term of the day's bookkeeping: which term (recorded once per server and local date), the schedule, and
 each post claimed before it is sent and marked after. A claim is a lease: if its process dies before marking the
-post, another look takes it over once CLAIM_LEASE has passed and sends it again with the same nonce (Discord
-answers a second create with that nonce, within a few minutes, with the first message). Sending it is the
-surface's job (Discord's cog)."""
+post, another look takes it over once CLAIM_LEASE has passed. The job of a claim taken over says when the earlier
+claim was made (`taken_over`): its process may have sent the post before it died, so the surface looks for it in
+the channel before sending it again (with the same nonce, which Discord remembers for a few minutes only).
+Sending it is the surface's job (Discord's cog)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from bot.core.model import Glossary, Term
 from bot.core.status import DailyPostStatus
 from bot.storage.errors import DatabaseBusy, within_reply_wait
 from bot.storage.interfaces import DailyStore
-from bot.storage.records import DailyPost, DailySettings
+from bot.storage.records import Claim, DailyPost, DailySettings
 
 log = logging.getLogger(__name__)
 # How long a claim holds before another look may take it over. Longer than a paced post takes from claim to
@@ -35,6 +36,18 @@ def lease(now: datetime) -> tuple[str, str]:
     UTC, to the second, one zone for every process. The weekly digest claims its week the same way."""
     now = now.astimezone(UTC)
     return now.isoformat(timespec="seconds"), (now + CLAIM_LEASE).isoformat(timespec="seconds")
+
+
+def taken_over_at(claim: Claim) -> datetime | None:
+    """When the claim that `claim` took over was made (CLAIM_LEASE before it held until), in UTC; None when it took
+    none over (or that claim kept a time this version did not write: the post is sent as before)."""
+    if claim.taken_over_until is None:
+        return None
+    try:
+        until = datetime.fromisoformat(claim.taken_over_until)
+    except ValueError:
+        return None
+    return (until if until.tzinfo else until.replace(tzinfo=UTC)).astimezone(UTC) - CLAIM_LEASE
 
 
 class Problem(StrEnum):
@@ -88,13 +101,14 @@ class DailyPick:
 @dataclass(frozen=True, slots=True)
 class PostJob:
     """A post claimed for (guild, local date): nobody else makes it while the claim holds (CLAIM_LEASE); mark it
-    `posted` or `failed`."""
+    `posted` or `failed`. `taken_over`: when the claim it took over was made (that process may have sent it)."""
 
     guild_id: int
     channel_id: int
     day: date
     at: str
     schedule: Schedule
+    taken_over: datetime | None = None
 
     @property
     def nonce(self) -> str:
@@ -176,7 +190,7 @@ class DailyPosts:
 
     async def claim_if_due(self, settings: DailySettings) -> PostJob | None:
         """Today's post of this server if it is due and nobody holds it (claimed now for CLAIM_LEASE, across
-        restarts and processes: a claim whose lease ran out is taken over); None otherwise."""
+        restarts and processes: a claim whose lease ran out is taken over, and the job says so); None otherwise."""
         if not settings.enabled or settings.schedule is None or settings.channel_id is None:
             return None
         now = self.clock().astimezone(UTC)
@@ -186,9 +200,10 @@ class DailyPosts:
         if day is None:
             return None
         at, until = lease(now)
-        if not await self.store.claim(settings.guild_id, day, settings.channel_id, at, until):
+        claim = await self.store.claim(settings.guild_id, day, settings.channel_id, at, until)
+        if claim is None:
             return None  # another tick, or another process, has it
-        return PostJob(settings.guild_id, settings.channel_id, day, at, settings.schedule)
+        return PostJob(settings.guild_id, settings.channel_id, day, at, settings.schedule, taken_over_at(claim))
 
     async def posted(self, job: PostJob, message_id: int) -> None:
         await self.store.posted(job.guild_id, job.day, message_id)

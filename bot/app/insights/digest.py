@@ -2,7 +2,8 @@
 a chart), and the definitions members found least helpful. Once per server and ISO week, on the weekday the
 server chose (UTC), or later that week when no bot was up on that day; posting is the surface's job. The week is
 claimed before it is posted, with the daily post's lease (CLAIM_LEASE): a claim whose process died before marking
-the digest posted is taken over by a later look, and sent with the same nonce."""
+the digest posted is taken over by a later look, which looks for that digest in the channel before sending it (the
+same nonce would not do: Discord remembers it for a few minutes, and the digest looks every ten)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from bot.app.daily.posts import PostProblem, lease
+from bot.app.daily.posts import PostProblem, lease, taken_over_at
 from bot.app.insights.chart import trend_png
 from bot.core import daily
 from bot.core.status import GapStatus, Outcome
@@ -62,13 +63,15 @@ class Digest:
 @dataclass(frozen=True, slots=True)
 class DigestJob:
     """A server's digest of one week, claimed: nobody else posts it while the claim holds (CLAIM_LEASE, until
-    `until`); mark it `posted` or `failed`."""
+    `until`); mark it `posted` or `failed`. `taken_over`: when the claim it took over was made (that process may
+    have sent it; a failure frees a week the same way: its send may have reached Discord)."""
 
     guild_id: int
     channel_id: int
     week: str  # ISO week, "2026-W49"
     monday: date  # the week's first day
     until: str  # when the claim runs out (ISO, UTC): which claim is this job's
+    taken_over: datetime | None = None
 
     @property
     def nonce(self) -> str:
@@ -152,9 +155,9 @@ class Digests:
 
     async def claim_if_due(self, settings: DigestSettings) -> DigestJob | None:
         """This week's digest of a server, if its day has come this week and nobody posted it or holds it (claimed
-        now for CLAIM_LEASE; a claim whose lease ran out, its process dead, is taken over). Missed on its day (no
-        bot was up), it is posted at the first look later that week; a week whose day came before the digest was
-        turned on is not owed, and an earlier week never is (its figures would be old)."""
+        now for CLAIM_LEASE; a claim whose lease ran out, its process dead, is taken over, and the job says so).
+        Missed on its day (no bot was up), it is posted at the first look later that week; a week whose day came
+        before the digest was turned on is not owed, and an earlier week never is (its figures would be old)."""
         now = self.clock().astimezone(UTC)
         today = now.date()
         week, day = iso_week(today), today + timedelta(days=settings.weekday - today.weekday())
@@ -163,10 +166,11 @@ class Digests:
         if settings.last_week == week and settings.claimed_until is None:  # posted, or gone without
             return None
         at, until = lease(now)
-        if not await self.store.claim(settings.guild_id, week, at, until):
+        claim = await self.store.claim(settings.guild_id, week, at, until)
+        if claim is None:
             return None  # another look, or another process, has it
         monday = today - timedelta(days=today.weekday())
-        return DigestJob(settings.guild_id, settings.channel_id, week, monday, until)
+        return DigestJob(settings.guild_id, settings.channel_id, week, monday, until, taken_over_at(claim))
 
     async def posted(self, job: DigestJob) -> None:
         await self.store.posted(job.guild_id, job.week, self._now())

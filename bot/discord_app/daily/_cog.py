@@ -22,6 +22,7 @@ from bot.discord_app.kit.buttons import served_guild
 from bot.discord_app.kit.embeds import term_embed
 from bot.discord_app.kit.groups import (
     LANGUAGE_CHOICES,
+    LANGUAGE_NAMES,
     PostingCog,
     chosen_language,
     each_server,
@@ -227,6 +228,11 @@ class DailyCog(PostingCog):
         await self.posts.posted(job, message.id)
         log.info("term of the day for guild %s posted: %s", job.guild_id, term.id)
         return True
+
+    def is_this_post(self, message: discord.Message, job: PostJob) -> bool:
+        """The day's card: its heading names the day, in either language a post is written in."""
+        heading = message.embeds[0].author.name if message.embeds else None
+        return heading in {t(lang, "daily_heading", date=long_date(lang, job.day)) for lang in LANGUAGE_NAMES}
 
     async def _failed(self, job: PostJob, problem: PostProblem, *, retry: bool = False) -> bool:
         await self.posts.failed(job, problem, retry=retry)

@@ -17,6 +17,7 @@ from bot.discord_app.gaps import gap_label
 from bot.discord_app.kit.embeds import COLOUR, LIMITS, fit, join_within
 from bot.discord_app.kit.groups import (
     LANGUAGE_CHOICES,
+    LANGUAGE_NAMES,
     PostingCog,
     chosen_language,
     each_server,
@@ -160,6 +161,11 @@ class DigestCog(PostingCog):
             return False
         await self.digests.posted(job)
         return True
+
+    def is_this_post(self, message: discord.Message, job: DigestJob) -> bool:
+        """The week's digest: its title names the week, in either language a digest is written in."""
+        title = message.embeds[0].title if message.embeds else None
+        return title in {t(lang, "digest_title", week=job.week) for lang in LANGUAGE_NAMES}
 
     async def _failed(self, job: DigestJob, problem: PostProblem, *, retry: bool = False) -> bool:
         await self.digests.failed(job, problem, retry=retry)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TypeVar
 
 import aiohttp
@@ -136,6 +136,13 @@ def stored_time(at: str) -> str:
 UNREACHABLE: tuple[type[Exception], ...] = (OSError, aiohttp.ClientError)
 
 
+# A post whose claim was taken over may have gone out before the claim's process died. Its channel's first messages
+# from shortly before that claim (HISTORY_MARGIN: the host's clock and Discord's may differ a little) are read once
+# to find it: the post was sent within seconds of its claim, so a few messages cover it even in a busy channel.
+HISTORY_LIMIT = 25
+HISTORY_MARGIN = timedelta(minutes=1)
+
+
 def refused_for_good(exc: discord.HTTPException) -> bool:
     """Whether Discord refused a scheduled post itself (a 4xx but 429: 403, 400…), which it would refuse again at
     every tick, rather than having trouble of its own (5xx, 429) that the next tick may not meet."""
@@ -172,12 +179,19 @@ class PostingCog(AttachedCog):
         """Record why `job`'s post did not go out (`retry`: free its claim for the next look); False."""
         raise NotImplementedError
 
-    async def send_post(self, channel: discord.abc.Messageable, job, **message) -> discord.Message | None:
-        """Send `job`'s post with its nonce (discord.py sends it with enforce_nonce: a process that took over the
-        claim of one that died before marking it posted gets that message back while Discord remembers it, not a
-        second one). None after recording why not: Discord's trouble (5xx, 429) and the network free the claim for
-        the next look; a refusal of the message itself (another 4xx: 403 too) would be refused again at every look,
-        so it is the post's problem (said by `estado`) instead."""
+    def is_this_post(self, message: discord.Message, job) -> bool:
+        """Whether `message`, one the bot posted itself, is `job`'s post (in whichever language it was written)."""
+        raise NotImplementedError
+
+    async def send_post(self, channel: discord.TextChannel, job, **message) -> discord.Message | None:
+        """Send `job`'s post with its nonce (discord.py sends it with enforce_nonce: Discord answers a second try
+        within a few minutes with the first message). A job that took over a claim first looks for the post that
+        claim's process may have sent before it died: found, that message is the answer and nothing is sent. None
+        after recording why not: Discord's trouble (5xx, 429) and the network free the claim for the next look; a
+        refusal of the message itself (another 4xx: 403 too) would be refused again at every look, so it is the
+        post's problem (said by `estado`) instead."""
+        if job.taken_over is not None and (earlier := await self._sent_before(channel, job)) is not None:
+            return earlier
         try:
             return await channel.send(nonce=job.nonce, **message)
         except discord.HTTPException as exc:
@@ -187,6 +201,41 @@ class PostingCog(AttachedCog):
             log.info("%s for guild %s: Discord could not be reached: %s", self.WHAT, job.guild_id, exc)
             await self._failed(job, PostProblem(Problem.NETWORK, job.channel_id), retry=True)
         return None
+
+    async def _sent_before(self, channel: discord.TextChannel, job) -> discord.Message | None:
+        """`job`'s post, if the process whose claim it took over sent it; None when it is not among the channel's
+        first HISTORY_LIMIT messages since that claim, or when they cannot be read (the post is then sent, as
+        before, and the log says why). One request, made only by a job that took a claim over."""
+        what = f"{self.WHAT} for guild {job.guild_id}"
+        me = channel.guild.me
+        if me is None or not channel.permissions_for(me).read_message_history:  # (Discord would answer "no messages")
+            log.info("%s: sent without looking for an earlier try: no Read Message History in <#%s>", what, channel.id)
+            return None
+        try:
+            async for message in channel.history(limit=HISTORY_LIMIT, after=job.taken_over - HISTORY_MARGIN):
+                if self._posted_by_us(message) and self.is_this_post(message, job):
+                    log.info("%s: an earlier try went out (message %s): not sent again", what, message.id)
+                    return message
+        except discord.HTTPException as exc:
+            reason = f"Discord answered {exc.status}: {shorten(exc.text or str(exc), DISCORD_WORDS)}"
+            log.info("%s: sent without looking for an earlier try: %s", what, reason)
+            return None
+        except UNREACHABLE as exc:
+            log.info("%s: sent without looking for an earlier try: Discord could not be reached: %s", what, exc)
+            return None
+        log.info("%s: no earlier try in <#%s> since its claim: sending it", what, channel.id)
+        return None
+
+    def _posted_by_us(self, message: discord.Message) -> bool:
+        """A message this bot posted itself: not a member's, and not its reply to a command (which may show the
+        same card: /termino-del-dia)."""
+        return (
+            self.bot.user is not None
+            and message.author.id == self.bot.user.id
+            and message.type is discord.MessageType.default
+            and message.interaction_metadata is None
+            and message.webhook_id is None
+        )
 
     def served_here(self, guild_id: int) -> discord.Guild | None:
         """The server, when its posts are this process's: on one of its shards and connected (None for another
