@@ -55,4 +55,6 @@ KEYS: dict[str, tuple[str, ...]] = {
     "proposals": ("id",),
     "guild_departures": ("guild_id",),
     "feedback": ("guild_id", "term_id", "voter"),
+    "forgotten_members": ("hash",),
+    "forgotten_guilds": ("id",),
 }

@@ -28,6 +28,9 @@ async def fill(path) -> dict:
         await stores.daily.configure(G, G + 1, Schedule(9, 30, "Europe/Madrid"))
         await stores.server_terms.save(G, "mi-termino", {"term": "Mi término"}, 5, "2026-12-03T10:00", previous_id=None)
         first = await stores.proposals.add(G, 9, "es-ES", {"term": "Propuesto"}, "2026-12-03T11:00:00", limit=5)
+        # who was forgotten goes along: a log replayed into the copy must not bring them back
+        await stores.erasure.forget_member(77, "hash-of-77", at="2026-12-03T12:00:00", dry_run=False)
+        await stores.erasure.forget_server(G + 7, at="2026-12-03T12:00:00", dry_run=False)
         return {
             "salt": salt,
             "gaps": [tuple(g) for g in await stores.gaps.gaps(guild_id=G, limit=100)],
@@ -70,6 +73,12 @@ def test_sqlite_to_postgresql_and_back_keeps_everything(tmp_path, postgres_url, 
             assert await stores.usage.outcomes(guild_id=G) == before["outcomes"]
             assert await stores.daily.settings(G) == before["daily"]
             assert [t.term_id for t in await stores.server_terms.terms(G)] == before["terms"]
+            async with stores.unit.transaction():
+                forgotten = await stores.erasure.forgotten(["hash-of-77"], [G + 7])
+            assert (forgotten.members, forgotten.guilds) == (
+                {"hash-of-77": "2026-12-03T12:00:00"},
+                {G + 7: "2026-12-03T12:00:00"},
+            )
             # new rows are numbered after the copied ones
             assert (
                 await stores.proposals.add(G, 9, "es-ES", {"term": "Otra"}, "2026-12-04", limit=5) > before["proposal"]
