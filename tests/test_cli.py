@@ -200,12 +200,12 @@ def test_invite_url_from_app_id_env_or_token(capsys, monkeypatch):
 
     from bot.cli._hosting import INVITE_PERMISSIONS, application_id_from_token
 
-    assert INVITE_PERMISSIONS == 1024 + 2048 + 16384 + 32768
+    assert INVITE_PERMISSIONS == 1024 + 2048 + 16384 + 32768 + 65536
     code, out, _ = run(capsys, "invite-url", "--app-id", "42")
     server, user = (line.split()[-1] for line in out.strip().splitlines())
     assert server == (
         "https://discord.com/oauth2/authorize?client_id=42&integration_type=0&scope=bot+applications.commands"
-        "&permissions=52224"
+        "&permissions=117760"
     )
     assert user == "https://discord.com/oauth2/authorize?client_id=42&integration_type=1&scope=applications.commands"
     token = base64.b64encode(b"900000000000000001").decode().rstrip("=") + ".GhIjKl.secret"

@@ -6,8 +6,9 @@ import sys
 
 from bot.cli._call import EXIT_FAIL, EXIT_OK, EXIT_USAGE, Call
 
-# View Channel, Send Messages, Embed Links, Attach Files: what the features need, nothing more.
-INVITE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15)
+# View Channel, Send Messages, Embed Links, Attach Files: what the features need, nothing more; and Read Message
+# History, with which a scheduled post retaken after a crash is looked for in its channel before it is sent again.
+INVITE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16)
 
 
 def health(call: Call) -> int:
