@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 
 from bot.storage.records import LookupCountsRecord, WriteRecord
+from bot.storage.repairs import odd_row
 
 HASH_FIELDS = ("asker", "voter")  # the fields of a record that hold a member's salted hash (bot.core.gaps.asker_hash)
 
@@ -32,9 +33,12 @@ class Forgotten:
     def keep(self, record: WriteRecord) -> WriteRecord | None:
         """The record as it may be written: itself; None when it was made at or before the erasure of a member or a
         server it names; lookup counts without their rows of the days at or before it (None when no row is left)."""
-        times = [self.guilds.get(record.guild_id)]
-        times += [self.members.get(getattr(record, name)) for name in HASH_FIELDS if hasattr(record, name)]
-        erasures = [moment(at) for at in times if at is not None]
+        erasures = []
+        if (at := self.guilds.get(record.guild_id)) is not None:
+            erasures.append(_erased(at, "forgotten_guilds", guild=record.guild_id))
+        for name in HASH_FIELDS:
+            if (at := self.members.get(getattr(record, name, None))) is not None:
+                erasures.append(_erased(at, "forgotten_members"))  # (the row named by nobody: its key is a hash)
         if not erasures:
             return record
         erased = max(erasures)
@@ -64,6 +68,17 @@ def moment(text: str) -> datetime:
     """An ISO time as a moment in UTC (one without a zone is taken as UTC, as the bot's clock is). Raises ValueError."""
     at = datetime.fromisoformat(text)
     return at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
+
+
+def _erased(at: object, table: str, **ids: object) -> datetime:
+    """When a member or a server was forgotten, as the list keeps it. A time that cannot be read (a hand edit) is
+    taken as the latest there is, said once: nothing of theirs is written (privacy first), and a batch of other
+    members' and servers' records is not held back with theirs."""
+    try:
+        return moment(at)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        odd_row(table, "its time is not a time: taken as forgotten for good, nothing of theirs is written", **ids)
+        return datetime.max.replace(tzinfo=UTC)
 
 
 def _after(made: object, erased: datetime, *, day: bool) -> bool:

@@ -11,7 +11,7 @@ import pytest
 from bot.app.application import write_handlers
 from bot.core.gaps import asker_hash, query_hash
 from bot.core.status import Outcome
-from bot.storage import open_stores, stores_on
+from bot.storage import open_stores, repairs, stores_on
 from bot.storage.journal import journal_line
 from bot.storage.postgres import PgDatabase
 from bot.storage.records import (
@@ -220,3 +220,25 @@ async def test_a_replay_of_many_members_looks_each_up_whatever_their_number(stor
     assert found.guilds == {H: AFTER}
     assert (await stores.erasure.forgotten([], [H])).guilds == {H: AFTER}
     assert not await stores.erasure.forgotten(hashes[1:599], [])
+
+
+async def test_an_erasure_time_that_cannot_be_read_holds_back_only_that_server_s_records(
+    stores, tmp_path, caplog, monkeypatch
+):
+    """A forgotten server whose time a hand edit made no time: its records are not written (privacy first: as if
+    forgotten for good), said once; the other servers' records in the same batch are written as usual, and nothing
+    waits in the journal."""
+    await stores.erasure.forget_server(G, at=ERASED, dry_run=False)
+    async with stores.unit.transaction():
+        await stores.database.conn.execute("UPDATE forgotten_guilds SET at = ? WHERE id = ?", ("ayer", G))
+    queue = queue_for(stores, tmp_path / "g.db.pending.jsonl")
+    caplog.set_level("WARNING", logger="bot.storage.repairs")
+    monkeypatch.setattr(repairs, "_said", set())  # (said once per process: said again in this test)
+    for record in [*asked(G, "h1", "de vuelta", AFTER), *asked(H, "h2", "en otro servidor", AFTER)]:
+        queue.submit(record)
+    await queue.start()
+    await asyncio.wait_for(queue.drain(), 10)
+    assert await queue.close(grace=2) == 0
+    assert queue.journaled == 0 and queue.written == 4 and queue.skipped_forgotten == 4
+    assert await column(stores, "SELECT sample FROM misses") == ["en otro servidor"]
+    assert "forgotten_guilds" in caplog.text and "ayer" not in caplog.text
