@@ -3,7 +3,7 @@ sending) and of the editor role: the DailyStore and RoleStore of bot.storage.int
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core.daily import DailyEntry, Schedule
@@ -345,10 +345,13 @@ class SqlDigestStore:
             )
 
     async def failed(self, guild_id: int, week: str, until: str, detail: str, at: str, *, retry: bool) -> None:
-        # freed: the claim ran out at `at` (the next look takes it over); gone without: done, no claim
+        # Freed: the claim runs out at `at` (the next look takes it over), or kept until `until` when the failure came
+        # later still: a send may fail minutes after Discord took it, and the look that takes the claim over reads the
+        # channel from shortly before the claim, which it tells by when that claim held until. Gone without: done.
+        freed = min(at, until, key=datetime.fromisoformat) if retry else None
         async with self.db.transaction():
             await self.db.conn.execute(
                 "UPDATE guild_settings SET digest_claimed_until = ?, digest_error = ?, digest_error_at = ? "
                 "WHERE guild_id = ? AND digest_last = ? AND digest_claimed_until = ?",
-                (at if retry else None, detail, at, guild_id, week, until),
+                (freed, detail, at, guild_id, week, until),
             )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
+import discord
 import pytest
 from discord.utils import time_snowflake
 
@@ -208,3 +209,30 @@ async def test_the_weekly_digest_that_never_reached_discord_is_sent_once_readabl
     assert len(reads(fake, channel)) == 1
     assert bool([line for line in said(caplog) if "403" in line]) is not readable
     assert warned(caplog) == []
+
+
+async def test_the_weekly_digest_whose_send_failed_long_after_it_reached_discord_is_not_sent_again(
+    fake, harness, monkeypatch
+):
+    """Discord took the digest, but its answer never came: the connection gave up minutes later (aiohttp waits up to
+    five). The failure frees the week; the next look, ten minutes on, looks for the digest from shortly before the
+    claim that sent it, not from shortly before the failure, and finds it."""
+    guild, channel = fake.guilds[0], fake.guilds[0].channel_ids[0]
+    clock = {"now": MONDAY}
+    bot = await digest_bot(harness, clock, channel)
+    send = discord.TextChannel.send
+
+    async def taken_then_timed_out(self, *args, **kwargs):
+        await send(self, *args, **kwargs)
+        clock["now"] += timedelta(minutes=4)
+        raise TimeoutError
+
+    monkeypatch.setattr(discord.TextChannel, "send", taken_then_timed_out)
+    cog = bot.get_cog("DigestCog")
+    assert not await cog.post_if_due(await bot.app.digests.settings(guild.id))
+    monkeypatch.undo()
+    (first,) = fake.channel_messages[str(channel)]
+    clock["now"] += timedelta(minutes=10)
+    await cog.tick()
+    assert fake.channel_messages[str(channel)] == [first] and len(posts(fake, channel)) == 1  # not sent again
+    assert (await bot.app.digests.settings(guild.id)).claimed_until is None  # posted
