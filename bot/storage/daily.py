@@ -168,12 +168,14 @@ class SqlDailyStore:
 
     async def failed(self, guild_id: int, day: date, detail: str, at: str, *, retry: bool) -> None:
         """A post that could not be made: released for a later try, or kept as failed for the day. Only the claim
-        made `at` is touched: one taken over since (its lease ran out) is the new claimant's."""
+        made `at` is touched: one taken over since (its lease ran out) is the new claimant's. Released, the claim
+        runs out at once (the next look takes it over, and looks in the channel first: a send can fail minutes
+        after Discord took it, later than Discord remembers its nonce)."""
         held = f"guild_id = ? AND day = ? AND status = '{DailyPostStatus.POSTING}' AND at = ?"
         async with self.db.transaction():
             if retry:
                 cursor = await self.db.conn.execute(
-                    f"DELETE FROM daily_posts WHERE {held}", (guild_id, day.isoformat(), at)
+                    f"UPDATE daily_posts SET claimed_until = at WHERE {held}", (guild_id, day.isoformat(), at)
                 )
             else:
                 cursor = await self.db.conn.execute(

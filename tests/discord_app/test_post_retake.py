@@ -236,3 +236,30 @@ async def test_the_weekly_digest_whose_send_failed_long_after_it_reached_discord
     await cog.tick()
     assert fake.channel_messages[str(channel)] == [first] and len(posts(fake, channel)) == 1  # not sent again
     assert (await bot.app.digests.settings(guild.id)).claimed_until is None  # posted
+
+
+async def test_a_daily_post_whose_send_failed_long_after_it_reached_discord_is_not_sent_again(
+    fake, harness, monkeypatch
+):
+    """The same for the term of the day: its next tick, a minute on, comes after Discord forgot the nonce of a try
+    whose answer took minutes not to come. The day is freed as a claim run out, and the tick that takes it over
+    looks in the channel first."""
+    guild, channel = fake.guilds[0], fake.guilds[0].channel_ids[1]
+    clock = {"now": NOW}
+    bot = await daily_bot(harness, clock, channel)
+    send = discord.TextChannel.send
+
+    async def taken_then_timed_out(self, *args, **kwargs):
+        await send(self, *args, **kwargs)
+        clock["now"] += timedelta(minutes=4)
+        raise TimeoutError
+
+    monkeypatch.setattr(discord.TextChannel, "send", taken_then_timed_out)
+    cog = bot.get_cog("DailyCog")
+    assert not await cog.post_if_due(await bot.app.daily.settings(guild.id))
+    monkeypatch.undo()
+    (first,) = fake.channel_messages[str(channel)]
+    clock["now"] += timedelta(minutes=1)
+    await cog.tick()
+    assert fake.channel_messages[str(channel)] == [first] and len(posts(fake, channel)) == 1  # not sent again
+    assert harness.rows("SELECT status, message_id FROM daily_posts") == [("posted", int(first["id"]))]

@@ -102,7 +102,7 @@ async def test_failed_posts_still_free_the_day_or_keep_it(db):
     unavailable = PostProblem(Problem.DISCORD, CHANNEL, status=503, text="Service Unavailable")
     await posts.failed(await posts.claim_if_due(settings), unavailable, retry=True)
     job = await posts.claim_if_due(settings)  # freed: the next tick tries again at once
-    assert job is not None and job.taken_over is None  # (a day freed is claimed anew, within the nonce's minutes)
+    assert job is not None and job.taken_over == AFTER_NINE - CLAIM_LEASE  # (taken over: it looks in the channel)
     await posts.failed(job, PostProblem(Problem.DISCORD, CHANNEL, status=400, text="refused"), retry=False)
     clock.now += CLAIM_LEASE * 10
     assert await posts.claim_if_due(settings) is None  # the day's problem, not tried again
