@@ -95,9 +95,12 @@ class ReadingConnection:
 
     def _repairs(self, error: sqlite3.OperationalError, sql: str) -> bool:
         """Whether `error` is text that is not UTF-8 and the statement is worth making again (the connection now
-        reads such text)."""
-        if not str(error).startswith(_UNDECODABLE) or self.conn.text_factory is REPAIRED_TEXT:
+        reads such text). A read made before the switch fails so even after it (reads under way when the first bad
+        text was met, the switch made by one of them): it is made again too, with nothing more to say."""
+        if not str(error).startswith(_UNDECODABLE):
             return False
+        if self.conn.text_factory is REPAIRED_TEXT:  # (this error can only come from a read begun before the switch)
+            return True
         self.conn.text_factory = REPAIRED_TEXT
         column = re.search(r"column '([^']*)'", str(error))  # (the message's text after it is the row's: not said)
         where = f"column {column[1]!r}" if column else "a column"

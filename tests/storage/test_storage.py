@@ -10,6 +10,7 @@ import pytest
 from bot.core.gaps import asker_hash, query_hash
 from bot.core.normalize import normalize
 from bot.core.status import Outcome
+from bot.storage import repairs
 from bot.storage.db import SCHEMA_VERSION, Database, StorageError
 from bot.storage.gaps import SqlGapStore, SqlUsageStore
 from bot.storage.records import (
@@ -383,3 +384,29 @@ async def test_a_database_whose_name_a_uri_would_cut_is_read_where_it_is_written
         await reader.close()
     assert probe(path) is None
     assert {p.name for p in tmp_path.iterdir()} <= {name, f"{name}-wal", f"{name}-shm"}
+
+
+async def test_reads_under_way_when_text_that_is_not_utf8_is_first_met_are_each_made_again(tmp_path, monkeypatch):
+    """Several reads (moderators listing gaps at once) meet the first text that is not UTF-8 together: the first turns
+    the read-only connection to reading it repaired, and the others, which failed before that, are made again too
+    (they were a traceback and the apology)."""
+    db = await Database.open(tmp_path / "g.db")
+    try:
+        await db.conn.execute(
+            "INSERT INTO misses (guild_id, normalized, query_hash, sample, count, first_seen, last_seen) "
+            "VALUES (1, 'roto', 'h', CAST(X'726F746FEDA080' AS TEXT), 5, '2026-12-01', '2026-12-01')"
+        )
+        await db.conn.commit()
+
+        monkeypatch.setattr(repairs, "_said", set())  # (said once per process: said again in this test)
+
+        async def read():
+            return await (await db.reader.execute("SELECT sample FROM misses")).fetchall()
+
+        # A long read first: the others wait for the connection's thread together, and each meets the bad text
+        # before the first of them to fail has switched the connection.
+        long = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 500000) SELECT COUNT(*) FROM n"
+        _, *reads = await asyncio.gather(db.reader.execute(long), *[read() for _ in range(4)])
+        assert reads == [[("roto" + "\ufffd" * 3,)]] * 4  # (each bad byte)
+    finally:
+        await db.close()
