@@ -34,7 +34,17 @@ class Schedule:
 
     @property
     def zone(self) -> ZoneInfo:
-        return ZoneInfo(self.tz)
+        return zone(self.tz)
+
+
+@functools.cache
+def zone(name: str) -> ZoneInfo:
+    """The time zone of that name, read from its file once per process. ZoneInfo keeps only the last 8 zones it
+    made (and those still in use): a tick that looks at the schedules of servers in more zones than that read each
+    zone's file again for every server. Only zones that exist are kept (a name that names none raises, as
+    ZoneInfo does, and is not kept), so at most the database's few hundred. Raises ZoneInfoNotFoundError,
+    ValueError, TypeError or OSError as ZoneInfo does."""
+    return ZoneInfo(name)
 
 
 def _order_key(guild_id: int, cycle: int, term_id: str) -> bytes:
@@ -109,7 +119,7 @@ def parse_zone(name: str) -> str | None:
     if canonical is None:
         return None
     try:
-        ZoneInfo(canonical)
+        zone(canonical)
     except (ZoneInfoNotFoundError, ValueError, OSError):
         return None
     return canonical

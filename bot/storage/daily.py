@@ -4,8 +4,9 @@ sending) and of the editor role: the DailyStore and RoleStore of bot.storage.int
 from __future__ import annotations
 
 from datetime import date, datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfoNotFoundError
 
+from bot.core import daily
 from bot.core.daily import DailyEntry, Schedule
 from bot.core.status import DailyPostStatus, Days
 from bot.storage.db import Database
@@ -213,7 +214,7 @@ def _schedule(guild_id: int, hour: object, minute: object, tz: object, days: obj
         odd_row("guild_settings", "its daily days are unknown: every day", guild=guild_id)
         days = Days.EVERY_DAY
     try:
-        ZoneInfo(tz)  # type: ignore[arg-type]
+        daily.zone(tz)  # type: ignore[arg-type]
     except (ZoneInfoNotFoundError, ValueError, TypeError, OSError):
         odd_row("guild_settings", "its daily time zone is unknown: UTC", guild=guild_id)
         tz = "UTC"

@@ -70,7 +70,7 @@ class SqlErasureStore:
             if asker and not dry_run:
                 await conn.execute(
                     "INSERT INTO forgotten_members (hash, at) VALUES (?, ?) "
-                    "ON CONFLICT (hash) DO UPDATE SET at = excluded.at",
+                    "ON CONFLICT (hash) DO UPDATE SET at = excluded.at WHERE excluded.at > forgotten_members.at",
                     (asker, at),
                 )
             for table, columns in TABLES.items():
@@ -109,7 +109,7 @@ class SqlErasureStore:
             if not dry_run:
                 await conn.execute(
                     "INSERT INTO forgotten_guilds (id, at) VALUES (?, ?) "
-                    "ON CONFLICT (id) DO UPDATE SET at = excluded.at",
+                    "ON CONFLICT (id) DO UPDATE SET at = excluded.at WHERE excluded.at > forgotten_guilds.at",
                     (guild_id, at),
                 )
             for table in reversed(TABLES):  # children before their parents

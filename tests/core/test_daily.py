@@ -84,6 +84,27 @@ def test_parse_time_and_zone():
         assert daily.parse_zone(bad) is None
 
 
+def test_each_zone_is_read_from_its_file_once_however_many_servers_use_it(monkeypatch):
+    """A tick looks at every server's schedule; ZoneInfo itself keeps only the last 8 zones made, so with servers
+    in more zones than that each look read each zone's file again."""
+    made, real = [], daily.ZoneInfo
+
+    def counted(name):
+        made.append(name)
+        return real(name)
+
+    daily.zone.cache_clear()
+    monkeypatch.setattr(daily, "ZoneInfo", counted)
+    names = daily.zone_names()[:20]
+    for _tick in range(3):
+        for name in names:
+            assert daily.local_date(datetime(2026, 12, 6, 12, tzinfo=UTC), Schedule(9, 0, name)) is not None
+    assert sorted(made) == sorted(names)
+    daily.zone.cache_clear()
+    with pytest.raises(daily.ZoneInfoNotFoundError):
+        daily.zone("Mars/Olympus")
+
+
 MADRID = Schedule(9, 0, "Europe/Madrid")
 
 

@@ -242,3 +242,17 @@ async def test_an_erasure_time_that_cannot_be_read_holds_back_only_that_server_s
     assert queue.journaled == 0 and queue.written == 4 and queue.skipped_forgotten == 4
     assert await column(stores, "SELECT sample FROM misses") == ["en otro servidor"]
     assert "forgotten_guilds" in caplog.text and "ayer" not in caplog.text
+
+
+async def test_a_second_erasure_with_an_earlier_time_keeps_the_later_one(stores):
+    """Two processes' clocks differ: forgotten again by one whose clock is behind, the member or server stays
+    forgotten as of the later time, so what was made between the two times is not written back."""
+    await stores.erasure.forget_member(MEMBER, "h-member", at=AFTER, dry_run=False)
+    await stores.erasure.forget_server(H, at=AFTER, dry_run=False)
+    await stores.erasure.forget_member(MEMBER, "h-member", at=BEFORE, dry_run=False)
+    await stores.erasure.forget_server(H, at=BEFORE, dry_run=False)
+    found = await stores.erasure.forgotten(["h-member"], [H])
+    assert (found.members, found.guilds) == ({"h-member": AFTER}, {H: AFTER})
+    later = "2026-12-04T08:00:00+00:00"
+    await stores.erasure.forget_member(MEMBER, "h-member", at=later, dry_run=False)
+    assert (await stores.erasure.forgotten(["h-member"], [])).members == {"h-member": later}
