@@ -14,7 +14,7 @@ import re
 import secrets
 import sqlite3
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -74,9 +74,16 @@ _UNDECODABLE = "Could not decode to UTF-8"  # (how sqlite3 fails a whole read fo
 
 class ReadingConnection:
     """SQLite's read-only connection as the stores use it: `execute`, then `fetchone` or `fetchall` (anything else is
-    the aiosqlite connection's). SQLite keeps whatever bytes it is given as text (a hand edit, a restore), and one
-    text that is not UTF-8 fails the whole read in Python: the first read to meet one turns this connection to reading
-    bad bytes as U+FFFD (REPAIRED_TEXT), says so once naming the table and the column, and is made again."""
+    the aiosqlite connection's).
+
+    Every read takes its rows in the same step as its statement, on the connection's thread (as PostgreSQL's reads
+    do): a statement whose rows were left for later keeps SQLite's snapshot of the file open on the whole connection,
+    and each read the other coroutines made meanwhile saw the file as it was then, not the writes committed since
+    (a server set up a moment before, missing from a scheduler's look).
+
+    SQLite keeps whatever bytes it is given as text (a hand edit, a restore), and one text that is not UTF-8 fails the
+    whole read in Python: the first read to meet one turns this connection to reading bad bytes as U+FFFD
+    (REPAIRED_TEXT), says so once naming the table and the column, and is made again."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
@@ -84,14 +91,13 @@ class ReadingConnection:
     def __getattr__(self, name: str):
         return getattr(self.conn, name)
 
-    async def execute(self, sql: str, parameters: object = ()) -> ReadingCursor:
+    async def execute(self, sql: str, parameters: object = ()) -> ReadRows:
         try:
-            cursor = await self.conn.execute(sql, parameters)
-        except sqlite3.OperationalError as exc:  # (the first row is read by `execute` itself)
+            return ReadRows(await self.conn.execute_fetchall(sql, parameters))
+        except sqlite3.OperationalError as exc:
             if not self._repairs(exc, sql):
                 raise
-            cursor = await self.conn.execute(sql, parameters)
-        return ReadingCursor(self, cursor, sql, parameters)
+        return ReadRows(await self.conn.execute_fetchall(sql, parameters))
 
     def _repairs(self, error: sqlite3.OperationalError, sql: str) -> bool:
         """Whether `error` is text that is not UTF-8 and the statement is worth making again (the connection now
@@ -118,30 +124,22 @@ def _table_read(sql: str) -> str:
     return "?"
 
 
-class ReadingCursor:
-    """A cursor of ReadingConnection: a fetch that meets text that is not UTF-8 makes the statement again."""
+class ReadRows:
+    """A read's rows, all taken (ReadingConnection.execute), given out as a cursor would: `fetchone` the next row
+    (None after the last), `fetchall` the rows left."""
 
-    def __init__(self, reading: ReadingConnection, cursor: aiosqlite.Cursor, sql: str, parameters: object) -> None:
-        self.reading, self.cursor, self.sql, self.parameters = reading, cursor, sql, parameters
-
-    def __getattr__(self, name: str):
-        return getattr(self.cursor, name)
+    def __init__(self, rows: Iterable) -> None:
+        self.rows, self.taken = list(rows), 0
 
     async def fetchone(self):
-        try:
-            return await self.cursor.fetchone()
-        except sqlite3.OperationalError as exc:
-            if not self.reading._repairs(exc, self.sql):
-                raise
-            return await (await self.reading.conn.execute(self.sql, self.parameters)).fetchone()
+        if self.taken >= len(self.rows):
+            return None
+        self.taken += 1
+        return self.rows[self.taken - 1]
 
     async def fetchall(self) -> list:
-        try:
-            return await self.cursor.fetchall()
-        except sqlite3.OperationalError as exc:
-            if not self.reading._repairs(exc, self.sql):
-                raise
-            return await (await self.reading.conn.execute(self.sql, self.parameters)).fetchall()
+        rest, self.taken = self.rows[self.taken :], len(self.rows)
+        return rest
 
 
 def _statements(script: str) -> list[str]:

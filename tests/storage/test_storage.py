@@ -11,6 +11,7 @@ from bot.core.gaps import asker_hash, query_hash
 from bot.core.normalize import normalize
 from bot.core.status import Outcome
 from bot.storage import repairs
+from bot.storage.daily import SqlDigestStore
 from bot.storage.db import SCHEMA_VERSION, Database, StorageError
 from bot.storage.gaps import SqlGapStore, SqlUsageStore
 from bot.storage.records import (
@@ -263,6 +264,19 @@ async def test_a_transaction_commits_together_or_not_at_all(db):
         await log.record_gaps([miss("segunda")])
         await log.record_gaps([miss("tercera")])
     assert sorted(g.sample for g in await log.gaps()) == ["segunda", "tercera"]
+
+
+async def test_a_read_waiting_for_its_turn_hides_no_write_from_the_reads_made_after_it(db):
+    """The stores share one connection for reads. On SQLite, a read whose statement had run but whose rows were not
+    taken yet (its coroutine waiting for its turn on a busy event loop) kept the file's snapshot of that moment open
+    on the connection, and every read made meanwhile saw the file as it was then: a server whose digest had just
+    been set up was missing from the scheduler's look (the next one ten minutes away)."""
+    digests = SqlDigestStore(db)
+    await digests.configure(1, 10, 0)
+    waiting = await db.reader.execute("SELECT guild_id FROM guild_settings")  # its rows not taken yet
+    await digests.configure(2, 20, 0)
+    assert sorted(s.guild_id for s in await digests.enabled()) == [1, 2]
+    assert [tuple(row) for row in await waiting.fetchall()] == [(1,)]  # (that read: the file as it was when made)
 
 
 async def test_two_processes_starting_at_once_migrate_once_under_the_write_lock(tmp_path):
