@@ -27,6 +27,9 @@ async def fake():
     assert server.refused == [] or server.refusals_expected  # nothing the bot sent was over Discord's limits
 
 
+READS = {"SELECT", "WITH", "PRAGMA", "EXPLAIN"}  # what `Harness.rows` runs while a bot runs
+
+
 class Harness:
     """Starts bots against the fake and closes them (and their database) at the end of the test."""
 
@@ -103,7 +106,20 @@ class Harness:
 
     def rows(self, sql_text: str, *args) -> list[tuple]:
         """Read the database with a separate, plain connection (what an operator would see): sqlite3, or asyncpg
-        on an event loop of its own when the bots run on PostgreSQL (`postgres_url`)."""
+        on an event loop of its own when the bots run on PostgreSQL (`postgres_url`). While a bot runs, only reads:
+        a change is `edit`'s."""
+        if self._running and sql_text.lstrip().split(None, 1)[0].upper() not in READS:
+            raise AssertionError(f"a change while a bot runs is made with `await harness.edit(...)`: {sql_text!r}")
+        return self._statement(sql_text, *args)
+
+    async def edit(self, sql_text: str, *args) -> list[tuple]:
+        """Change the database as a hand edit or another process would, with a separate connection taken off the
+        event loop (as `locked`): a bot's write, its transaction open across awaits on this same loop, commits
+        first. (Made on the loop, the change waited for a commit it kept from running, and failed with "database
+        is locked" after sqlite3's five seconds; on PostgreSQL it would wait for good.)"""
+        return await asyncio.to_thread(self._statement, sql_text, *args)
+
+    def _statement(self, sql_text: str, *args) -> list[tuple]:
         if self.postgres_url is None:
             with sqlite3.connect(self.db_path) as conn:
                 return conn.execute(sql_text, args).fetchall()

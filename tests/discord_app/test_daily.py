@@ -135,12 +135,13 @@ async def test_a_schedule_or_a_day_the_bot_never_wrote_costs_only_itself(fake, h
     fake.guilds += [no_time, fine]
     clock = {"now": datetime(2026, 12, 2, 7, 0, tzinfo=UTC)}  # 08:00 in Madrid: not yet time
     bot = await harness.start(clock=lambda: clock["now"])
+    cog(bot).scheduler.cancel()  # the test ticks by hand (the scheduler's first look, late, would post some itself)
     for guild in (odd, no_time, fine):  # (as `configurar` keeps it; made here so that no reply is still running)
         await bot.app.daily.configure(guild.id, guild.channel_ids[0], Schedule(9, 0, "Europe/Madrid"))
-    harness.rows("UPDATE guild_settings SET daily_tz = 'Marte/Olimpo' WHERE guild_id = ?", odd.id)
-    harness.rows("INSERT INTO daily_picks VALUES (?, '2026-13-45', 'horovod', 1)", odd.id)
-    harness.rows("INSERT INTO daily_posts VALUES (?, 'ayer', 1, 'posted', 1, NULL, '2026', NULL)", odd.id)
-    harness.rows("UPDATE guild_settings SET daily_hour = 25 WHERE guild_id = ?", no_time.id)
+    await harness.edit("UPDATE guild_settings SET daily_tz = 'Marte/Olimpo' WHERE guild_id = ?", odd.id)
+    await harness.edit("INSERT INTO daily_picks VALUES (?, '2026-13-45', 'horovod', 1)", odd.id)
+    await harness.edit("INSERT INTO daily_posts VALUES (?, 'ayer', 1, 'posted', 1, NULL, '2026', NULL)", odd.id)
+    await harness.edit("UPDATE guild_settings SET daily_hour = 25 WHERE guild_id = ?", no_time.id)
     clock["now"] = NOW  # 12:00 UTC: 09:00 has passed in Madrid and in UTC
     await cog(bot).tick()
     assert len(fake.channel_messages[str(fine.channel_ids[0])]) == 1

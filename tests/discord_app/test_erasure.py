@@ -131,7 +131,7 @@ async def test_the_ids_of_applied_writes_go_after_60_days_while_the_bot_runs(fak
     await harness.flushed(bot)
     kept = harness.rows("SELECT id FROM applied_writes")
     assert kept  # (written today)
-    harness.rows("INSERT INTO applied_writes (id, day) VALUES ('old', '2000-01-01')")  # a bot running for ages
+    await harness.edit("INSERT INTO applied_writes (id, day) VALUES ('old', '2000-01-01')")  # a bot running for ages
 
     await bot.get_cog("ErasureCog").tick()  # (every hour)
     assert set(harness.rows("SELECT id FROM applied_writes")) == set(kept)
@@ -144,14 +144,14 @@ async def test_a_server_that_removed_the_bot_while_it_was_not_running_is_forgott
     await ask(fake, "xyzzy cuántico")
     await fake.response(await fake.command("termino", {"termino": "xyzzy cuántico"}, via=DM))  # (guild 0)
     await harness.flushed(bot)
-    harness.rows(
+    await harness.edit(
         "INSERT INTO misses (guild_id, normalized, query_hash, sample, first_seen, last_seen) "
         "VALUES (?, 'nebula', 'h', 'nebula', ?, ?)",
         gone,
         NOW.isoformat(),
         NOW.isoformat(),
     )
-    harness.rows("INSERT INTO guild_settings (guild_id, editor_role_id) VALUES (?, 1)", gone)
+    await harness.edit("INSERT INTO guild_settings (guild_id, editor_role_id) VALUES (?, 1)", gone)
 
     cog = bot.get_cog("ErasureCog")
     await cog.tick()

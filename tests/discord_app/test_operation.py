@@ -136,15 +136,15 @@ async def test_following_reloads_survives_the_database_going_away_and_resumes(fa
 
     harness = Harness(fake, tmp_path, request.getfixturevalue("postgres_url") if backend == "postgresql" else None)
 
-    def another_process_reloads(token: str, gap: str) -> None:  # with a gap the reloaded glossary answers
-        harness.rows(
+    async def another_process_reloads(token: str, gap: str) -> None:  # with a gap the reloaded glossary answers
+        await harness.edit(
             "INSERT INTO misses (guild_id, normalized, query_hash, sample, first_seen, last_seen) "
             "VALUES (1, ?, ?, ?, 't', 't')",
             gap,
             gap,
             gap,
         )
-        harness.rows(
+        await harness.edit(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             RELOADED_KEY,
             token,
@@ -154,11 +154,11 @@ async def test_following_reloads_survives_the_database_going_away_and_resumes(fa
         bot = await harness.start()
         loop = bot.get_cog("OperationCog").follow_reloads
         loop.change_interval(seconds=3600)
-        another_process_reloads("otro-1", "horovod")
+        await another_process_reloads("otro-1", "horovod")
         with _database_down(request, harness):  # (SQLite: the reload's write of the answered gap is refused)
             loop.change_interval(seconds=0.05)
             await eventually(lambda: "following reloads by other processes: the database is unavailable" in caplog.text)
-        another_process_reloads("otro-2", "ray")
+        await another_process_reloads("otro-2", "ray")
         resolved = "SELECT sample FROM misses WHERE status = 'resolved' ORDER BY sample"
         await eventually(lambda: harness.rows(resolved) == [("horovod",), ("ray",)])
         assert loop.is_running() and "Unhandled exception" not in caplog.text

@@ -190,7 +190,7 @@ async def test_a_gap_whose_text_is_not_utf8_is_listed_and_exported_with_the_othe
     for user, query in [(1, "tokenización"), (2, "embeddings")]:
         await ask(fake, query, user_id=user)
     await harness.flushed(bot)
-    harness.rows(
+    await harness.edit(
         "INSERT INTO misses (guild_id, normalized, query_hash, sample, count, first_seen, last_seen) "
         "VALUES (?, 'roto', 'h', CAST(X'726F746FEDA080' AS TEXT), 5, '2026-12-01', '2026-12-01')",
         fake.guilds[0].id,

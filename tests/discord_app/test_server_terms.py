@@ -536,10 +536,10 @@ async def test_a_stored_term_whose_fields_cannot_be_read_costs_only_itself(fake,
     await submit(fake, await open_form(fake), FORM)
     guild = fake.guilds[0].id
     put = "INSERT INTO server_terms VALUES (?, ?, ?, 5, '2026-01-02', 5, '2026-01-02', NULL)"
-    harness.rows(put, guild, "roto", '{"term": "Roto", "definition"')  # cut short
-    harness.rows(put, guild, "lista", '["Lista", "Una lista."]')
-    harness.rows(put, guild, "medio", '{"term": "Medio \\ud800", "definition": "Medio carácter."}')
-    harness.rows(
+    await harness.edit(put, guild, "roto", '{"term": "Roto", "definition"')  # cut short
+    await harness.edit(put, guild, "lista", '["Lista", "Una lista."]')
+    await harness.edit(put, guild, "medio", '{"term": "Medio \\ud800", "definition": "Medio carácter."}')
+    await harness.edit(
         "INSERT INTO server_term_versions VALUES (?, 'cluster-nebula', 9, 'edited', '{', 5, '2026-01-03')", guild
     )
     bot.app.server_terms.forget_cached(guild)
@@ -561,7 +561,7 @@ async def test_a_stored_term_whose_fields_cannot_be_read_costs_only_itself(fake,
 
 async def test_a_proposal_whose_fields_cannot_be_read_is_listed_empty_and_can_be_rejected(fake, bot, harness):
     await propose(fake, FORM, termino="Clúster Nebula")
-    harness.rows(
+    await harness.edit(
         "INSERT INTO proposals (guild_id, user_id, locale, fields, created_at) VALUES (?, 556, 'es', '{', '2026')",
         fake.guilds[0].id,
     )
@@ -585,8 +585,8 @@ async def test_a_stored_term_with_a_blank_name_or_an_unusable_id_never_empties_a
     await submit(fake, await open_form(fake), FORM)
     guild, long_id = fake.guilds[0].id, "x" * 300
     put = "INSERT INTO server_terms VALUES (?, ?, ?, 5, '2026-01-02', 5, '2026-01-02', NULL)"
-    harness.rows(put, guild, "en-blanco", '{"term": "  ", "definition": "Sin nombre."}')
-    harness.rows(put, guild, long_id, '{"term": "Larguísimo", "definition": "Un término con un id muy largo."}')
+    await harness.edit(put, guild, "en-blanco", '{"term": "  ", "definition": "Sin nombre."}')
+    await harness.edit(put, guild, long_id, '{"term": "Larguísimo", "definition": "Un término con un id muy largo."}')
     bot.app.server_terms.forget_cached(guild)
     offered = await fake.response(
         await fake.autocomplete("glosario-admin termino editar", "termino", "", permissions=MODERATOR, user_id=900)
