@@ -81,7 +81,7 @@ class Reserve:
 
     def __init__(self, journal: Path, wanted: int) -> None:
         self.path = journal.with_name(journal.name + ".reserve")
-        self.wanted = wanted
+        self.wanted = -(-wanted // BLOCK) * BLOCK if wanted > 0 else wanted  # (whole blocks: the disk's unit)
         self.size = 0
 
     def make(self) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -315,3 +316,19 @@ async def test_what_memory_held_is_not_lost_when_stop_interrupts_its_second_try(
     assert await asyncio.wait_for(queue.close(grace=0.1), 5) == 1  # (was 0: it was in no list any more)
     logged = [r.getMessage() for r in caplog.records if r.getMessage().startswith(writer.UNSAVED)]
     assert len(logged) == 1 and '"primera"' in logged[0]
+
+
+async def test_the_default_reserve_on_a_disk_with_room_is_whole_and_says_nothing(tmp_path, caplog):
+    """The journal's reserve is set aside in whole blocks of the disk; rounded down, it always came out a few records
+    short of the queue's limit and every start warned of a disk with little room."""
+    from bot.storage.writer import MAX_WAITING, RECORD_ROOM
+    from tests.helpers import NoDatabase
+
+    queue = WriteQueue({}, tmp_path / "g.db.pending.jsonl", unit=NoDatabase(), attempts=1, linger=0)
+    with caplog.at_level(logging.WARNING):
+        await queue.start()
+    try:
+        assert not [r for r in caplog.records if "little room" in r.getMessage()]
+        assert (tmp_path / "g.db.pending.jsonl.reserve").stat().st_size >= MAX_WAITING * RECORD_ROOM
+    finally:
+        await queue.close(grace=1)
